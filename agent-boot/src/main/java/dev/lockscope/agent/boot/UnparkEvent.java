@@ -1,0 +1,37 @@
+package dev.lockscope.agent.boot;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Enabled;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * A thread unparked a thread that was parked on a blocker. Committed after the real unpark has run,
+ * so the stack walk of the releasing thread happens after the lock was released and after the
+ * waiter was woken. Unparks of threads with no blocker are not recorded.
+ */
+@Name("lockscope.Unpark")
+@Label("Unpark")
+@Category({"lockscope", "Lock Contention"})
+@Description("A thread woke a thread parked on a java.util.concurrent blocker; the stack is the releasing code")
+@Enabled(false)
+@StackTrace(true)
+public final class UnparkEvent extends jdk.jfr.Event {
+    @Label("Sequence Number")
+    public long seq;
+
+    @Label("Target Java Thread Id")
+    public long targetTid;
+
+    @Label("Target Thread Name")
+    public String targetName;
+
+    @Label("Blocker Class")
+    @Description("The target's blocker when it was unparked")
+    public String blockerClass;
+
+    @Label("Blocker Identity Hash")
+    public int blockerHash;
+}

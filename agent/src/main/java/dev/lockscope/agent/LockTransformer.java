@@ -1,0 +1,170 @@
+package dev.lockscope.agent;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AdviceAdapter;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+
+/**
+ * Wraps {@code LockSupport.park(Object)}, {@code parkNanos(Object, long)}, {@code parkUntil(Object, long)},
+ * {@code unpark(Thread)} and {@code AbstractQueuedSynchronizer.acquire(Node, int, boolean, boolean, boolean, long)}
+ * with calls to {@code dev.lockscope.agent.boot.ParkHooks}.
+ *
+ * <p>The injected code has no branches of its own, so existing stack map frames stay valid once
+ * LocalVariablesSorter has added the token local to them; no frame computation is needed, which
+ * would otherwise load classes from inside the transformer.
+ */
+final class LockTransformer implements ClassFileTransformer {
+    static final String LOCK_SUPPORT = "java/util/concurrent/locks/LockSupport";
+    static final String AQS = "java/util/concurrent/locks/AbstractQueuedSynchronizer";
+    private static final String HOOKS = "dev/lockscope/agent/boot/ParkHooks";
+    private static final String AQS_ACQUIRE_DESC = "(Ljava/util/concurrent/locks/AbstractQueuedSynchronizer$Node;IZZZJ)I";
+
+    private volatile Throwable failure;
+    private volatile int transformedMethods;
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain domain, byte[] classfileBuffer) {
+        if (!LOCK_SUPPORT.equals(className) && !AQS.equals(className)) {
+            return null;
+        }
+        try {
+            return instrument(className, classfileBuffer);
+        } catch (Throwable t) {
+            failure = t; // returning null leaves the class as it was
+            return null;
+        }
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+
+    int transformedMethods() {
+        return transformedMethods;
+    }
+
+    byte[] instrument(String className, byte[] bytes) {
+        ClassReader reader = new ClassReader(bytes);
+        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+        int[] count = {0};
+        ClassVisitor visitor = new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
+                MethodVisitor mv = super.visitMethod(access, name, desc, signature, exceptions);
+                MethodVisitor advised = advise(className, mv, access, name, desc);
+                if (advised != mv) {
+                    count[0]++;
+                }
+                return advised;
+            }
+        };
+        reader.accept(visitor, ClassReader.EXPAND_FRAMES);
+        transformedMethods += count[0];
+        return writer.toByteArray();
+    }
+
+    private static MethodVisitor advise(String owner, MethodVisitor mv, int access, String name, String desc) {
+        if (LOCK_SUPPORT.equals(owner)) {
+            switch (name + desc) {
+                case "park(Ljava/lang/Object;)V":
+                    return new ParkAdvice(mv, access, name, desc, Kind.PARK);
+                case "parkNanos(Ljava/lang/Object;J)V":
+                    return new ParkAdvice(mv, access, name, desc, Kind.PARK_NANOS);
+                case "parkUntil(Ljava/lang/Object;J)V":
+                    return new ParkAdvice(mv, access, name, desc, Kind.PARK_UNTIL);
+                case "unpark(Ljava/lang/Thread;)V":
+                    return new ParkAdvice(mv, access, name, desc, Kind.UNPARK);
+                default:
+                    return mv;
+            }
+        }
+        if (AQS.equals(owner) && name.equals("acquire") && desc.equals(AQS_ACQUIRE_DESC)) {
+            return new ParkAdvice(mv, access, name, desc, Kind.AQS_ACQUIRE);
+        }
+        return mv;
+    }
+
+    enum Kind { PARK, PARK_NANOS, PARK_UNTIL, UNPARK, AQS_ACQUIRE }
+
+    private static final class ParkAdvice extends AdviceAdapter {
+        private final Kind kind;
+        private int token;
+
+        ParkAdvice(MethodVisitor mv, int access, String name, String desc, Kind kind) {
+            super(Opcodes.ASM9, mv, access, name, desc);
+            this.kind = kind;
+        }
+
+        @Override
+        protected void onMethodEnter() {
+            switch (kind) {
+                case PARK -> {
+                    mv.visitVarInsn(ALOAD, 0);
+                    mv.visitInsn(LCONST_0);
+                    mv.visitInsn(LCONST_0);
+                    parkBegin();
+                }
+                case PARK_NANOS -> {
+                    mv.visitVarInsn(ALOAD, 0);
+                    mv.visitVarInsn(LLOAD, 1);
+                    mv.visitInsn(LCONST_0);
+                    parkBegin();
+                }
+                case PARK_UNTIL -> {
+                    mv.visitVarInsn(ALOAD, 0);
+                    mv.visitInsn(LCONST_0);
+                    mv.visitVarInsn(LLOAD, 1);
+                    parkBegin();
+                }
+                case UNPARK -> {
+                    mv.visitVarInsn(ALOAD, 0);
+                    mv.visitMethodInsn(INVOKESTATIC, HOOKS, "unparkBegin", "(Ljava/lang/Thread;)Ljava/lang/Object;", false);
+                }
+                case AQS_ACQUIRE -> {
+                    mv.visitVarInsn(ALOAD, 0); // this
+                    mv.visitVarInsn(ILOAD, 3); // shared
+                    mv.visitMethodInsn(INVOKESTATIC, HOOKS, "acquireBegin", "(Ljava/lang/Object;Z)Ljava/lang/Object;", false);
+                }
+            }
+            token = newLocal(Type.getType(Object.class));
+            storeLocal(token);
+        }
+
+        private void parkBegin() {
+            mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkBegin", "(Ljava/lang/Object;JJ)Ljava/lang/Object;", false);
+        }
+
+        @Override
+        protected void onMethodExit(int opcode) {
+            switch (kind) {
+                case PARK, PARK_NANOS, PARK_UNTIL -> {
+                    loadLocal(token);
+                    mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkEnd", "(Ljava/lang/Object;)V", false);
+                }
+                case UNPARK -> {
+                    loadLocal(token);
+                    mv.visitMethodInsn(INVOKESTATIC, HOOKS, "unparkEnd", "(Ljava/lang/Object;)V", false);
+                }
+                case AQS_ACQUIRE -> {
+                    if (opcode == IRETURN) {
+                        mv.visitInsn(DUP);        // result
+                        loadLocal(token);
+                        mv.visitInsn(SWAP);       // token, result
+                    } else {
+                        loadLocal(token);
+                        mv.visitInsn(ICONST_M1);  // thrown: not acquired
+                    }
+                    mv.visitMethodInsn(INVOKESTATIC, HOOKS, "acquireEnd", "(Ljava/lang/Object;I)V", false);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.lockscope.agent;
+
+import dev.lockscope.agent.boot.BlockerRecord;
+import dev.lockscope.agent.boot.BlockerRegistry;
+import dev.lockscope.agent.boot.HookFailures;
+import dev.lockscope.agent.boot.ParkHooks;
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockTable;
+import dev.lockscope.core.ParkTally;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/** The one JFR recording the agent runs, and the contention table built from it and the live records. */
+final class RecordingSession {
+    static final String[] JDK_LOCK_EVENTS = {"jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadPark", "jdk.ThreadSleep"};
+
+    private final AgentOptions options;
+    private final Recording recording = new Recording();
+    private final Path file;
+    private final long startNanos = System.nanoTime();
+    private volatile boolean stopped;
+
+    RecordingSession(AgentOptions options) {
+        this.options = options;
+        this.file = (options.file != null ? options.file : Path.of("lockscope-" + ProcessHandle.current().pid() + ".jfr"))
+                .toAbsolutePath();
+    }
+
+    Path file() {
+        return file;
+    }
+
+    void start() throws IOException {
+        recording.setName("lockscope");
+        for (String name : JDK_LOCK_EVENTS) {
+            recording.enable(name).withThreshold(options.threshold).withStackTrace();
+        }
+        recording.enable("lockscope.ParkBegin").withStackTrace();
+        recording.enable("lockscope.ParkEnd").withThreshold(options.threshold);
+        recording.enable("lockscope.Unpark").withStackTrace();
+        recording.enable("lockscope.Acquire").withThreshold(options.threshold);
+        recording.enable("jdk.ThreadStart");
+        recording.enable("jdk.ThreadEnd");
+        recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
+        if (options.cpuSamples != null) {
+            recording.enable("jdk.ExecutionSample").withPeriod(options.cpuSamples);
+        }
+        Path parent = file.getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        recording.setToDisk(true);
+        recording.setDestination(file);
+        recording.start();
+    }
+
+    /** Stops the recording (writing the file) once; later calls do nothing. */
+    synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        ParkHooks.deactivate();
+        try {
+            recording.stop();
+        } catch (IllegalStateException alreadyStopped) {
+            // JFR's own shutdown hook got there first; it wrote the destination file.
+        }
+    }
+
+    boolean isStopped() {
+        return stopped;
+    }
+
+    /** The table now: live park records plus monitor waits read back from the recording. */
+    String table(String title) {
+        long execNanos = System.nanoTime() - startNanos;
+        List<LockMetrics> locks = new ArrayList<>();
+        for (BlockerRecord r : BlockerRegistry.snapshot()) {
+            ParkTally t = r.tally();
+            if (t.timesParked == 0 || t.timesParked < options.printThreshold || !t.collecting) {
+                continue;
+            }
+            locks.add(new LockMetrics(LockKind.PARK, r.className, Integer.toHexString(r.identityHash),
+                    r.firstThread(), Arrays.asList(r.firstFrames()), t, execNanos));
+        }
+        List<String> notes = new ArrayList<>();
+        try {
+            Path source = file;
+            Path temp = null;
+            if (!stopped) {
+                temp = Files.createTempFile("lockscope-dump", ".jfr");
+                recording.dump(temp);
+                source = temp;
+            }
+            try {
+                for (LockMetrics m : MonitorContention.read(source, execNanos)) {
+                    if (m.timesParked() >= options.printThreshold) {
+                        locks.add(m);
+                    }
+                }
+            } finally {
+                if (temp != null) {
+                    Files.deleteIfExists(temp);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            notes.add("monitor contention unavailable: could not read the recording (" + e.getMessage() + ")");
+        }
+        if (options.freeOnPrint) {
+            BlockerRegistry.removeDead();
+        }
+        notes.add(String.format(Locale.ROOT, "profiled %.2f s; recording %s", execNanos / 1e9, file));
+        if (BlockerRegistry.untracked() > 0) {
+            notes.add(BlockerRegistry.untracked() + " parks on blockers beyond maxBlockers=" + options.maxBlockers
+                    + " are in the recording only");
+        }
+        if (HookFailures.count() > 0) {
+            notes.add(HookFailures.count() + " internal errors in lockscope hooks were swallowed; first: " + HookFailures.first());
+        }
+        return LockTable.render(title, locks, options.printThreshold, notes);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.lockscope.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code lockscope}: the command-line entry point. Each subcommand is a thin class of its own. */
+@Command(name = "lockscope", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Lock-contention profiler for the JVM: which lock is the bottleneck, who holds it while "
+                + "others wait and in what code.",
+        subcommands = {RecordCommand.class, AttachCommand.class, DumpCommand.class, ReportCommand.class,
+                DemoCommand.class, CommandLine.HelpCommand.class})
+public final class LockscopeCli {
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the CLI; user errors become one "lockscope: ..." line and exit code 2, never a stack trace. */
+    public static int execute(String... args) {
+        CommandLine cli = new CommandLine(new LockscopeCli());
+        cli.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            if (ex instanceof UserError) {
+                cmd.getErr().println("lockscope: " + ex.getMessage());
+                return 2;
+            }
+            cmd.getErr().println("lockscope: internal error: " + ex
+                    + " (rerun with LOCKSCOPE_DEBUG=1 for the stack trace)");
+            if (System.getenv("LOCKSCOPE_DEBUG") != null) {
+                ex.printStackTrace(cmd.getErr());
+            }
+            return 3;
+        });
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.lockscope.core;
+
+import java.util.List;
+
+/**
+ * The fifteen park-contention metrics of seed 000 §3.7 for one blocker (or one contended monitor,
+ * where "parked" reads "blocked on entry"), derived from a final {@link ParkTally}.
+ *
+ * @param kind            park or monitor
+ * @param className       §3.7.3 class of the blocker / monitor object
+ * @param identityHash    §3.7.4 identity hash code, hex; for monitors the JVM's monitor address
+ * @param firstThread     §3.7.1 thread of the first monitored park
+ * @param firstFrames     §3.7.2 its stack, frames as {@code package.Class.method:line}, innermost first
+ * @param totalExecutionNanos the denominator of §3.7.12/§3.7.13 (JVM uptime or recording length)
+ */
+public record LockMetrics(LockKind kind, String className, String identityHash, String firstThread,
+                          List<String> firstFrames, ParkTally tally, long totalExecutionNanos) {
+
+    public LockMetrics {
+        firstFrames = List.copyOf(firstFrames);
+    }
+
+    public long timesParked() {
+        return tally.timesParked;
+    }
+
+    public int parkedNow() {
+        return tally.parkedNow;
+    }
+
+    public int peakParked() {
+        return tally.peakParked;
+    }
+
+    public long threadTimeNanos() {
+        return tally.threadTimeNanos;
+    }
+
+    public long realTimeNanos() {
+        return tally.realTimeNanos;
+    }
+
+    /** The total wait on this lock, by which reports rank locks: the parking thread-time. */
+    public long totalWaitNanos() {
+        return tally.threadTimeNanos;
+    }
+
+    /** §3.7.10 AverageParkingTime = ParkingThreadTime / TimesParked. */
+    public double avgParkNanos() {
+        return tally.timesParked == 0 ? 0 : (double) tally.threadTimeNanos / tally.timesParked;
+    }
+
+    /** §3.7.11 AverageHoldTime = ParkingRealTime / (TimesParked − ParkedNow). */
+    public double avgHoldNanos() {
+        long unparked = tally.timesParked - tally.parkedNow;
+        return unparked <= 0 ? 0 : (double) tally.realTimeNanos / unparked;
+    }
+
+    /** §3.7.12 %RealTimeUtil = 100 × ParkingRealTime / TotalExecutionTime. */
+    public double realTimeUtilPct() {
+        return pct(tally.realTimeNanos, totalExecutionNanos);
+    }
+
+    /** §3.7.13 %ThreadTimeUtil = 100 × ParkingThreadTime / TotalExecutionTime. */
+    public double threadTimeUtilPct() {
+        return pct(tally.threadTimeNanos, totalExecutionNanos);
+    }
+
+    /** §3.7.14 %RealLifeTimeUtil = 100 × ParkingRealTime / (Time(n) − Time(1)). */
+    public double realLifeTimeUtilPct() {
+        return pct(tally.realTimeNanos, tally.lifeTimeNanos());
+    }
+
+    /** §3.7.15 %ThreadLifeTimeUtil = 100 × ParkingThreadTime / (Time(n) − Time(1)). */
+    public double threadLifeTimeUtilPct() {
+        return pct(tally.threadTimeNanos, tally.lifeTimeNanos());
+    }
+
+    private static double pct(long part, long whole) {
+        return whole <= 0 ? 0 : 100.0 * part / whole;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.lockscope.core;
+
+/**
+ * The running state of one blocker's park-contention record, exactly as seed 000 §3.5–3.7 keeps it
+ * (Siakavaras, "JUC thread-parking contention metrics", chapter 3).
+ *
+ * <p>The tally is immutable: {@link #park(long)} and {@link #unpark(long)} return the next state.
+ * The agent keeps it in an {@code AtomicReference} and advances it with compare-and-set, so the
+ * application's park path never takes a lock; the analysis replays recorded events through the
+ * same two methods, so the exit table and {@code lockscope report} share one set of formulas.
+ *
+ * <p>"Unpark" here is the seed's unparking event: the moment a parked thread returns from park
+ * (§3.6.3), not the call of {@code LockSupport.unpark} by another thread. For monitors the same
+ * tally is fed with "blocked on entry" and "entered".
+ *
+ * <p>Timestamps are nanoseconds on any monotonic clock; only differences matter.
+ */
+public final class ParkTally {
+    /** Parks on this blocker before collection starts (§3.3.1); 0 collects from the first park. */
+    public final long collectionThreshold;
+    /** Times parked (§3.7.5): every park, collected or not. */
+    public final long timesParked;
+    /** Parked now (§3.7.6). */
+    public final int parkedNow;
+    /** Peak parked (§3.7.7): max of ParkedNow over all collected events. */
+    public final int peakParked;
+    /** Parking thread-time (§3.7.8): Σ ParkedNow(i−1) × (Time(i) − Time(i−1)). */
+    public final long threadTimeNanos;
+    /** Parking real-time (§3.7.9): Σ min(ParkedNow(i−1), 1) × (Time(i) − Time(i−1)). */
+    public final long realTimeNanos;
+    /** Time(1): timestamp of the first collected event; meaningful once {@link #collecting}. */
+    public final long firstTime;
+    /** Time(n): timestamp of the last collected event. */
+    public final long lastTime;
+    /** Whether the collection threshold has been reached. */
+    public final boolean collecting;
+
+    private ParkTally(long collectionThreshold, long timesParked, int parkedNow, int peakParked,
+                      long threadTimeNanos, long realTimeNanos, long firstTime, long lastTime,
+                      boolean collecting) {
+        this.collectionThreshold = collectionThreshold;
+        this.timesParked = timesParked;
+        this.parkedNow = parkedNow;
+        this.peakParked = peakParked;
+        this.threadTimeNanos = threadTimeNanos;
+        this.realTimeNanos = realTimeNanos;
+        this.firstTime = firstTime;
+        this.lastTime = lastTime;
+        this.collecting = collecting;
+    }
+
+    /** An empty tally that starts collecting after {@code collectionThreshold} parks. */
+    public static ParkTally empty(long collectionThreshold) {
+        if (collectionThreshold < 0) {
+            throw new IllegalArgumentException("collection threshold must be >= 0: " + collectionThreshold);
+        }
+        return new ParkTally(collectionThreshold, 0, 0, 0, 0, 0, 0, 0, false);
+    }
+
+    /** A thread parks on the blocker at {@code now} (§3.6.2). */
+    public ParkTally park(long now) {
+        long parks = timesParked + 1;
+        int nowParked = parkedNow + 1;
+        if (collecting) {
+            long dt = Math.max(0, now - lastTime);
+            return new ParkTally(collectionThreshold, parks, nowParked, Math.max(peakParked, nowParked),
+                    threadTimeNanos + parkedNow * dt, realTimeNanos + Math.min(parkedNow, 1) * dt,
+                    firstTime, Math.max(lastTime, now), true);
+        }
+        if (parks > collectionThreshold) {
+            // Collection starts with this park: it is event 1 of the sums, so it adds no time yet.
+            return new ParkTally(collectionThreshold, parks, nowParked, nowParked, 0, 0, now, now, true);
+        }
+        return new ParkTally(collectionThreshold, parks, nowParked, peakParked, 0, 0, 0, 0, false);
+    }
+
+    /** A parked thread returns from park at {@code now} (§3.6.3). */
+    public ParkTally unpark(long now) {
+        // An unpark can arrive for a park that began before the tally existed (dynamic attach):
+        // the counter never goes below zero.
+        int nowParked = Math.max(0, parkedNow - 1);
+        if (!collecting) {
+            return new ParkTally(collectionThreshold, timesParked, nowParked, peakParked, 0, 0, 0, 0, false);
+        }
+        long dt = Math.max(0, now - lastTime);
+        return new ParkTally(collectionThreshold, timesParked, nowParked, peakParked,
+                threadTimeNanos + parkedNow * dt, realTimeNanos + Math.min(parkedNow, 1) * dt,
+                firstTime, Math.max(lastTime, now), true);
+    }
+
+    /** Time(n) − Time(1): how long data was collected for this blocker (§3.7.14). */
+    public long lifeTimeNanos() {
+        return collecting ? lastTime - firstTime : 0;
+    }
+
+    @Override
+    public String toString() {
+        return "ParkTally{parks=" + timesParked + ", now=" + parkedNow + ", peak=" + peakParked
+                + ", thread=" + threadTimeNanos + ", real=" + realTimeNanos
+                + ", first=" + firstTime + ", last=" + lastTime + ", collecting=" + collecting + '}';
+    }
+}

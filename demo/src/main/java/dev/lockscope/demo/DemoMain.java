@@ -1,0 +1,56 @@
+package dev.lockscope.demo;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Runs one demo workload: {@code DemoMain <pattern> [--threads N] [--seconds S]}.
+ * Prints one line {@code throughput: X ops/s} at the end.
+ */
+public final class DemoMain {
+    /** Every pattern, by name, with a one-line description. */
+    public static final Map<String, String> PATTERNS = new TreeMap<>(Map.of(
+            "large-cs-juc", "seed 000 §5.2: three ReentrantLocks with 4/16/64 ms critical sections, taken in turn",
+            "large-cs-sync", "seed 000 §5.2: the same with synchronized",
+            "frequent-juc", "seed 000 §5.3: two ReentrantLocks with 32 ms sections, chosen 75%/25%",
+            "frequent-sync", "seed 000 §5.3: the same with synchronized"));
+
+    private DemoMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || args[0].equals("--help")) {
+            System.out.println("usage: DemoMain <pattern> [--threads N] [--seconds S]");
+            PATTERNS.forEach((k, v) -> System.out.printf("  %-16s %s%n", k, v));
+            return;
+        }
+        String pattern = args[0];
+        int threads = 16;
+        double seconds = 10;
+        for (int i = 1; i < args.length; i++) {
+            switch (args[i]) {
+                case "--threads" -> threads = Integer.parseInt(args[++i]);
+                case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                default -> fail("unknown argument '" + args[i] + "'");
+            }
+        }
+        Workload w = switch (pattern) {
+            case "large-cs-juc" -> new LargeCriticalSection(false);
+            case "large-cs-sync" -> new LargeCriticalSection(true);
+            case "frequent-juc" -> new FrequentlyAcquired(false);
+            case "frequent-sync" -> new FrequentlyAcquired(true);
+            default -> {
+                fail("unknown pattern '" + pattern + "' (known: " + String.join(", ", PATTERNS.keySet()) + ")");
+                yield null;
+            }
+        };
+        long ops = Workload.runFor(w, threads, (long) (seconds * 1000));
+        System.out.printf(Locale.ROOT, "throughput: %.3f ops/s (%d ops, %d threads, %.1f s)%n", ops / seconds, ops, threads, seconds);
+    }
+
+    private static void fail(String message) {
+        System.err.println("demo: " + message);
+        System.exit(2);
+    }
+}

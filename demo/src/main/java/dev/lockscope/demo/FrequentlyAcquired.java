@@ -1,0 +1,74 @@
+package dev.lockscope.demo;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Seed 000 §5.3 (Listing 5.2): two locks with equal 32 ms critical sections; each operation picks
+ * the first with probability 0.75. The first lock is the bottleneck.
+ */
+final class FrequentlyAcquired implements Workload {
+    static final long S = 32;
+    static final double P = 0.75;
+    private final boolean intrinsic;
+    private final ReentrantLock l1 = new ReentrantLock();
+    private final ReentrantLock l2 = new ReentrantLock();
+    private final Object m1 = new Object();
+    private final Object m2 = new Object();
+    private long counter1, counter2;
+
+    FrequentlyAcquired(boolean intrinsic) {
+        this.intrinsic = intrinsic;
+    }
+
+    @Override
+    public long operation() throws InterruptedException {
+        boolean first = ThreadLocalRandom.current().nextDouble() < P;
+        if (intrinsic) {
+            if (first) {
+                syncFrequent();
+            } else {
+                syncRare();
+            }
+        } else if (first) {
+            jucFrequent();
+        } else {
+            jucRare();
+        }
+        return 2;
+    }
+
+    private void jucFrequent() throws InterruptedException {
+        l1.lock();
+        try {
+            counter1++;
+            Workload.sleep(S);
+        } finally {
+            l1.unlock();
+        }
+    }
+
+    private void jucRare() throws InterruptedException {
+        l2.lock();
+        try {
+            counter2++;
+            Workload.sleep(S);
+        } finally {
+            l2.unlock();
+        }
+    }
+
+    private void syncFrequent() throws InterruptedException {
+        synchronized (m1) {
+            counter1++;
+            Workload.sleep(S);
+        }
+    }
+
+    private void syncRare() throws InterruptedException {
+        synchronized (m2) {
+            counter2++;
+            Workload.sleep(S);
+        }
+    }
+}
