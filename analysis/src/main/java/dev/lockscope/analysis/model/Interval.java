@@ -1,0 +1,10 @@
+package dev.lockscope.analysis.model;
+
+import java.util.List;
+
+/**
+ * A span a thread spent in some state recorded by JFR (e.g. {@code jdk.ThreadSleep},
+ * {@code jdk.ThreadPark}, {@code lockscope.Acquire}).
+ */
+public record Interval(String eventType, ThreadRef thread, long beginNanos, long endNanos, List<String> frames) {
+}
