@@ -3,6 +3,7 @@ package dev.lockscope.demo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /** A demo workload: {@link #operation()} is called in a loop by every worker thread. */
@@ -15,9 +16,18 @@ public interface Workload {
         AtomicBoolean stop = new AtomicBoolean();
         LongAdder ops = new LongAdder();
         List<Thread> workers = new ArrayList<>();
+        // All workers start together, as in the seed's runs: the first burst on each lock is then a
+        // real queue, not a trickle of threads that happen to be started one by one. A yielding spin
+        // rather than a latch, so the start gate does not show up as a contended lock in the report.
+        AtomicBoolean go = new AtomicBoolean();
+        AtomicInteger ready = new AtomicInteger();
         for (int i = 0; i < threads; i++) {
             Thread t = new Thread(() -> {
                 try {
+                    ready.incrementAndGet();
+                    while (!go.get()) {
+                        Thread.yield();
+                    }
                     while (!stop.get()) {
                         ops.add(w.operation());
                     }
@@ -28,6 +38,10 @@ public interface Workload {
             workers.add(t);
         }
         workers.forEach(Thread::start);
+        while (ready.get() < threads) {
+            Thread.yield();
+        }
+        go.set(true);
         Thread.sleep(millis);
         stop.set(true);
         for (Thread t : workers) {

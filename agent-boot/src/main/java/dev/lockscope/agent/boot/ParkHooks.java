@@ -46,14 +46,26 @@ public final class ParkHooks {
         } catch (ReflectiveOperationException | RuntimeException e) {
             ownerProblem = e.toString();
         }
-        // Exercise every path once with a private blocker, so all classes are loaded and linked.
+        // Load, initialise and register every event class now: loading one from inside the
+        // application's first unpark would take class-loading locks there, and JFR's instrumentation
+        // of a newly loaded event class costs milliseconds on that thread.
+        jdk.jfr.FlightRecorder.register(ParkBeginEvent.class);
+        jdk.jfr.FlightRecorder.register(ParkEndEvent.class);
+        jdk.jfr.FlightRecorder.register(UnparkEvent.class);
+        jdk.jfr.FlightRecorder.register(AcquireEvent.class);
+        new ParkBeginEvent().isEnabled();
+        new ParkEndEvent().isEnabled();
+        new UnparkEvent().isEnabled();
+        new AcquireEvent().isEnabled();
+        // Run every path with a private blocker so the classes they use are linked and the paths
+        // are compiled before the application's first park (events are not enabled yet).
         Object warm = new Object();
         active = true;
-        Object token = parkBegin(warm, 1, 0);
-        parkEnd(token);
+        for (int i = 0; i < 5_000; i++) {
+            parkEnd(parkBegin(warm, 1, 0));
+        }
         unparkEnd(unparkBegin(Thread.currentThread()));
         acquireEnd(acquireBegin(new java.util.concurrent.locks.ReentrantLock(), false), 1);
-        new BlockerRecord(warm, 0).tally().park(0).unpark(1);
         BlockerRegistry.forget(warm);
         BlockerRegistry.removeDead();
         return ownerProblem;
