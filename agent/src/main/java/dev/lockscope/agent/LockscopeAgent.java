@@ -27,6 +27,7 @@ import java.util.jar.JarFile;
 public final class LockscopeAgent {
     private static RecordingSession session;
     private static boolean bootJarAppended;
+    private static LockTransformer transformer;
 
     private LockscopeAgent() {
     }
@@ -48,14 +49,8 @@ public final class LockscopeAgent {
             return;
         }
         try {
-            if (options.dumpTo != null) {
-                dump(options.dumpTo);
-                return;
-            }
-            if (options.stop) {
-                if (session != null) {
-                    stopAndReport(session, "lockscope: lock contention when profiling stopped");
-                }
+            if (options.stop || options.dumpTo != null) {
+                command(options);
                 return;
             }
             if (session != null && !session.isStopped()) {
@@ -89,12 +84,15 @@ public final class LockscopeAgent {
         s.start();
         session = s;
 
-        LockTransformer transformer = new LockTransformer();
-        inst.addTransformer(transformer, true);
-        inst.retransformClasses(LockSupport.class, AbstractQueuedSynchronizer.class);
-        inst.removeTransformer(transformer);
-        if (transformer.failure() != null) {
-            log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
+        if (transformer == null) {
+            // The transformer stays registered: a later retransformation of these classes by anyone
+            // starts again from the original bytes and would otherwise drop the hooks.
+            transformer = new LockTransformer();
+            inst.addTransformer(transformer, true);
+            inst.retransformClasses(LockSupport.class, AbstractQueuedSynchronizer.class);
+            if (transformer.failure() != null) {
+                log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
+            }
         }
         if (options.reportAtExit) {
             Thread hook = new Thread(() -> stopAndReport(s, "lockscope: lock contention at JVM exit"), "lockscope-exit");
@@ -109,7 +107,9 @@ public final class LockscopeAgent {
 
     private static void stopAndReport(RecordingSession s, String title) {
         try {
-            s.stop();
+            if (!s.stop()) {
+                return; // stopped earlier by `lockscope attach --stop`, which printed the table then
+            }
             System.err.print(s.table(title));
             System.err.flush();
         } catch (Throwable t) {
@@ -117,17 +117,27 @@ public final class LockscopeAgent {
         }
     }
 
-    /** {@code lockscope dump}: the live table, to the given file and to this JVM's stderr. */
-    private static void dump(Path out) throws IOException {
+    /**
+     * {@code lockscope dump} ({@code dump=FILE}) and {@code lockscope attach --stop} ({@code stop,dump=FILE}):
+     * the table, to this JVM's stderr and to FILE for the CLI to print.
+     */
+    private static void command(AgentOptions options) throws IOException {
         String text;
         if (session == null) {
             text = "lockscope: this JVM is not being profiled (start it with lockscope record or lockscope attach)\n";
+        } else if (options.stop) {
+            session.stop();
+            text = session.table("lockscope: lock contention when profiling stopped (pid " + ProcessHandle.current().pid() + ")");
         } else {
             text = session.table("lockscope: lock contention now (dump of pid " + ProcessHandle.current().pid() + ")");
+        }
+        if (session != null) {
             System.err.print(text);
             System.err.flush();
         }
-        Files.writeString(out, text, StandardCharsets.UTF_8);
+        if (options.dumpTo != null) {
+            Files.writeString(options.dumpTo, text, StandardCharsets.UTF_8);
+        }
     }
 
     /** Puts the embedded bootstrap jar (hooks, events, core) on the boot class path, once per JVM. */

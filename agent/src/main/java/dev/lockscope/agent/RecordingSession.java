@@ -64,10 +64,10 @@ final class RecordingSession {
         recording.start();
     }
 
-    /** Stops the recording (writing the file) once; later calls do nothing. */
-    synchronized void stop() {
+    /** Stops the recording (writing the file) once; returns false when it was already stopped. */
+    synchronized boolean stop() {
         if (stopped) {
-            return;
+            return false;
         }
         stopped = true;
         ParkHooks.deactivate();
@@ -76,6 +76,7 @@ final class RecordingSession {
         } catch (IllegalStateException alreadyStopped) {
             // JFR's own shutdown hook got there first; it wrote the destination file.
         }
+        return true;
     }
 
     boolean isStopped() {

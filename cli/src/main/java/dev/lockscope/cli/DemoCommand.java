@@ -1,13 +1,54 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.demo.DemoMain;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "demo", description = "TODO")
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Run a bundled workload with a known bottleneck under the profiler and print the report.",
+                "`lockscope demo --list` shows the workloads."})
 final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--list", description = "List the demo workloads and exit.")
+    boolean list;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PATTERN", defaultValue = "large-cs-juc",
+            description = "Workload to run (default: ${DEFAULT-VALUE}).")
+    String pattern;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "16", description = "Worker threads (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "6", description = "How long to run (default: ${DEFAULT-VALUE}).")
+    double seconds;
+
+    @Mixin
+    AgentOptionsMixin agent;
+
     @Override
     public Integer call() {
-        throw new UserError("demo is not implemented yet");
+        if (list) {
+            DemoMain.PATTERNS.forEach((name, what) -> System.out.printf("  %-18s %s%n", name, what));
+            return 0;
+        }
+        if (!DemoMain.PATTERNS.containsKey(pattern)) {
+            throw new UserError("unknown demo pattern '" + pattern + "' (known: "
+                    + String.join(", ", DemoMain.PATTERNS.keySet()) + ")");
+        }
+        if (threads < 1 || seconds <= 0) {
+            throw new UserError("--threads and --seconds must be positive");
+        }
+        Path recording = agent.recordingFile();
+        System.err.printf("lockscope: running demo %s with %d threads for %.0f s...%n", pattern, threads, seconds);
+        List<String> command = List.of(ChildJvm.currentJava(), "-jar", EmbeddedJars.demo().toString(), pattern,
+                "--threads", Integer.toString(threads), "--seconds", Double.toString(seconds));
+        int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording, "quiet"));
+        ChildJvm.announce(recording);
+        return rc;
     }
 }

@@ -1,13 +1,24 @@
 package dev.lockscope.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 import java.util.concurrent.Callable;
 
-@Command(name = "dump", description = "TODO")
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = {"Print the live contention table of a JVM that lockscope is profiling (started with",
+                "`lockscope record` or `lockscope attach`), like a Java dump. The table also goes to its stderr."})
 final class DumpCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "PID", description = "Process id of the profiled JVM.")
+    long pid;
+
     @Override
     public Integer call() {
-        throw new UserError("dump is not implemented yet");
+        String text = TargetJvm.find(pid).table(EmbeddedJars.agent(), false);
+        if (text.startsWith("lockscope: this JVM is not being profiled")) {
+            throw new UserError("pid " + pid + " is not being profiled (start with lockscope attach " + pid + ")");
+        }
+        System.out.print(text);
+        return 0;
     }
 }

@@ -17,6 +17,8 @@ public final class LockscopeCli {
     /** Runs the CLI; user errors become one "lockscope: ..." line and exit code 2, never a stack trace. */
     public static int execute(String... args) {
         CommandLine cli = new CommandLine(new LockscopeCli());
+        // `lockscope record java -Xmx1g -jar app.jar`: everything from the command on is the command's.
+        cli.getSubcommands().get("record").setStopAtPositional(true);
         cli.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             if (ex instanceof UserError) {
                 cmd.getErr().println("lockscope: " + ex.getMessage());

@@ -1,0 +1,85 @@
+package dev.lockscope.cli;
+
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A running JVM found by pid, for attach and dump. Every failure is a one-line {@link UserError}. */
+final class TargetJvm {
+    private final long pid;
+
+    private TargetJvm(long pid) {
+        this.pid = pid;
+    }
+
+    /** Checks that {@code pid} exists and is a HotSpot JVM before the (slow) attach handshake. */
+    static TargetJvm find(long pid) {
+        if (pid <= 0 || ProcessHandle.of(pid).isEmpty()) {
+            throw new UserError("no process with pid " + pid);
+        }
+        if (pid == ProcessHandle.current().pid()) {
+            throw new UserError("lockscope cannot attach to itself");
+        }
+        Path maps = Path.of("/proc", Long.toString(pid), "maps");
+        if (Files.isReadable(maps)) {
+            try {
+                if (Files.lines(maps).noneMatch(l -> l.endsWith("/libjvm.so"))) {
+                    throw new UserError("process " + pid + " is not a Java virtual machine");
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // cannot tell; let the attach itself decide
+            }
+        }
+        return new TargetJvm(pid);
+    }
+
+    /** Loads lockscope's agent into the target with {@code args}; returns when agentmain has run. */
+    void loadAgent(Path agentJar, String args) {
+        VirtualMachine vm;
+        try {
+            vm = VirtualMachine.attach(Long.toString(pid));
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new UserError("cannot attach to pid " + pid + ": " + e.getMessage()
+                    + " (is it a JDK 17+ JVM run by this user, started without -XX:+DisableAttachMechanism?)");
+        }
+        try {
+            vm.loadAgent(agentJar.toString(), args);
+        } catch (AgentLoadException | AgentInitializationException | IOException e) {
+            throw new UserError("the agent could not be loaded into pid " + pid + ": " + e.getMessage());
+        } finally {
+            try {
+                vm.detach();
+            } catch (IOException ignored) {
+                // the target may already be gone
+            }
+        }
+    }
+
+    /** Asks the agent in the target for its current table (and, with {@code stop}, to stop first). */
+    String table(Path agentJar, boolean stop) {
+        try {
+            Path out = Files.createTempFile("lockscope-dump", ".txt");
+            try {
+                loadAgent(agentJar, (stop ? "stop," : "") + "dump=" + out);
+                String text = Files.readString(out);
+                if (text.isEmpty()) {
+                    throw new UserError("pid " + pid + " did not answer (its lockscope agent may be older or broken)");
+                }
+                return text;
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException e) {
+            throw new UserError("cannot exchange the table with pid " + pid + ": " + e.getMessage());
+        }
+    }
+
+    long pid() {
+        return pid;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.lockscope.e2e;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Dynamic attach to a running demo, the live table with dump, and stop. */
+class AttachAndDumpTest {
+    @TempDir
+    Path dir;
+    private Proc target;
+
+    @AfterEach
+    void killTarget() {
+        if (target != null) {
+            target.process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void attachDumpAndStop() throws Exception {
+        target = Proc.start(dir, Proc.demoCommand(null, "frequent-juc", "--threads", "8", "--seconds", "120"));
+        Thread.sleep(1_500);
+        long pid = target.process.pid();
+        Path jfr = dir.resolve("attached.jfr");
+
+        Proc attach = Proc.lockscope(dir, 60, "attach", Long.toString(pid), "-o", jfr.toString());
+        assertThat(attach.exitCode()).as(attach.err()).isZero();
+        assertThat(attach.err()).contains("profiling pid " + pid);
+
+        Thread.sleep(3_000);
+        Proc dump = Proc.lockscope(dir, 60, "dump", Long.toString(pid));
+        assertThat(dump.exitCode()).as(dump.err()).isZero();
+        assertThat(dump.out()).contains("lock contention now (dump of pid " + pid + ")")
+                .contains("ReentrantLock$NonfairSync").contains("dev.lockscope.demo.FrequentlyAcquired.jucFrequent");
+        assertThat(target.err()).as("the table also goes to the target's stderr").contains("lock contention now");
+
+        Proc stop = Proc.lockscope(dir, 60, "attach", Long.toString(pid), "--stop");
+        assertThat(stop.exitCode()).as(stop.err()).isZero();
+        assertThat(stop.out()).contains("lock contention when profiling stopped").contains("ReentrantLock$NonfairSync");
+        assertThat(Files.size(jfr)).isPositive();
+        assertThat(target.process.isAlive()).as("the application keeps running").isTrue();
+    }
+
+    @Test
+    void attachForADuration() throws Exception {
+        target = Proc.start(dir, Proc.demoCommand(null, "large-cs-juc", "--threads", "8", "--seconds", "120"));
+        Thread.sleep(1_500);
+        Path jfr = dir.resolve("timed.jfr");
+        Proc attach = Proc.lockscope(dir, 60, "attach", Long.toString(target.process.pid()), "--duration", "3s", "-o", jfr.toString());
+        assertThat(attach.exitCode()).as(attach.err()).isZero();
+        assertThat(attach.out()).contains("lock contention when profiling stopped").contains("LargeCriticalSection.juc3");
+        assertThat(Files.size(jfr)).isPositive();
+    }
+
+    @Test
+    void dumpOfAJvmThatIsNotProfiled() throws Exception {
+        target = Proc.start(dir, Proc.demoCommand(null, "frequent-juc", "--threads", "2", "--seconds", "120"));
+        Thread.sleep(1_500);
+        Proc dump = Proc.lockscope(dir, 60, "dump", Long.toString(target.process.pid()));
+        assertThat(dump.exitCode()).isEqualTo(2);
+        assertThat(dump.err().strip()).isEqualTo("lockscope: pid " + target.process.pid()
+                + " is not being profiled (start with lockscope attach " + target.process.pid() + ")");
+    }
+}

@@ -1,0 +1,71 @@
+package dev.lockscope.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Issue 3 acceptance: the seed 000 §5.2/§5.3 patterns run under the agent; the report ranks the
+ * bottleneck first, estimates every lock's hold time within 10% of its critical section, and shows
+ * the bottleneck busy (real-time utilisation) more than 90% of the run.
+ */
+class DemoPatternsTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            // pattern,      bottleneck method, its ms, other methods and their ms
+            "large-cs-juc,   juc3,          64, juc1:4;juc2:16",
+            "large-cs-sync,  sync3,         64, sync1:4;sync2:16",
+            "frequent-juc,   jucFrequent,   32, jucRare:32",
+            "frequent-sync,  syncFrequent,  32, syncRare:32"})
+    void bottleneckRanksFirstWithItsHoldTime(String pattern, String bottleneck, long bottleneckMs, String others) throws Exception {
+        Path jfr = dir.resolve(pattern + ".jfr");
+        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr, pattern, "--threads", "16", "--seconds", "5"));
+        assertThat(run.exitCode()).as("demo exit code; stderr:\n%s", run.err()).isZero();
+        assertThat(run.err()).contains("lockscope: lock contention at JVM exit").doesNotContain("Exception");
+
+        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString(), "--format", "json");
+        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
+        JsonNode locks = new ObjectMapper().readTree(report.out()).get("locks");
+        List<JsonNode> demoLocks = new ArrayList<>();
+        for (JsonNode lock : locks) {
+            if (lock.get("firstFrames").toString().contains("dev.lockscope.demo.")) {
+                demoLocks.add(lock);
+            }
+        }
+        assertThat(demoLocks).as("locks taken by the demo: %s", locks).isNotEmpty();
+
+        JsonNode top = demoLocks.get(0);
+        assertThat(locks.get(0)).as("the bottleneck ranks first overall").isEqualTo(top);
+        assertThat(top.get("firstFrames").toString()).contains("." + bottleneck + ":");
+        assertThat(top.get("kind").asText()).isEqualTo(pattern.endsWith("sync") ? "monitor" : "park");
+        assertHold(top, bottleneckMs);
+        assertThat(top.get("realTimeUtilPct").asDouble()).as("bottleneck %%real-time").isGreaterThan(90.0);
+
+        for (String other : others.split(";")) {
+            String method = other.split(":")[0];
+            long ms = Long.parseLong(other.split(":")[1]);
+            JsonNode lock = demoLocks.stream().filter(l -> l.get("firstFrames").toString().contains("." + method + ":"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no lock taken in " + method + ": " + locks));
+            assertHold(lock, ms);
+        }
+        assertThat(Files.size(jfr)).isPositive();
+    }
+
+    private static void assertHold(JsonNode lock, long ms) {
+        double holdMs = lock.get("avgHoldNanos").asDouble() / 1e6;
+        assertThat(holdMs).as("avg hold of %s", lock.get("firstFrames")).isCloseTo(ms, within(ms * 0.10));
+    }
+}

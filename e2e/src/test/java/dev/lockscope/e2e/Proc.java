@@ -1,0 +1,81 @@
+package dev.lockscope.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the real lockscope jars in child processes, as a user would. */
+final class Proc {
+    static final Path LOCKSCOPE_JAR = Path.of(System.getProperty("lockscope.jar", "../cli/target/lockscope.jar")).toAbsolutePath();
+    static final Path AGENT_JAR = Path.of(System.getProperty("lockscope.agent.jar", "../agent/target/lockscope-agent.jar")).toAbsolutePath();
+    static final Path DEMO_JAR = Path.of(System.getProperty("lockscope.demo.jar", "../demo/target/lockscope-demo.jar")).toAbsolutePath();
+    /** The JVM that runs the profiled workloads: -Dlockscope.test.java=..., default the one running the tests. */
+    static final String JAVA = System.getProperty("lockscope.test.java",
+            Path.of(System.getProperty("java.home"), "bin", "java").toString());
+
+    final Process process;
+    final Path stdout;
+    final Path stderr;
+
+    private Proc(Process process, Path stdout, Path stderr) {
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    static Proc start(Path workDir, List<String> command) throws IOException {
+        Path out = Files.createTempFile(workDir, "out", ".txt");
+        Path err = Files.createTempFile(workDir, "err", ".txt");
+        Process p = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        return new Proc(p, out, err);
+    }
+
+    /** Runs to completion (or fails the test after {@code timeoutSeconds}). */
+    static Proc run(Path workDir, int timeoutSeconds, List<String> command) throws IOException, InterruptedException {
+        Proc p = start(workDir, command);
+        if (!p.process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.process.destroyForcibly();
+            throw new AssertionError("timed out after " + timeoutSeconds + " s: " + command + "\nstderr:\n" + p.err());
+        }
+        return p;
+    }
+
+    /** {@code java -jar lockscope.jar args...}, run with the test's own JVM (the CLI needs JDK 17+). */
+    static Proc lockscope(Path workDir, int timeoutSeconds, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", LOCKSCOPE_JAR.toString()));
+        cmd.addAll(List.of(args));
+        return run(workDir, timeoutSeconds, cmd);
+    }
+
+    /** A demo workload in a JVM of {@link #JAVA}, with the agent when {@code agentArgs} is not null. */
+    static List<String> demoCommand(String agentArgs, String... demoArgs) {
+        List<String> cmd = new ArrayList<>(List.of(JAVA));
+        if (agentArgs != null) {
+            cmd.add("-javaagent:" + AGENT_JAR + "=" + agentArgs);
+        }
+        // JDK 21+ warns on dynamic attach unless this is set; JDK 17 does not know the flag.
+        cmd.add("-XX:+IgnoreUnrecognizedVMOptions");
+        cmd.add("-XX:+EnableDynamicAgentLoading");
+        cmd.addAll(List.of("-jar", DEMO_JAR.toString()));
+        cmd.addAll(List.of(demoArgs));
+        return cmd;
+    }
+
+    int exitCode() {
+        return process.exitValue();
+    }
+
+    String out() throws IOException {
+        return Files.readString(stdout, StandardCharsets.UTF_8);
+    }
+
+    String err() throws IOException {
+        return Files.readString(stderr, StandardCharsets.UTF_8);
+    }
+}

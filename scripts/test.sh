@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test of lockscope: the whole Maven build with its unit and end-to-end tests, once on
+# JDK 17 and once on JDK 25 (each run builds with that JDK and profiles workloads on that JDK).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+"$here/scripts/install-deps.sh"
+
+jdk17="${LOCKSCOPE_JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}"
+jdk25="${LOCKSCOPE_JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+status=0
+for jdk in "$jdk17" "$jdk25"; do
+  if [[ ! -x "$jdk/bin/java" ]]; then
+    echo "test.sh: no JDK at $jdk" >&2
+    exit 1
+  fi
+  echo "=== tests on $("$jdk/bin/java" -version 2>&1 | head -1) ==="
+  JAVA_HOME="$jdk" mvn -B -ntp verify "$@" || status=1
+done
+exit $status
