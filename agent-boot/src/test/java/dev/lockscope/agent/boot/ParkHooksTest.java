@@ -1,0 +1,75 @@
+package dev.lockscope.agent.boot;
+
+import dev.lockscope.core.ParkTally;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.ref.WeakReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+/** The hooks called directly (no instrumentation, no recording): live records and their safety. */
+class ParkHooksTest {
+    @BeforeAll
+    static void activate() {
+        BlockerRegistry.configure(0, 1_000);
+        // Without --add-opens the owner cannot be read: activation says so and goes on.
+        ParkHooks.activate();
+        assertThat(ParkHooks.isActive()).isTrue();
+    }
+
+    private static BlockerRecord recordOf(Object blocker) {
+        return BlockerRegistry.snapshot().stream().filter(r -> r.key.get() == blocker).findFirst().orElse(null);
+    }
+
+    @Test
+    void parkBeginAndEndMaintainTheLiveTally() {
+        ReentrantLock lock = new ReentrantLock();
+        Object blocker = lock; // any object works as a blocker
+        Object first = ParkHooks.parkBegin(blocker, 0, 0);
+        Object second = ParkHooks.parkBegin(blocker, 0, 0);
+        ParkTally during = recordOf(blocker).tally();
+        assertThat(during.timesParked).isEqualTo(2);
+        assertThat(during.parkedNow).isEqualTo(2);
+        assertThat(during.peakParked).isEqualTo(2);
+        ParkHooks.parkEnd(first);
+        ParkHooks.parkEnd(second);
+        ParkTally after = recordOf(blocker).tally();
+        assertThat(after.parkedNow).isZero();
+        assertThat(after.timesParked).isEqualTo(2);
+        assertThat(recordOf(blocker).firstThread()).isEqualTo(Thread.currentThread().getName());
+        assertThat(recordOf(blocker).firstFrames()[0]).doesNotStartWith("dev.lockscope.agent.boot.");
+    }
+
+    @Test
+    void hooksNeverThrow() {
+        assertThatCode(() -> {
+            ParkHooks.parkEnd(null);
+            ParkHooks.parkEnd("not a token");
+            ParkHooks.parkBegin(null, 0, 0);
+            ParkHooks.unparkEnd(ParkHooks.unparkBegin(null));
+            ParkHooks.unparkEnd(new Object());
+            ParkHooks.acquireEnd(ParkHooks.acquireBegin(null, true), 1);
+            ParkHooks.acquireEnd("junk", 0);
+        }).doesNotThrowAnyException();
+    }
+
+    @Test
+    void recordsDoNotKeepBlockersAliveAndDeadOnesCanBeFreed() throws Exception {
+        Object blocker = new Object();
+        ParkHooks.parkEnd(ParkHooks.parkBegin(blocker, 0, 0));
+        WeakReference<Object> ref = new WeakReference<>(blocker);
+        int hash = System.identityHashCode(blocker);
+        blocker = null;
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(ref.get()).as("the record must not keep its blocker reachable").isNull();
+        assertThat(BlockerRegistry.snapshot()).anyMatch(r -> r.identityHash == hash && r.isDead());
+        assertThat(BlockerRegistry.removeDead()).isPositive();
+        assertThat(BlockerRegistry.snapshot()).noneMatch(r -> r.identityHash == hash);
+    }
+}

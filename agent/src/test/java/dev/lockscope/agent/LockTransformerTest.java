@@ -1,0 +1,77 @@
+package dev.lockscope.agent;
+
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.util.CheckClassAdapter;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Instruments the running JDK's own LockSupport and AQS and checks the result with ASM's verifier. */
+class LockTransformerTest {
+    private static byte[] jdkClass(String internalName) throws Exception {
+        try (InputStream in = Object.class.getResourceAsStream("/" + internalName + ".class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static List<String> hookCalls(byte[] bytes) {
+        List<String> calls = new ArrayList<>();
+        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitMethodInsn(int op, String owner, String mname, String mdesc, boolean itf) {
+                        if (owner.equals("dev/lockscope/agent/boot/ParkHooks")) {
+                            calls.add(name + "->" + mname);
+                        }
+                    }
+                };
+            }
+        }, 0);
+        return calls;
+    }
+
+    private static String verify(byte[] bytes) {
+        StringWriter problems = new StringWriter();
+        CheckClassAdapter.verify(new ClassReader(bytes), false, new PrintWriter(problems));
+        return problems.toString();
+    }
+
+    @Test
+    void lockSupportParkAndUnparkAreWrapped() throws Exception {
+        LockTransformer t = new LockTransformer();
+        byte[] out = t.instrument(LockTransformer.LOCK_SUPPORT, jdkClass(LockTransformer.LOCK_SUPPORT));
+        assertThat(hookCalls(out)).contains(
+                "park->parkBegin", "park->parkEnd",
+                "parkNanos->parkBegin", "parkNanos->parkEnd",
+                "parkUntil->parkBegin", "parkUntil->parkEnd",
+                "unpark->unparkBegin", "unpark->unparkEnd");
+        assertThat(t.transformedMethods()).isEqualTo(4);
+        assertThat(verify(out)).isEmpty();
+    }
+
+    @Test
+    void aqsContendedAcquireIsWrapped() throws Exception {
+        LockTransformer t = new LockTransformer();
+        byte[] out = t.instrument(LockTransformer.AQS, jdkClass(LockTransformer.AQS));
+        assertThat(hookCalls(out)).contains("acquire->acquireBegin", "acquire->acquireEnd");
+        assertThat(t.transformedMethods()).isEqualTo(1);
+        assertThat(verify(out)).isEmpty();
+    }
+
+    @Test
+    void otherClassesAreLeftAlone() throws Exception {
+        LockTransformer t = new LockTransformer();
+        assertThat(t.transform(null, null, "java/lang/String", null, null, jdkClass("java/lang/String"))).isNull();
+    }
+}
