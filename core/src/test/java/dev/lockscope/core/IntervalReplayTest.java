@@ -63,7 +63,7 @@ class IntervalReplayTest {
     void insertionOrderDoesNotMatter() {
         ParkTally a = replay(0, 40, 100, 0, 30, 10, 60);
         ParkTally b = replay(0, 0, 30, 10, 60, 40, 100);
-        assertThat(a.toString()).isEqualTo(b.toString());
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
         assertThat(a.threadTimeNanos).isEqualTo(140);
         assertThat(a.realTimeNanos).isEqualTo(100);
     }

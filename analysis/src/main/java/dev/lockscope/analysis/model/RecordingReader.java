@@ -11,6 +11,7 @@ import jdk.jfr.consumer.RecordingFile;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -44,6 +45,9 @@ public final class RecordingReader {
             throw new RecordingException("not a file: " + path, null);
         }
         try {
+            if (!hasJfrMagic(path)) {
+                throw new RecordingException("not a JFR recording (no Flight Recorder header): " + path, null);
+            }
             return new RecordingReader().readAll(path);
         } catch (NoSuchFileException e) {
             throw new RecordingException("recording not found: " + path, e);
@@ -54,9 +58,21 @@ public final class RecordingReader {
             if (msg.contains("magic") || msg.contains("Not a Flight Recorder") || msg.contains("File version")) {
                 throw new RecordingException("not a JFR recording: " + path, e);
             }
+            if (msg.contains("Chunk header") || msg.contains("truncated")) {
+                // the header is JFR's (checked above) but the chunk is incomplete
+                throw new RecordingException("recording is truncated (the JVM may still be writing it, or was killed): " + path, e);
+            }
             throw new RecordingException("cannot read recording " + path + ": " + msg, e);
         } catch (RuntimeException e) {
             throw new RecordingException("recording is damaged or truncated: " + path + " (" + e + ")", e);
+        }
+    }
+
+    /** Every JFR chunk starts with the magic bytes {@code FLR\0}; JFR's own message for other files is misleading. */
+    private static boolean hasJfrMagic(Path path) throws IOException {
+        byte[] magic = new byte[4];
+        try (InputStream in = Files.newInputStream(path)) {
+            return in.readNBytes(magic, 0, 4) == 4 && magic[0] == 'F' && magic[1] == 'L' && magic[2] == 'R' && magic[3] == 0;
         }
     }
 
