@@ -58,6 +58,35 @@ class RecordingReaderErrorsTest {
         assertOneLine(cut, "truncated");
     }
 
+    /** Wherever the cut falls, the user sees one plain line: no exception class names. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {5, 10, 25, 50, 75, 90, 99})
+    void recordingCutAnywhere(int percent) throws Exception {
+        Path cut = Files.write(dir.resolve("cut" + percent + ".jfr"), Arrays.copyOf(valid, valid.length * percent / 100));
+        assertThatThrownBy(() -> RecordingReader.read(cut))
+                .isInstanceOf(RecordingException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .contains(cut.toString())
+                        .containsAnyOf("truncated", "damaged")
+                        .doesNotContain("\n")
+                        .doesNotContain("Exception"));
+    }
+
+    @Test
+    void concatenatedChunksAreOneValidRecording() throws Exception {
+        byte[] twice = Arrays.copyOf(valid, valid.length * 2);
+        System.arraycopy(valid, 0, twice, valid.length, valid.length);
+        Path file = Files.write(dir.resolve("twice.jfr"), twice);
+        assertThat(RecordingReader.read(file).parks()).hasSize(2 * RecordingReader.read(
+                Files.write(dir.resolve("once.jfr"), valid)).parks().size());
+    }
+
+    @Test
+    void garbageAfterTheLastChunk() throws Exception {
+        byte[] tail = Arrays.copyOf(valid, valid.length + 40);
+        assertOneLine(Files.write(dir.resolve("tail.jfr"), tail), "damaged");
+    }
+
     @Test
     void recordingCutInsideTheHeader() throws Exception {
         Path cut = Files.write(dir.resolve("header.jfr"), Arrays.copyOf(valid, 20));

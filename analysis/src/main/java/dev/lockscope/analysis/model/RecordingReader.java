@@ -11,7 +11,7 @@ import jdk.jfr.consumer.RecordingFile;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -45,34 +45,22 @@ public final class RecordingReader {
             throw new RecordingException("not a file: " + path, null);
         }
         try {
-            if (!hasJfrMagic(path)) {
-                throw new RecordingException("not a JFR recording (no Flight Recorder header): " + path, null);
+            String problem = JfrFileCheck.problem(path);
+            if (problem != null) {
+                throw new RecordingException(problem + ": " + path, null);
             }
             return new RecordingReader().readAll(path);
         } catch (NoSuchFileException e) {
             throw new RecordingException("recording not found: " + path, e);
+        } catch (AccessDeniedException e) {
+            throw new RecordingException("cannot read recording (permission denied): " + path, e);
         } catch (EOFException e) {
-            throw new RecordingException("recording is truncated (the JVM may still be writing it, or was killed): " + path, e);
-        } catch (IOException e) {
-            String msg = e.getMessage() == null ? e.toString() : e.getMessage();
-            if (msg.contains("magic") || msg.contains("Not a Flight Recorder") || msg.contains("File version")) {
-                throw new RecordingException("not a JFR recording: " + path, e);
-            }
-            if (msg.contains("Chunk header") || msg.contains("truncated")) {
-                // the header is JFR's (checked above) but the chunk is incomplete
-                throw new RecordingException("recording is truncated (the JVM may still be writing it, or was killed): " + path, e);
-            }
-            throw new RecordingException("cannot read recording " + path + ": " + msg, e);
-        } catch (RuntimeException e) {
-            throw new RecordingException("recording is damaged or truncated: " + path + " (" + e + ")", e);
-        }
-    }
-
-    /** Every JFR chunk starts with the magic bytes {@code FLR\0}; JFR's own message for other files is misleading. */
-    private static boolean hasJfrMagic(Path path) throws IOException {
-        byte[] magic = new byte[4];
-        try (InputStream in = Files.newInputStream(path)) {
-            return in.readNBytes(magic, 0, 4) == 4 && magic[0] == 'F' && magic[1] == 'L' && magic[2] == 'R' && magic[3] == 0;
+            throw new RecordingException(JfrFileCheck.truncated() + ": " + path, e);
+        } catch (IOException | RuntimeException e) {
+            // The chunk structure was fine, but JFR could not parse the content. Its message is kept
+            // as a hint; the exception class is not, since users read this line.
+            String detail = e.getMessage() == null ? "" : " (" + e.getMessage().lines().findFirst().orElse("") + ")";
+            throw new RecordingException("recording is damaged or truncated: " + path + detail, e);
         }
     }
 
