@@ -51,13 +51,13 @@ final class ReportCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--print-threshold", paramLabel = "N", defaultValue = "0",
-            description = "Leave out locks parked on fewer than N times (seed 000 §3.3.2; default ${DEFAULT-VALUE}).")
+            description = "Leave out locks with fewer than N parks (seed 000 §3.3.2; default ${DEFAULT-VALUE}).")
     long printThreshold;
 
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
-            description = "Start measuring a lock only after its first N parks; they are still counted in "
-                    + "times parked (seed 000 §3.3.1; default ${DEFAULT-VALUE}). Free-on-print (§3.3.3) is an "
-                    + "agent option only: a recording holds no live records to free.")
+            description = "Measure a lock only after its first N parks, which still count in times parked "
+                    + "(seed 000 §3.3.1; default ${DEFAULT-VALUE}). Free-on-print is an agent option only: "
+                    + "a recording holds no live records to free.")
     long collectionThreshold;
 
     @Override
