@@ -64,9 +64,6 @@ public final class RecordingReader {
         }
     }
 
-    private record OpenPark(RecordedEvent begin, ThreadRef thread) {
-    }
-
     private LockRecording readAll(Path path) throws IOException {
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
