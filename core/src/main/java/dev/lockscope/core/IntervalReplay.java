@@ -30,37 +30,40 @@ public final class IntervalReplay {
         return size;
     }
 
+    /** Order of events at equal timestamps; see {@link #tally}. */
+    private static final byte END = 0;
+    private static final byte BEGIN = 1;
+    private static final byte END_OF_ZERO_LENGTH = 2;
+
     /**
-     * Replays all waits. At equal timestamps an end is applied before a begin, so two waits that
-     * merely touch are not counted as overlapping.
+     * Replays all waits. At equal timestamps ends come before begins, so two waits that merely
+     * touch are not counted as overlapping (no spurious peak); the end of a zero-length wait comes
+     * after its own begin, since a thread cannot return from a park it has not entered.
      */
     public ParkTally tally(long collectionThreshold) {
-        // Encode each event as time*2 + (0 for end, 1 for begin) would overflow; sort pairs instead.
         int n = 0;
         long[] times = new long[size * 2];
         byte[] kinds = new byte[size * 2];
-        Integer[] order;
         for (int i = 0; i < size; i++) {
             times[n] = begins[i];
-            kinds[n++] = 1;
+            kinds[n++] = BEGIN;
             if (ends[i] != OPEN) {
                 times[n] = ends[i];
-                kinds[n++] = 0;
+                kinds[n++] = ends[i] == begins[i] ? END_OF_ZERO_LENGTH : END;
             }
         }
-        order = new Integer[n];
+        // Sort indices by (time, kind): encoding both in one long could overflow for epoch nanos.
+        Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        final long[] t = times;
-        final byte[] k = kinds;
         Arrays.sort(order, (a, b) -> {
-            int c = Long.compare(t[a], t[b]);
-            return c != 0 ? c : Byte.compare(k[a], k[b]);
+            int c = Long.compare(times[a], times[b]);
+            return c != 0 ? c : Byte.compare(kinds[a], kinds[b]);
         });
         ParkTally tally = ParkTally.empty(collectionThreshold);
         for (Integer i : order) {
-            tally = kinds[i] == 1 ? tally.park(times[i]) : tally.unpark(times[i]);
+            tally = kinds[i] == BEGIN ? tally.park(times[i]) : tally.unpark(times[i]);
         }
         return tally;
     }

@@ -7,11 +7,14 @@ import java.util.Locale;
 
 /**
  * Renders the park-contention table of seed 000 §3.8 as plain text, one block per lock, sized for a
- * 100-column terminal. Used by the agent (exit and dump output) and by {@code lockscope report}, so
+ * 100-column terminal: no line is longer than {@link #WIDTH} (long frames lose package letters
+ * first, then their start; the JSON report keeps them whole). Used by the agent (exit and dump output) and by {@code lockscope report}, so
  * both print the same thing.
  */
 public final class LockTable {
     private static final int MAX_FRAMES = 8;
+    /** The widest line the table prints. */
+    public static final int WIDTH = 100;
 
     private LockTable() {
     }
@@ -55,7 +58,7 @@ public final class LockTable {
         for (LockMetrics m : sorted) {
             sb.append(String.format(Locale.ROOT, "  %-3d %-7s %8d %5d %11s %10s %8s  %s%n",
                     i++, m.kind().label(), m.timesParked(), m.peakParked(), ms(m.threadTimeNanos()),
-                    ms(m.avgHoldNanos()), pct(m.realTimeUtilPct()), shortName(m.className()) + "@" + m.identityHash()));
+                    ms(m.avgHoldNanos()), pct(m.realTimeUtilPct()), abbreviate(shortName(m.className()) + "@" + m.identityHash(), WIDTH - 64)));
         }
         sb.append('\n');
         i = 1;
@@ -70,18 +73,54 @@ public final class LockTable {
                     sb.append("      ... ").append(m.firstFrames().size() - MAX_FRAMES).append(" more\n");
                     break;
                 }
-                sb.append("      at ").append(frame).append('\n');
+                sb.append("      at ").append(abbreviate(frame, WIDTH - 9)).append('\n');
             }
             sb.append(String.format(Locale.ROOT, "    times %s %d, %s now %d, peak %s %d%n",
                     verb, m.timesParked(), verb, m.parkedNow(), verb, m.peakParked()));
-            sb.append(String.format(Locale.ROOT, "    thread-time %s ms, real-time %s ms, avg %s time %s ms, avg hold time %s ms%n",
-                    ms(m.threadTimeNanos()), ms(m.realTimeNanos()), m.kind() == LockKind.MONITOR ? "block" : "park",
-                    ms(m.avgParkNanos()), ms(m.avgHoldNanos())));
-            sb.append(String.format(Locale.ROOT, "    util %%real-time %s, %%thread-time %s, %%real-life-time %s, %%thread-life-time %s%n",
-                    pct(m.realTimeUtilPct()), pct(m.threadTimeUtilPct()), pct(m.realLifeTimeUtilPct()),
-                    pct(m.threadLifeTimeUtilPct())));
+            sb.append(String.format(Locale.ROOT, "    thread-time %s ms, real-time %s ms%n",
+                    ms(m.threadTimeNanos()), ms(m.realTimeNanos())));
+            sb.append(String.format(Locale.ROOT, "    avg %s time %s ms, avg hold time %s ms%n",
+                    m.kind() == LockKind.MONITOR ? "block" : "park", ms(m.avgParkNanos()), ms(m.avgHoldNanos())));
+            sb.append(String.format(Locale.ROOT, "    util %%real-time %s, %%thread-time %s%n",
+                    pct(m.realTimeUtilPct()), pct(m.threadTimeUtilPct())));
+            sb.append(String.format(Locale.ROOT, "    util %%real-life-time %s, %%thread-life-time %s%n",
+                    pct(m.realLifeTimeUtilPct()), pct(m.threadLifeTimeUtilPct())));
         }
-        return sb.toString();
+        return clipLines(sb.toString());
+    }
+
+    /** Last resort for what the layout cannot bound (thread names, notes, huge numbers). */
+    private static String clipLines(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (String line : text.split("\n", -1)) {
+            if (out.length() > 0) {
+                out.append('\n');
+            }
+            out.append(line.length() <= WIDTH ? line : line.substring(0, WIDTH - 3) + "...");
+        }
+        return out.toString();
+    }
+
+    /**
+     * Shortens {@code java.util.concurrent.locks.X.m:1} to at most {@code max} characters: package
+     * segments become their first letter from the left ({@code j.u.c.locks.X.m:1}), then the start
+     * is cut ({@code ...X.m:1}), so the class, method and line, the informative end, survive.
+     */
+    static String abbreviate(String frame, int max) {
+        if (frame.length() <= max) {
+            return frame;
+        }
+        String[] parts = frame.split("\\.", -1);
+        StringBuilder shortened = new StringBuilder(frame);
+        for (int i = 0; i < parts.length - 2 && shortened.length() > max; i++) {
+            if (parts[i].isEmpty() || !Character.isLowerCase(parts[i].charAt(0))) {
+                break; // only package segments, which start lower-case by convention
+            }
+            parts[i] = parts[i].substring(0, 1);
+            shortened = new StringBuilder(String.join(".", parts));
+        }
+        String s = shortened.toString();
+        return s.length() <= max ? s : "..." + s.substring(s.length() - (max - 3));
     }
 
     static String ms(double nanos) {

@@ -93,6 +93,21 @@ public final class ParkTally {
         return collecting ? lastTime - firstTime : 0;
     }
 
+    /** Value equality, so results built from tallies (e.g. {@link LockMetrics}) compare by content. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ParkTally t && collectionThreshold == t.collectionThreshold
+                && timesParked == t.timesParked && parkedNow == t.parkedNow && peakParked == t.peakParked
+                && threadTimeNanos == t.threadTimeNanos && realTimeNanos == t.realTimeNanos
+                && firstTime == t.firstTime && lastTime == t.lastTime && collecting == t.collecting;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(collectionThreshold, timesParked, parkedNow, peakParked, threadTimeNanos,
+                realTimeNanos, firstTime, lastTime, collecting);
+    }
+
     @Override
     public String toString() {
         return "ParkTally{parks=" + timesParked + ", now=" + parkedNow + ", peak=" + peakParked

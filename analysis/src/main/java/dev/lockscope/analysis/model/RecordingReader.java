@@ -11,6 +11,7 @@ import jdk.jfr.consumer.RecordingFile;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -44,23 +45,23 @@ public final class RecordingReader {
             throw new RecordingException("not a file: " + path, null);
         }
         try {
+            String problem = JfrFileCheck.problem(path);
+            if (problem != null) {
+                throw new RecordingException(problem + ": " + path, null);
+            }
             return new RecordingReader().readAll(path);
         } catch (NoSuchFileException e) {
             throw new RecordingException("recording not found: " + path, e);
+        } catch (AccessDeniedException e) {
+            throw new RecordingException("cannot read recording (permission denied): " + path, e);
         } catch (EOFException e) {
-            throw new RecordingException("recording is truncated (the JVM may still be writing it, or was killed): " + path, e);
-        } catch (IOException e) {
-            String msg = e.getMessage() == null ? e.toString() : e.getMessage();
-            if (msg.contains("magic") || msg.contains("Not a Flight Recorder") || msg.contains("File version")) {
-                throw new RecordingException("not a JFR recording: " + path, e);
-            }
-            throw new RecordingException("cannot read recording " + path + ": " + msg, e);
-        } catch (RuntimeException e) {
-            throw new RecordingException("recording is damaged or truncated: " + path + " (" + e + ")", e);
+            throw new RecordingException(JfrFileCheck.truncated() + ": " + path, e);
+        } catch (IOException | RuntimeException e) {
+            // The chunk structure was fine, but JFR could not parse the content. Its message is kept
+            // as a hint; the exception class is not, since users read this line.
+            String detail = e.getMessage() == null ? "" : " (" + e.getMessage().lines().findFirst().orElse("") + ")";
+            throw new RecordingException("recording is damaged or truncated: " + path + detail, e);
         }
-    }
-
-    private record OpenPark(RecordedEvent begin, ThreadRef thread) {
     }
 
     private LockRecording readAll(Path path) throws IOException {

@@ -1,0 +1,145 @@
+package dev.lockscope.analysis;
+
+import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockMetrics;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** The analysis on hand-built recordings: exact timestamps, so exact expected values. */
+class LockContentionAnalysisExactTest {
+    private static final ThreadRef T1 = new ThreadRef(1, 101, "t1");
+    private static final ThreadRef T2 = new ThreadRef(2, 102, "t2");
+    private static final ThreadRef T3 = new ThreadRef(3, 103, "t3");
+    private static long seq;
+
+    private static ParkWait park(ThreadRef t, String cls, int hash, long begin, long end) {
+        seq++;
+        return new ParkWait(t, cls, hash, begin, end, seq, end == LockRecording.OPEN ? 0 : seq + 1000, false, 0, null,
+                0, 0, List.of("app.Code.wait" + t.name() + ":" + seq));
+    }
+
+    private static MonitorEnter enter(ThreadRef t, String cls, long address, long begin, long end) {
+        return new MonitorEnter(t, cls, address, begin, end, null, List.of("app.Sync.run:" + begin));
+    }
+
+    private static LockRecording recording(long start, long end, List<ParkWait> parks, List<MonitorEnter> enters) {
+        return new LockRecording(Path.of("hand.jfr"), start, end, Map.of(1L, T1, 2L, T2, 3L, T3), parks, List.of(),
+                enters, List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    private static LockMetrics only(LockContention c, String cls) {
+        return c.locks().stream().filter(m -> m.className().equals(cls)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void parksOnOneBlockerGiveAllFifteenMetrics() {
+        // t1 0..30, t2 10..60, t3 40..100 on blocker A; recording 0..200
+        LockRecording r = recording(0, 200, List.of(park(T1, "A", 0xa, 0, 30), park(T2, "A", 0xa, 10, 60),
+                park(T3, "A", 0xa, 40, 100)), List.of());
+        LockMetrics m = only(LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS), "A");
+
+        assertThat(m.kind()).isEqualTo(LockKind.PARK);
+        assertThat(m.identityHash()).isEqualTo("a");
+        assertThat(m.firstThread()).isEqualTo("t1");
+        assertThat(m.firstFrames()).containsExactly("app.Code.waitt1:" + (seq - 2));
+        assertThat(m.timesParked()).isEqualTo(3);
+        assertThat(m.parkedNow()).isZero();
+        assertThat(m.peakParked()).isEqualTo(2);
+        assertThat(m.threadTimeNanos()).isEqualTo(140);
+        assertThat(m.realTimeNanos()).isEqualTo(100);
+        assertThat(m.avgParkNanos()).isCloseTo(140 / 3.0, within(1e-9));
+        assertThat(m.avgHoldNanos()).isCloseTo(100 / 3.0, within(1e-9));
+        assertThat(m.realTimeUtilPct()).isCloseTo(50.0, within(1e-9));
+        assertThat(m.threadTimeUtilPct()).isCloseTo(70.0, within(1e-9));
+        assertThat(m.realLifeTimeUtilPct()).isCloseTo(100.0, within(1e-9));
+        assertThat(m.threadLifeTimeUtilPct()).isCloseTo(140.0, within(1e-9));
+        assertThat(m.totalExecutionNanos()).isEqualTo(200);
+    }
+
+    @Test
+    void blockersAreKeyedByClassAndIdentityHash() {
+        LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 2, 0, 20),
+                park(T3, "B", 1, 0, 30), park(T1, "A", 1, 20, 25)), List.of());
+        List<LockMetrics> locks = LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS).locks();
+        assertThat(locks).extracting(m -> m.className() + "@" + m.identityHash() + "x" + m.timesParked())
+                .containsExactly("B@1x1", "A@2x1", "A@1x2");
+    }
+
+    @Test
+    void openParksAreParkedNowAndStopAccruingAtTheLastEvent() {
+        // t1 parks at 0 and never returns; t2 parks 10..20
+        LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, LockRecording.OPEN), park(T2, "A", 1, 10, 20)),
+                List.of());
+        LockMetrics m = only(LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS), "A");
+        assertThat(m.parkedNow()).isEqualTo(1);
+        assertThat(m.threadTimeNanos()).isEqualTo(10 + 2 * 10);
+        assertThat(m.realTimeNanos()).isEqualTo(20);
+        assertThat(m.avgHoldNanos()).isCloseTo(20.0, within(1e-9)); // 20 / (2 − 1)
+    }
+
+    @Test
+    void firstThreadIsTheParkThatReachesTheCollectionThreshold() {
+        LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 1, 20, 30),
+                park(T3, "A", 1, 40, 50)), List.of());
+        assertThat(only(LockContentionAnalysis.analyze(r, new ContentionOptions(2, 0)), "A").firstThread()).isEqualTo("t3");
+        assertThat(only(LockContentionAnalysis.analyze(r, new ContentionOptions(1, 0)), "A").firstThread()).isEqualTo("t2");
+        assertThat(LockContentionAnalysis.analyze(r, new ContentionOptions(3, 0)).locks()).isEmpty();
+        assertThat(LockContentionAnalysis.analyze(r, new ContentionOptions(3, 0)).belowPrintThreshold()).isZero();
+    }
+
+    @Test
+    void peakParkedRaceOfSeedSection531() {
+        // three threads, one lock: t1 and t2 wait, t3 releases (waking t1) and parks again at 25,
+        // before t1's return from park is recorded at 26: all three are counted parked at once
+        LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 26), park(T2, "A", 1, 5, 60),
+                park(T3, "A", 1, 25, 70)), List.of());
+        LockMetrics m = only(LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS), "A");
+        assertThat(m.peakParked()).isEqualTo(3);
+    }
+
+    @Test
+    void monitorsAreKeyedByClassAndAddressAndCountBlockedEntries() {
+        LockRecording r = recording(0, 1000, List.of(), List.of(
+                enter(T1, "app.Cache", 0x7f00, 0, 100), enter(T2, "app.Cache", 0x7f00, 50, 150),
+                enter(T3, "app.Cache", 0x8f00, 0, 10)));
+        LockContention c = LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS);
+        assertThat(c.locks()).hasSize(2);
+        LockMetrics hot = c.locks().get(0);
+        assertThat(hot.kind()).isEqualTo(LockKind.MONITOR);
+        assertThat(hot.identityHash()).isEqualTo("7f00");
+        assertThat(hot.firstThread()).isEqualTo("t1");
+        assertThat(hot.firstFrames()).containsExactly("app.Sync.run:0");
+        assertThat(hot.timesParked()).isEqualTo(2);
+        assertThat(hot.peakParked()).isEqualTo(2);
+        assertThat(hot.threadTimeNanos()).isEqualTo(200);
+        assertThat(hot.realTimeNanos()).isEqualTo(150);
+        assertThat(hot.realTimeUtilPct()).isCloseTo(15.0, within(1e-9));
+        assertThat(c.locks().get(1).identityHash()).isEqualTo("8f00");
+    }
+
+    @Test
+    void printThresholdCountsWhatItLeavesOut() {
+        LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 1, 20, 30),
+                park(T3, "B", 1, 0, 50)), List.of(enter(T1, "M", 1, 0, 5)));
+        LockContention c = LockContentionAnalysis.analyze(r, new ContentionOptions(0, 2));
+        assertThat(c.locks()).extracting(LockMetrics::className).containsExactly("A");
+        assertThat(c.belowPrintThreshold()).isEqualTo(2);
+    }
+
+    @Test
+    void emptyRecordingHasNoLocks() {
+        LockContention c = LockContentionAnalysis.analyze(recording(0, 0, List.of(), List.of()), ContentionOptions.DEFAULTS);
+        assertThat(c.locks()).isEmpty();
+        assertThat(c.belowPrintThreshold()).isZero();
+    }
+}

@@ -1,0 +1,164 @@
+package dev.lockscope.analysis;
+
+import dev.lockscope.agent.boot.ParkBeginEvent;
+import dev.lockscope.agent.boot.ParkEndEvent;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writes a real JFR recording with hand-made lockscope park events and real {@code synchronized}
+ * contention, so the analysis is tested on what the reader actually sees. Threads are ordered with
+ * latches, so counts, peaks and first threads are exact; only durations depend on the clock.
+ */
+final class RecordedScenario {
+    static final String OVERLAP = "test.OverlapBlocker";
+    static final int OVERLAP_HASH = 0x100;
+    static final String SEQUENTIAL = "test.SequentialBlocker";
+    static final int SEQUENTIAL_HASH = 0x200;
+    static final String OPEN = "test.OpenBlocker";
+    static final int OPEN_HASH = 0x300;
+
+    /** The monitor the scenario contends on; its own class so it is easy to find. */
+    static final class ContendedMonitor {
+    }
+
+    private static final AtomicLong SEQ = new AtomicLong();
+
+    private RecordedScenario() {
+    }
+
+    /** One park as the agent records it: a ParkBegin, and a ParkEnd whose duration spans the park. */
+    static final class Park {
+        private final ParkEndEvent end = new ParkEndEvent();
+
+        Park(String blockerClass, int blockerHash) {
+            long seq = SEQ.incrementAndGet();
+            end.begin();
+            ParkBeginEvent begin = new ParkBeginEvent();
+            begin.seq = seq;
+            begin.blockerClass = blockerClass;
+            begin.blockerHash = blockerHash;
+            begin.commit();
+            end.beginSeq = seq;
+            end.blockerClass = blockerClass;
+            end.blockerHash = blockerHash;
+        }
+
+        void end() {
+            end.seq = SEQ.incrementAndGet();
+            end.commit();
+        }
+    }
+
+    static Path record(Path dir) throws Exception {
+        FlightRecorder.register(ParkBeginEvent.class);
+        FlightRecorder.register(ParkEndEvent.class);
+        Path file = dir.resolve("scenario.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("lockscope.ParkBegin").withStackTrace();
+            recording.enable("lockscope.ParkEnd").withoutStackTrace();
+            recording.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ZERO).withStackTrace();
+            recording.start();
+            overlappingParks();
+            sequentialParks();
+            openPark();
+            monitorContention();
+            recording.stop();
+            recording.dump(file);
+        }
+        return file;
+    }
+
+    /** overlap-A parks, overlap-B parks while A is parked, A returns, then B: peak 2. */
+    private static void overlappingParks() throws Exception {
+        CountDownLatch aParked = new CountDownLatch(1);
+        CountDownLatch bParked = new CountDownLatch(1);
+        Thread a = new Thread(() -> {
+            Park p = new Park(OVERLAP, OVERLAP_HASH);
+            aParked.countDown();
+            await(bParked);
+            sleep(10);
+            p.end();
+        }, "overlap-A");
+        Thread b = new Thread(() -> {
+            await(aParked);
+            Park p = new Park(OVERLAP, OVERLAP_HASH);
+            bParked.countDown();
+            sleep(30);
+            p.end();
+        }, "overlap-B");
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+    }
+
+    /** seq-1, seq-2, seq-3 park one after another on the same blocker, 5 ms each. */
+    private static void sequentialParks() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            Thread t = new Thread(() -> {
+                Park p = new Park(SEQUENTIAL, SEQUENTIAL_HASH);
+                sleep(5);
+                p.end();
+            }, "seq-" + i);
+            t.start();
+            t.join();
+        }
+    }
+
+    /** open-A parks and the recording stops before it returns. */
+    private static void openPark() throws Exception {
+        Thread t = new Thread(() -> new Park(OPEN, OPEN_HASH), "open-A");
+        t.start();
+        t.join();
+    }
+
+    /**
+     * monitor-holder holds a monitor until monitor-waiter is seen blocked entering it, then 20 ms
+     * more: the waiter is certainly blocked on entry, however slowly it is scheduled.
+     */
+    private static void monitorContention() throws Exception {
+        Object monitor = new ContendedMonitor();
+        CountDownLatch held = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            await(held);
+            synchronized (monitor) {
+                monitor.hashCode();
+            }
+        }, "monitor-waiter");
+        Thread holder = new Thread(() -> {
+            synchronized (monitor) {
+                held.countDown();
+                while (waiter.getState() != Thread.State.BLOCKED) {
+                    sleep(1);
+                }
+                sleep(20);
+            }
+        }, "monitor-holder");
+        holder.start();
+        waiter.start();
+        holder.join();
+        waiter.join();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

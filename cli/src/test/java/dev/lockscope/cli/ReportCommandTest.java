@@ -1,0 +1,174 @@
+package dev.lockscope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code lockscope report} end to end on a real recording of {@code synchronized} contention. */
+class ReportCommandTest {
+    @TempDir
+    static Path dir;
+    static Path recording;
+
+    /** The contended monitor's class, to find it in the report. */
+    static final class Guarded {
+    }
+
+    record Run(int exitCode, String out, String err) {
+    }
+
+    @BeforeAll
+    static void record() throws Exception {
+        recording = dir.resolve("sync.jfr");
+        try (Recording r = new Recording()) {
+            r.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ZERO).withStackTrace();
+            r.start();
+            Object monitor = new Guarded();
+            CountDownLatch held = new CountDownLatch(1);
+            Thread waiter = new Thread(() -> {
+                awaitQuietly(held);
+                synchronized (monitor) {
+                    monitor.hashCode();
+                }
+            }, "report-waiter");
+            waiter.start();
+            synchronized (monitor) {
+                held.countDown();
+                while (waiter.getState() != Thread.State.BLOCKED) {
+                    Thread.sleep(1);
+                }
+                Thread.sleep(5);
+            }
+            waiter.join();
+            r.stop();
+            r.dump(recording);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs the CLI as main would, capturing what picocli writes to System.out/err. */
+    static synchronized Run run(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            int code = LockscopeCli.execute(args);
+            System.out.flush();
+            System.err.flush();
+            return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    @Test
+    void textReportOnStdout() {
+        Run run = run("report", recording.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).startsWith("lockscope: lock contention in sync.jfr")
+                .contains("monitor " + Guarded.class.getName(), "first blocked by \"report-waiter\"");
+        assertThat(run.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+    }
+
+    @Test
+    void jsonReportToFile() throws Exception {
+        Path json = dir.resolve("out.json");
+        Run run = run("report", recording.toString(), "--format", "json", "-o", json.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("report written to " + json);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.at("/recording/path").textValue()).isEqualTo(recording.toString());
+        JsonNode lock = root.get("locks").get(0);
+        assertThat(lock.get("kind").textValue()).isEqualTo("monitor");
+        assertThat(lock.get("className").textValue()).isEqualTo(Guarded.class.getName());
+        assertThat(lock.get("timesParked").longValue()).isEqualTo(1);
+        assertThat(lock.get("firstThread").textValue()).isEqualTo("report-waiter");
+    }
+
+    @Test
+    void printThresholdLeavesTheMonitorOut() {
+        Run run = run("report", recording.toString(), "--print-threshold", "2");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("no contended locks with at least 2 parks")
+                .doesNotContain(Guarded.class.getName() + " @");
+    }
+
+    @Test
+    void collectionThresholdIsPassedToTheAnalysis() throws Exception {
+        Run run = run("report", recording.toString(), "--collection-threshold", "1", "--format", "json");
+        assertThat(run.exitCode()).isZero();
+        assertThat(new ObjectMapper().readTree(run.out()).at("/options/collectionThreshold").longValue()).isEqualTo(1);
+        assertThat(run.out()).doesNotContain(Guarded.class.getName());
+    }
+
+    private static void assertOneLineError(Run run, String expected) {
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("lockscope: ").contains(expected).doesNotContain("\tat ");
+        assertThat(run.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void missingFile() {
+        assertOneLineError(run("report", dir.resolve("absent.jfr").toString()), "recording not found");
+    }
+
+    @Test
+    void nonJfrFile() throws Exception {
+        Path text = Files.writeString(dir.resolve("readme.jfr"), "not a recording");
+        assertOneLineError(run("report", text.toString()), "not a JFR recording");
+    }
+
+    @Test
+    void truncatedFile() throws Exception {
+        byte[] bytes = Files.readAllBytes(recording);
+        Path cut = Files.write(dir.resolve("cut.jfr"), Arrays.copyOf(bytes, bytes.length / 2));
+        assertOneLineError(run("report", cut.toString()), "truncated");
+    }
+
+    @Test
+    void negativeThreshold() {
+        assertOneLineError(run("report", recording.toString(), "--print-threshold=-1"), "--print-threshold must be >= 0");
+    }
+
+    @Test
+    void unwritableOutput() {
+        assertOneLineError(run("report", recording.toString(), "-o", dir.resolve("no/such/dir/r.txt").toString()),
+                "cannot write");
+    }
+
+    @Test
+    void helpDescribesTheOptions() {
+        Run run = run("report", "--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("--format=text|json", "--print-threshold=N", "--collection-threshold=N",
+                "-o, --output=FILE", "docs/json-schema.md");
+    }
+}

@@ -1,0 +1,153 @@
+package dev.lockscope.core;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class IntervalReplayTest {
+
+    private static ParkTally replay(long threshold, long... beginEnd) {
+        IntervalReplay r = new IntervalReplay();
+        for (int i = 0; i < beginEnd.length; i += 2) {
+            r.add(beginEnd[i], beginEnd[i + 1]);
+        }
+        return r.tally(threshold);
+    }
+
+    @Test
+    void waitsThatOnlyTouchDoNotOverlap() {
+        // at t=10 the end is applied before the begin
+        ParkTally t = replay(0, 0, 10, 10, 20);
+        assertThat(t.peakParked).isEqualTo(1);
+        assertThat(t.threadTimeNanos).isEqualTo(20);
+        assertThat(t.realTimeNanos).isEqualTo(20);
+        assertThat(t.timesParked).isEqualTo(2);
+    }
+
+    @Test
+    void waitsThatOverlapByOneNanosecondDo() {
+        ParkTally t = replay(0, 0, 10, 9, 20);
+        assertThat(t.peakParked).isEqualTo(2);
+        assertThat(t.threadTimeNanos).isEqualTo(21);
+        assertThat(t.realTimeNanos).isEqualTo(20);
+    }
+
+    @Test
+    void zeroLengthWaitEndsAfterItsOwnBegin() {
+        // regression: the end used to sort before its own begin and the wait stayed "parked now"
+        ParkTally t = replay(0, 5, 5, 0, 10);
+        assertThat(t.parkedNow).isZero();
+        assertThat(t.timesParked).isEqualTo(2);
+        assertThat(t.peakParked).isEqualTo(2);
+        assertThat(t.threadTimeNanos).isEqualTo(10);
+        assertThat(t.realTimeNanos).isEqualTo(10);
+    }
+
+    @Test
+    void simultaneousBeginsAllCount() {
+        ParkTally t = replay(0, 0, 10, 0, 10, 0, 4);
+        assertThat(t.peakParked).isEqualTo(3);
+        assertThat(t.threadTimeNanos).isEqualTo(24);
+        assertThat(t.realTimeNanos).isEqualTo(10);
+        assertThat(t.lifeTimeNanos()).isEqualTo(10);
+    }
+
+    @Test
+    void insertionOrderDoesNotMatter() {
+        ParkTally a = replay(0, 40, 100, 0, 30, 10, 60);
+        ParkTally b = replay(0, 0, 30, 10, 60, 40, 100);
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+        assertThat(a.threadTimeNanos).isEqualTo(140);
+        assertThat(a.realTimeNanos).isEqualTo(100);
+    }
+
+    @Test
+    void openWaitsStayParkedNow() {
+        ParkTally t = replay(0, 0, IntervalReplay.OPEN, 5, 15);
+        assertThat(t.parkedNow).isEqualTo(1);
+        assertThat(t.timesParked).isEqualTo(2);
+        assertThat(t.threadTimeNanos).isEqualTo(5 + 2 * 10);
+        assertThat(t.realTimeNanos).isEqualTo(15);
+        assertThat(t.lifeTimeNanos()).isEqualTo(15);
+    }
+
+    @Test
+    void thresholdCountsParksInBeginOrder() {
+        // threshold 1: the park at 0 is not collected, the park at 5 starts collection with 2 parked
+        ParkTally t = replay(1, 5, 20, 0, 10);
+        assertThat(t.timesParked).isEqualTo(2);
+        assertThat(t.firstTime).isEqualTo(5);
+        assertThat(t.peakParked).isEqualTo(2);
+        assertThat(t.threadTimeNanos).isEqualTo(2 * 5 + 10);
+        assertThat(t.realTimeNanos).isEqualTo(15);
+    }
+
+    @Test
+    void peakParkedRaceAppearsWhenTheNextParkPrecedesTheReturnFromPark() {
+        // §5.3.1 with 3 threads: T1 waits 0..3, T2 from 1, T3 (the releaser) parks again at 2,
+        // before T1's return from park at 3
+        ParkTally t = replay(0, 0, 3, 1, IntervalReplay.OPEN, 2, IntervalReplay.OPEN);
+        assertThat(t.peakParked).isEqualTo(3);
+        assertThat(t.parkedNow).isEqualTo(2);
+    }
+
+    @Test
+    void emptyReplayIsAnEmptyTally() {
+        ParkTally t = new IntervalReplay().tally(0);
+        assertThat(t.timesParked).isZero();
+        assertThat(t.collecting).isFalse();
+    }
+
+    /** Thread-time is the sum of the waits, real-time their union, peak the largest overlap. */
+    @Property(tries = 300)
+    void replayAgreesWithDirectGeometry(@ForAll @Size(max = 12) List<@IntRange(min = 0, max = 50) Integer> begins,
+                                        @ForAll @Size(max = 12) List<@IntRange(min = 0, max = 20) Integer> lengths) {
+        IntervalReplay r = new IntervalReplay();
+        List<long[]> waits = new ArrayList<>();
+        for (int i = 0; i < Math.min(begins.size(), lengths.size()); i++) {
+            long b = begins.get(i);
+            long e = b + lengths.get(i);
+            r.add(b, e);
+            waits.add(new long[] {b, e});
+        }
+        ParkTally t = r.tally(0);
+
+        long sum = 0;
+        for (long[] w : waits) {
+            sum += w[1] - w[0];
+        }
+        long union = 0;
+        int peak = 0;
+        for (long x = 0; x <= 70; x++) {
+            int covering = 0;
+            for (long[] w : waits) {
+                if (w[0] <= x && x < w[1]) {
+                    covering++;
+                }
+            }
+            union += covering > 0 ? 1 : 0;
+            peak = Math.max(peak, covering);
+        }
+        // zero-length waits still park once
+        for (long[] w : waits) {
+            if (w[0] == w[1]) {
+                peak = Math.max(peak, 1);
+            }
+        }
+        assertThat(t.timesParked).isEqualTo(waits.size());
+        assertThat(t.threadTimeNanos).isEqualTo(sum);
+        assertThat(t.realTimeNanos).isEqualTo(union);
+        assertThat(t.parkedNow).isZero();
+        assertThat(t.peakParked).isGreaterThanOrEqualTo(peak);
+        if (waits.stream().noneMatch(w -> w[0] == w[1])) {
+            assertThat(t.peakParked).isEqualTo(peak);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.lockscope.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LockTableTest {
+
+    private static LockMetrics lock(LockKind kind, String className, String hash, long parkNanos, List<String> frames) {
+        ParkTally t = ParkTally.empty(0).park(0).park(1).unpark(parkNanos).unpark(parkNanos + 1);
+        return new LockMetrics(kind, className, hash, "worker-1", frames, t, 1_000_000);
+    }
+
+    @Test
+    void everyLineFitsOneHundredColumnsEvenWithLongNamesAndHugeNumbers() {
+        String longClass = "com.example.some.very.deeply.nested.application.pkg.concurrency.internal."
+                + "SomeRatherLongSynchronizerName$InnerSyncWithAnotherLongName";
+        List<String> frames = List.of(
+                "java.util.concurrent.locks.LockSupport.park:211",
+                longClass + ".lambda$acquireWithAVeryLongMethodNameThatGoesOnAndOn$17:1234",
+                "x".repeat(150) + ".m:1");
+        LockMetrics huge = new LockMetrics(LockKind.PARK, longClass, "7fffffff", "t".repeat(120), frames,
+                ParkTally.empty(0).park(0).park(0).park(0).unpark(Long.MAX_VALUE / 8), 1);
+        String text = LockTable.render("lockscope: test", List.of(huge, lock(LockKind.MONITOR, "java.lang.Object",
+                "7f00aa", 5_000_000, List.of("a.B.c:3"))), 0, List.of("note " + "n".repeat(200)));
+
+        assertThat(text.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(LockTable.WIDTH));
+        // the informative end of a long frame survives
+        assertThat(text).contains("otherLongName.lambda$acquireWithAVeryLongMethodNameThatGoesOnAndOn$17:1234");
+        assertThat(text).contains("at java.util.concurrent.locks.LockSupport.park:211");
+    }
+
+    @Test
+    void abbreviateShortensPackagesFirstThenCutsTheStart() {
+        assertThat(LockTable.abbreviate("java.util.concurrent.locks.LockSupport.park:211", 100))
+                .isEqualTo("java.util.concurrent.locks.LockSupport.park:211");
+        assertThat(LockTable.abbreviate("java.util.concurrent.locks.LockSupport.park:211", 35))
+                .isEqualTo("j.u.c.locks.LockSupport.park:211");
+        assertThat(LockTable.abbreviate("java.util.concurrent.locks.LockSupport.park:211", 20))
+                .isEqualTo("...kSupport.park:211").hasSize(20);
+    }
+
+    @Test
+    void showsAllFifteenMetricsAndMonitorWording() {
+        String text = LockTable.render("title", List.of(lock(LockKind.MONITOR, "java.lang.Object", "abc",
+                3_000_000, List.of("a.B.c:3"))), 0, List.of());
+        assertThat(text).contains("monitor java.lang.Object @abc", "first blocked by \"worker-1\"", "at a.B.c:3",
+                "times blocked 2, blocked now 0, peak blocked 2", "thread-time", "real-time",
+                "avg block time", "avg hold time", "%real-time", "%thread-time", "%real-life-time",
+                "%thread-life-time");
+    }
+
+    @Test
+    void emptyTableSaysSoAndEchoesThePrintThreshold() {
+        assertThat(LockTable.render("t", List.of(), 5, List.of())).contains("no contended locks with at least 5 parks");
+    }
+}

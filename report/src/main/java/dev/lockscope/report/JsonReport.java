@@ -1,0 +1,111 @@
+package dev.lockscope.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockscope.analysis.LockContention;
+import dev.lockscope.core.LockMetrics;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+
+/**
+ * The park-contention result as JSON, field names and order as documented in
+ * {@code docs/json-schema.md} (a contract: scripts read it). Built as one Jackson tree, so later
+ * analyses add their own top-level members ({@code blame}, {@code tree}) to {@link #toJson}'s
+ * result before {@link #write} rather than concatenating strings. Object members keep insertion
+ * order, so the output is stable.
+ */
+public final class JsonReport {
+    /** Incremented when a field changes meaning or is removed; adding fields keeps the version. */
+    public static final int SCHEMA_VERSION = 1;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET); // write() may be given System.out
+
+    private JsonReport() {
+    }
+
+    /** The whole report as a tree; callers may add members before writing it. */
+    public static ObjectNode toJson(LockContention contention) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schemaVersion", SCHEMA_VERSION);
+        ObjectNode recording = root.putObject("recording");
+        recording.put("path", contention.source().toString());
+        recording.put("start", instant(contention.startNanos()));
+        recording.put("startEpochNanos", contention.startNanos());
+        recording.put("durationNanos", contention.durationNanos());
+        ObjectNode options = root.putObject("options");
+        options.put("collectionThreshold", contention.options().collectionThreshold());
+        options.put("printThreshold", contention.options().printThreshold());
+        root.put("locksBelowPrintThreshold", contention.belowPrintThreshold());
+        ArrayNode locks = root.putArray("locks");
+        for (LockMetrics m : contention.locks()) {
+            locks.add(lock(m));
+        }
+        return root;
+    }
+
+    /** One entry of {@code locks}: the fifteen metrics of seed 000 §3.7 and the lock's identity. */
+    public static ObjectNode lock(LockMetrics m) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("kind", m.kind().label());
+        o.put("className", m.className());
+        o.put("identityHash", m.identityHash());
+        o.put("totalWaitNanos", m.totalWaitNanos());
+        o.put("firstThread", m.firstThread());
+        ArrayNode frames = o.putArray("firstFrames");
+        m.firstFrames().forEach(frames::add);
+        o.put("timesParked", m.timesParked());
+        o.put("parkedNow", m.parkedNow());
+        o.put("peakParked", m.peakParked());
+        o.put("threadTimeNanos", m.threadTimeNanos());
+        o.put("realTimeNanos", m.realTimeNanos());
+        // Averages in whole nanoseconds: sub-nanosecond digits are noise, and integers read better.
+        o.put("avgParkNanos", Math.round(m.avgParkNanos()));
+        o.put("avgHoldNanos", Math.round(m.avgHoldNanos()));
+        o.put("realTimeUtilPct", pct(m.realTimeUtilPct()));
+        o.put("threadTimeUtilPct", pct(m.threadTimeUtilPct()));
+        o.put("realLifeTimeUtilPct", pct(m.realLifeTimeUtilPct()));
+        o.put("threadLifeTimeUtilPct", pct(m.threadLifeTimeUtilPct()));
+        o.put("lifeTimeNanos", m.tally().lifeTimeNanos());
+        o.put("totalExecutionNanos", m.totalExecutionNanos());
+        return o;
+    }
+
+    /** Writes the tree, indented, with a final newline; does not close {@code out}. */
+    public static void write(ObjectNode report, Writer out) throws IOException {
+        MAPPER.writeValue(out, report);
+        out.write('\n');
+        out.flush();
+    }
+
+    public static String render(LockContention contention) {
+        StringWriter out = new StringWriter();
+        try {
+            write(toJson(contention), out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.toString();
+    }
+
+    /** Percentages with four decimals, written plainly (no exponent). */
+    private static BigDecimal pct(double pct) {
+        return BigDecimal.valueOf(pct).setScale(4, RoundingMode.HALF_UP);
+    }
+
+    static String instant(long epochNanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L))
+                .toString();
+    }
+}
