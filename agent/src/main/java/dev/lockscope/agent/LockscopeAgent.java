@@ -95,21 +95,22 @@ public final class LockscopeAgent {
             }
         }
         if (options.reportAtExit) {
-            Thread hook = new Thread(() -> stopAndReport(s, "lockscope: lock contention at JVM exit"), "lockscope-exit");
+            Thread hook = new Thread(() -> {
+                if (s.stopAtExit()) {
+                    printTable(s, "lockscope: lock contention at JVM exit");
+                }
+            }, "lockscope-exit");
             Runtime.getRuntime().addShutdownHook(hook);
         } else {
-            Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "lockscope-exit"));
+            Runtime.getRuntime().addShutdownHook(new Thread(s::stopAtExit, "lockscope-exit"));
         }
         if (!options.quiet) {
             log("recording lock contention to " + s.file() + (attached ? " (attached)" : ""));
         }
     }
 
-    private static void stopAndReport(RecordingSession s, String title) {
+    private static void printTable(RecordingSession s, String title) {
         try {
-            if (!s.stop()) {
-                return; // stopped earlier by `lockscope attach --stop`, which printed the table then
-            }
             System.err.print(s.table(title));
             System.err.flush();
         } catch (Throwable t) {

@@ -29,6 +29,8 @@ final class RecordingSession {
     private final Path file;
     private final long startNanos = System.nanoTime();
     private volatile boolean stopped;
+    /** When profiling stopped: the end of "total execution time" (the application's, not our exit work). */
+    private volatile long stopNanos;
 
     RecordingSession(AgentOptions options) {
         this.options = options;
@@ -70,13 +72,71 @@ final class RecordingSession {
             return false;
         }
         stopped = true;
+        stopNanos = System.nanoTime();
         ParkHooks.deactivate();
         try {
             recording.stop();
         } catch (IllegalStateException alreadyStopped) {
-            // JFR's own shutdown hook got there first; it wrote the destination file.
+            // stopped by someone else in the meantime; its destination was written then
         }
         return true;
+    }
+
+    /**
+     * The same at JVM exit. JFR's own shutdown hook, which runs concurrently with ours, stops every
+     * running recording and writes its destination, then deletes the on-disk repository. Stopping
+     * the recording here as well would race with that: the copy to the destination could read chunks
+     * while they are deleted and leave an empty or truncated file. So at exit we let JFR's hook do
+     * the writing and wait for it to finish; only if it cannot be found do we stop the recording.
+     */
+    synchronized boolean stopAtExit() {
+        if (stopped) {
+            return false;
+        }
+        stopped = true;
+        stopNanos = System.nanoTime();
+        ParkHooks.deactivate();
+        Thread jfrHook = findThread("JFR Shutdown Hook", 1_000);
+        if (jfrHook != null) {
+            try {
+                jfrHook.join(120_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (jfrHook == null || recording.getState() == RecordingState.RUNNING) {
+            try {
+                recording.stop();
+            } catch (IllegalStateException alreadyStopped) {
+                // JFR's hook stopped it after all
+            }
+        }
+        return true;
+    }
+
+    /** A live thread with that name, looked for during at most {@code millis} (hooks start one by one). */
+    private static Thread findThread(String name, long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        do {
+            Thread[] threads = new Thread[root.activeCount() + 16];
+            int n = root.enumerate(threads, true);
+            for (int i = 0; i < n; i++) {
+                if (name.equals(threads[i].getName())) {
+                    return threads[i];
+                }
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        } while (System.nanoTime() < deadline);
+        return null;
     }
 
     boolean isStopped() {
@@ -85,7 +145,7 @@ final class RecordingSession {
 
     /** The table now: live park records plus monitor waits read back from the recording. */
     String table(String title) {
-        long execNanos = System.nanoTime() - startNanos;
+        long execNanos = (stopped ? stopNanos : System.nanoTime()) - startNanos;
         List<LockMetrics> locks = new ArrayList<>();
         for (BlockerRecord r : BlockerRegistry.snapshot()) {
             ParkTally t = r.tally();
