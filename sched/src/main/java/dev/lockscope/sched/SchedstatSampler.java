@@ -21,8 +21,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SchedstatSampler implements SchedCollector {
     public static final int DEFAULT_PERIOD_MILLIS = 5;
-    /** New threads are looked for every this many samples (listing /proc is the expensive part). */
-    private static final int RESCAN_EVERY = 10;
 
     private final long pid;
     private final java.nio.file.Path output;
@@ -73,12 +71,11 @@ public final class SchedstatSampler implements SchedCollector {
     }
 
     private void loop() {
-        int n = 0;
         while (running) {
             LockSupport.parkNanos(periodNanos);
-            if (++n % RESCAN_EVERY == 0) {
-                rescan(true);
-            }
+            // Look for new threads at every sample: a thread found late would have all its time so
+            // far charged to one window, where it is clipped to the window length.
+            rescan(true);
             synchronized (this) {
                 if (!running) {
                     break;

@@ -1,0 +1,68 @@
+package dev.lockscope.analysis.bottle;
+
+import dev.lockscope.sched.SchedCollector;
+import dev.lockscope.sched.SchedFile;
+import dev.lockscope.sched.SchedTrace;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@link BottleWorkload} in a child JVM under a scheduling collector. */
+final class LiveRun {
+    final SchedTrace trace;
+    final SchedTrace reread;
+    final int mainTid;
+
+    private LiveRun(SchedTrace trace, SchedTrace reread, int mainTid) {
+        this.trace = trace;
+        this.reread = reread;
+        this.mainTid = mainTid;
+    }
+
+    static LiveRun run(Path dir, String source, String scenario, long unitMillis) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(List.of(java, "-Xint", "-XX:+UseSerialGC", "-Xmx64m",
+                "-cp", System.getProperty("java.class.path"), BottleWorkload.class.getName(), scenario,
+                Long.toString(unitMillis))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            String ready = out.readLine();
+            if (ready == null || !ready.startsWith("ready ")) {
+                throw new AssertionError("workload did not start: " + ready);
+            }
+            int mainTid = Integer.parseInt(ready.substring(6).trim());
+            Path file = dir.resolve(scenario + ".sched");
+            SchedCollector collector = SchedCollector.start(child.pid(), file, source);
+            Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
+            in.write("go\n");
+            in.flush();
+            if (!child.waitFor(60, TimeUnit.SECONDS)) {
+                throw new AssertionError("workload did not finish in 60 s");
+            }
+            SchedTrace trace = collector.stop();
+            return new LiveRun(trace, SchedFile.read(file), mainTid);
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    BottleGraph graph() {
+        return BottleGraphs.whole(reread, ThreadClassifier.defaults());
+    }
+
+    static ThreadBox box(BottleGraph g, String name) {
+        return g.threads().stream().filter(b -> b.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no box " + name + " in " + g.threads()));
+    }
+
+    static ThreadBox box(BottleGraph g, int tid) {
+        return g.threads().stream().filter(b -> b.osTid() == tid).findFirst()
+                .orElseThrow(() -> new AssertionError("no box for tid " + tid + " in " + g.threads()));
+    }
+}
