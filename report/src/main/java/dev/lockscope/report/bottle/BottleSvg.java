@@ -68,7 +68,7 @@ public final class BottleSvg {
         double pw = PANEL_W - LEFT - RIGHT;
         double ph = PANEL_H - TOP - BOTTOM;
         double cx = x0 + LEFT + pw / 2;
-        double xs = (pw / 2) / axisMax;
+        double xs = (pw / 2) / (axisMax + 0.2); // a little air beside the widest box
         double ys = maxHeight > 0 ? ph / maxHeight : 0;
         double base = TOP + ph;
         s.append(String.format(Locale.ROOT, "<g class=\"bottle\"><text x=\"%.1f\" y=\"18\" font-size=\"14\" "
@@ -96,8 +96,8 @@ public final class BottleSvg {
                 cx, base + 32));
         s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
                 x0 + LEFT * 1.0, TOP * 1.0, x0 + LEFT * 1.0, base));
-        for (int k = 0; k <= 5 && maxHeight > 0; k++) {
-            double v = maxHeight * k / 5;
+        double step = niceStep(maxHeight / 5);
+        for (double v = 0; maxHeight > 0 && v <= maxHeight * 1.0001; v += step) {
             double y = base - v * ys;
             s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>"
                     + "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x0 + LEFT - 4.0, y,
@@ -105,6 +105,8 @@ public final class BottleSvg {
         }
         s.append(String.format(Locale.ROOT, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
                 + "text-anchor=\"middle\">share (ms)</text>\n", x0 + 14.0, TOP + ph / 2));
+        s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+                + "stroke-dasharray=\"3,3\"/>\n", cx, TOP * 1.0, cx, base));
         double y = base;
         for (Box b : boxes(g, groups)) { // widest first: bottom first
             double h = b.share().doubleValue() * ys;
@@ -126,9 +128,21 @@ public final class BottleSvg {
                         inside ? "#fff" : "#000", esc(label)));
             }
         }
-        s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
-                + "stroke-dasharray=\"3,3\"/>\n", cx, TOP * 1.0, cx, base));
         s.append("</g>\n");
+    }
+
+    /** 1, 2 or 5 times a power of ten, at least {@code raw}: readable tick spacing. */
+    static double niceStep(double raw) {
+        if (raw <= 0) {
+            return 1;
+        }
+        double p = Math.pow(10, Math.floor(Math.log10(raw)));
+        for (double m : new double[] {1, 2, 5, 10}) {
+            if (m * p >= raw) {
+                return m * p;
+            }
+        }
+        return 10 * p;
     }
 
     private static String colour(Box b, Map<String, String> colours) {
@@ -145,6 +159,9 @@ public final class BottleSvg {
     }
 
     static String ms(double nanos) {
+        if (nanos == 0) {
+            return "0";
+        }
         return String.format(Locale.ROOT, nanos >= 1e7 ? "%.0f" : "%.2f", nanos / 1e6);
     }
 
