@@ -1,0 +1,151 @@
+import dev.lockscope.sched.SchedCollector;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Overhead of scheduling collection: the same fixed-work workload in a child JVM, timed by the child
+ * from "go" to done, with no collector, with perf, and with the /proc sampler, in interleaved
+ * random order per round. Prints per-mode medians and the ratio to "none" (median of per-round ratios).
+ *
+ * <pre>java -cp sched/target/classes bench/SchedOverhead.java WORKLOAD ROUNDS</pre>
+ * WORKLOAD: "cpu" (2 threads, fixed arithmetic) or "handoff" (2 threads passing 200k items through a
+ * SynchronousQueue: a context switch per item, the worst case for switch recording).
+ */
+public class SchedOverhead {
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("child")) {
+            child(args[1]);
+            return;
+        }
+        String workload = args.length > 0 ? args[0] : "handoff";
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        List<String> modes = List.of("none", "perf", "schedstat");
+        Map<String, List<Double>> times = new LinkedHashMap<>();
+        Map<String, List<Double>> ratios = new LinkedHashMap<>();
+        modes.forEach(m -> {
+            times.put(m, new ArrayList<>());
+            ratios.put(m, new ArrayList<>());
+        });
+        Random rnd = new Random(42);
+        Path dir = Files.createTempDirectory("sched-overhead");
+        long switches = 0;
+        for (int r = 0; r <= rounds; r++) {
+            List<String> order = new ArrayList<>(modes);
+            Collections.shuffle(order, rnd);
+            Map<String, Double> round = new LinkedHashMap<>();
+            for (String mode : order) {
+                double ms = runOnce(workload, mode, dir.resolve(mode + ".sched"));
+                round.put(mode, ms);
+                if (mode.equals("perf") && r > 0) {
+                    switches = Files.lines(dir.resolve("perf.sched")).filter(l -> l.startsWith("t\t")).count();
+                }
+            }
+            if (r == 0) {
+                continue; // warm-up round: page cache, perf binary, JIT of this harness
+            }
+            for (String m : modes) {
+                times.get(m).add(round.get(m));
+                ratios.get(m).add(round.get(m) / round.get("none"));
+            }
+        }
+        System.out.printf(Locale.ROOT, "workload %s, %d rounds, %d CPUs, %s; perf run recorded %d transitions%n",
+                workload, rounds, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                switches);
+        for (String m : modes) {
+            List<Double> t = times.get(m);
+            List<Double> q = ratios.get(m);
+            System.out.printf(Locale.ROOT, "%-10s median %8.1f ms  (min %8.1f, max %8.1f)  ratio to none: median %.3f"
+                    + " (min %.3f, max %.3f)%n", m, median(t), Collections.min(t), Collections.max(t), median(q),
+                    Collections.min(q), Collections.max(q));
+        }
+    }
+
+    static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        Collections.sort(s);
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
+    static double runOnce(String workload, String mode, Path out) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String self = Path.of("bench", "SchedOverhead.java").toString();
+        Process child = new ProcessBuilder(java, "-XX:+UseSerialGC", "-Xmx128m", "-cp",
+                System.getProperty("java.class.path"), self, "child", workload)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream()));
+        if (!"ready".equals(in.readLine())) {
+            throw new IllegalStateException("child did not start");
+        }
+        SchedCollector c = mode.equals("none") ? null : SchedCollector.start(child.pid(), out, mode);
+        child.getOutputStream().write("go\n".getBytes());
+        child.getOutputStream().flush();
+        double ms = Double.parseDouble(in.readLine());
+        child.waitFor(60, TimeUnit.SECONDS);
+        if (c != null) {
+            c.stop();
+        }
+        return ms;
+    }
+
+    static volatile long sink;
+
+    static void child(String workload) throws Exception {
+        // warm up the code paths before timing
+        run(workload, 5);
+        System.out.println("ready");
+        System.out.flush();
+        new BufferedReader(new InputStreamReader(System.in)).readLine();
+        long t0 = System.nanoTime();
+        run(workload, 100);
+        System.out.println((System.nanoTime() - t0) / 1e6);
+    }
+
+    static void run(String workload, int scale) throws Exception {
+        if (workload.equals("cpu")) {
+            Thread[] ts = new Thread[2];
+            for (int i = 0; i < 2; i++) {
+                ts[i] = new Thread(() -> {
+                    long x = 0;
+                    for (long k = 0; k < 4_000_000L * scale; k++) {
+                        x += k * 31 ^ x;
+                    }
+                    sink = x;
+                });
+                ts[i].start();
+            }
+            for (Thread t : ts) {
+                t.join();
+            }
+        } else {
+            SynchronousQueue<Integer> q = new SynchronousQueue<>();
+            int n = 2_000 * scale;
+            Thread consumer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < n; i++) {
+                        sink += q.take();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            consumer.start();
+            for (int i = 0; i < n; i++) {
+                q.put(i);
+            }
+            consumer.join();
+        }
+    }
+}
