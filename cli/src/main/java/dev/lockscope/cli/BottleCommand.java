@@ -3,6 +3,8 @@ package dev.lockscope.cli;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;
+import dev.lockscope.analysis.bottle.JfrWaits;
+import dev.lockscope.analysis.bottle.NeckExplainer;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
@@ -41,6 +43,9 @@ import java.util.regex.Pattern;
                 + ".jfr, Java thread names from the recording replace the 15-character OS names.",
             "GC, JIT and other JVM threads are grouped and coloured apart; pool-N-thread-M, ForkJoinPool and "
                 + "numbered names (worker-1, worker-2) form pool groups.",
+            "With a .jfr, the tall narrow application boxes (the neck) are explained: what the other application "
+                + "threads were doing while the neck thread ran alone (blocked on which monitor, parked, waiting, "
+                + "sleeping, not started, finished), from the recording's jdk.* events.",
             "Data from the /proc fallback (no perf) are marked APPROXIMATE with the reason. Time spent runnable "
                 + "but not running is shown as 'preempted'; when more threads were runnable than there are CPUs "
                 + "a WARNING says parallelism was bounded by the machine.",
@@ -81,12 +86,13 @@ final class BottleCommand implements Callable<Integer> {
         ThreadClassifier classifier = classifier();
         SchedTrace trace = readTrace();
         BottleGraph whole = BottleGraphs.whole(trace, classifier);
+        List<NeckExplainer.Neck> necks = explainNecks(trace, whole);
         List<BottleGraph> slices = slice == null ? List.of(whole)
                 : BottleGraphs.slices(trace, classifier, parseDuration(slice));
         String out = switch (format) {
-            case "json" -> BottleJson.render(whole, slices);
+            case "json" -> BottleJson.render(whole, slices, necks);
             case "svg" -> BottleSvg.render(slices, byGroup);
-            default -> BottleTextReport.render(slices, byGroup);
+            default -> BottleTextReport.render(slices, byGroup) + BottleTextReport.renderNecks(necks);
         };
         if (output == null) {
             spec.commandLine().getOut().print(out);
@@ -99,6 +105,19 @@ final class BottleCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Needs the .jfr (lock events) and a clock offset in the .sched; otherwise there is nothing to say. */
+    private List<NeckExplainer.Neck> explainNecks(SchedTrace trace, BottleGraph whole) {
+        boolean jfr = file.getFileName().toString().endsWith(".jfr");
+        if (!jfr || !Files.isRegularFile(file) || trace.epochOffsetNanos() == SchedTrace.UNKNOWN_OFFSET) {
+            return List.of();
+        }
+        try {
+            return NeckExplainer.explain(trace, whole, JfrWaits.read(file, trace.epochOffsetNanos()));
+        } catch (IOException | RuntimeException e) {
+            throw new UserError("cannot read lock events from " + file + ": " + e.getMessage());
+        }
     }
 
     private ThreadClassifier classifier() {
@@ -132,8 +151,7 @@ final class BottleCommand implements Callable<Integer> {
         if (jfr && Files.isRegularFile(file)) {
             try {
                 Map<Integer, String> names = JfrThreadNames.merge(trace.names(), JfrThreadNames.read(file));
-                trace = new SchedTrace(trace.source(), trace.approximateReason(), trace.pid(), trace.cpus(),
-                        trace.startNanos(), trace.endNanos(), names, trace.transitions(), trace.runQueueWaits());
+                trace = trace.withNames(names);
             } catch (IOException | RuntimeException e) {
                 throw new UserError("cannot read thread names from " + file + ": " + e.getMessage());
             }

@@ -34,6 +34,7 @@ public final class PerfSwitchCollector implements SchedCollector {
     private final long windowStart;
     private final Set<Integer> runningAtStart;
     private final Map<Integer, String> namesAtStart;
+    private final long epochOffset = SchedTrace.currentEpochOffset();
     private SchedTrace result;
 
     private PerfSwitchCollector(long pid, Path output, Path data, Path workDir, Process perf, long windowStart,
@@ -184,7 +185,7 @@ public final class PerfSwitchCollector implements SchedCollector {
                 throw new IllegalStateException("perf record did not stop within 30 s");
             }
             exited |= !new ProcTasks(pid).exists();
-            result = convert(end, exited);
+            result = convert(end, exited).withEpochOffset(epochOffset);
             SchedFile.write(result, output);
             return result;
         } catch (InterruptedException e) {

@@ -22,6 +22,7 @@ import java.util.Map;
  * pid              PID
  * cpus             N
  * window           START_NS  END_NS    (CLOCK_MONOTONIC)
+ * clock            OFFSET_NS           (epoch ns minus monotonic ns at start; optional)
  * thread           TID  NAME           (NAME escaped: \\ \t \n)
  * t                NS  TID  I|P|O      (transition: I running, P runnable/preempted, O blocked/exited)
  * rq               NS  TID  WAIT_NS    (run-queue wait in the sample window ending at NS; fallback only)
@@ -56,6 +57,9 @@ public final class SchedFile {
             w.write("pid\t" + trace.pid() + "\n");
             w.write("cpus\t" + trace.cpus() + "\n");
             w.write("window\t" + trace.startNanos() + "\t" + trace.endNanos() + "\n");
+            if (trace.epochOffsetNanos() != SchedTrace.UNKNOWN_OFFSET) {
+                w.write("clock\t" + trace.epochOffsetNanos() + "\n");
+            }
             for (Map.Entry<Integer, String> e : new java.util.TreeMap<>(trace.names()).entrySet()) {
                 w.write("thread\t" + e.getKey() + "\t" + escape(e.getValue()) + "\n");
             }
@@ -104,6 +108,7 @@ public final class SchedFile {
         int cpus = 0;
         long start = 0;
         long end = -1;
+        long offset = SchedTrace.UNKNOWN_OFFSET;
         Map<Integer, String> names = new HashMap<>();
         List<Transition> transitions = new ArrayList<>();
         List<RunQueueWait> waits = new ArrayList<>();
@@ -126,6 +131,7 @@ public final class SchedFile {
                     case "approximate" -> approximate = unescape(f[1]);
                     case "pid" -> pid = Long.parseLong(f[1]);
                     case "cpus" -> cpus = Integer.parseInt(f[1]);
+                    case "clock" -> offset = Long.parseLong(f[1]);
                     case "window" -> {
                         start = Long.parseLong(f[1]);
                         end = Long.parseLong(f[2]);
@@ -140,7 +146,7 @@ public final class SchedFile {
             throw new SchedFormatException(what + " lacks its source or window record");
         }
         transitions.sort(java.util.Comparator.comparingLong(Transition::nanos));
-        return new SchedTrace(source, approximate, pid, cpus, start, end, names, transitions, waits);
+        return new SchedTrace(source, approximate, pid, cpus, start, end, names, transitions, waits, offset);
     }
 
     static String escape(String s) {

@@ -178,7 +178,7 @@ public final class SchedstatSampler implements SchedCollector {
             String note = "sampled /proc schedstat every " + periodNanos / 1_000_000
                     + " ms (" + reason + "): running time exact, overlap within a sample assumed serial";
             result = new SchedTrace(SchedSource.SCHEDSTAT, note, pid, cpus, windowStart, end, names,
-                    transitions, waits);
+                    transitions, waits, SchedTrace.currentEpochOffset());
             SchedFile.write(result, output);
             return result;
         }

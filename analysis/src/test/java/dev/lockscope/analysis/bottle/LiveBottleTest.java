@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -81,8 +82,8 @@ class LiveBottleTest {
     }
 
     @Test
-    void fourThreadsOnOneMonitor_parallelismOne() throws Exception {
-        LiveRun run = LiveRun.run(dir, "perf", "monitor", UNIT_MS / 2);
+    void fourThreadsOnOneMonitor_parallelismOne_andTheNeckNamesTheLock() throws Exception {
+        LiveRun run = LiveRun.run(dir, "perf", "monitor", UNIT_MS / 2, true);
         BottleGraph g = run.graph();
         assumeNotMachineBound(g, "worker-1", "worker-2", "worker-3", "worker-4");
         for (int i = 1; i <= 4; i++) {
@@ -90,6 +91,15 @@ class LiveBottleTest {
             assertThat(d(b.running())).as(b.name() + " A").isCloseTo(W / 2, within(0.05 * W / 2));
             assertThat(d(b.parallelism())).as(b.name() + " P").isCloseTo(1.0, within(0.05));
         }
+        List<NeckExplainer.Neck> necks = NeckExplainer.explain(run.reread, g,
+                JfrWaits.read(dir.resolve("monitor.jfr"), run.reread.epochOffsetNanos()));
+        assertThat(necks).isNotEmpty();
+        String lock = "java.lang.Object at " + BottleWorkload.class.getName() + ".lambda$run$";
+        List<NeckExplainer.Activity> blocked = necks.stream().flatMap(n -> n.others().stream())
+                .filter(a -> a.state().equals("blocked on monitor")).toList();
+        assertThat(blocked).isNotEmpty().allSatisfy(a -> assertThat(a.detail()).startsWith(lock));
+        // while the first holder ran, the three others were blocked on that lock
+        assertThat(blocked).anySatisfy(a -> assertThat(a.threads()).isEqualTo(3));
     }
 
     @Test

@@ -26,13 +26,25 @@ final class LiveRun {
     }
 
     static LiveRun run(Path dir, String source, String scenario, long unitMillis) throws Exception {
+        return run(dir, source, scenario, unitMillis, false);
+    }
+
+    /** With {@code jfr}, the child also records {@code dir/SCENARIO.jfr} with JFR's default settings. */
+    static LiveRun run(Path dir, String source, String scenario, long unitMillis, boolean jfr) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(List.of(java, "-Xint", "-XX:+UseSerialGC", "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"), BottleWorkload.class.getName(), scenario,
-                Long.toString(unitMillis))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-Xint", "-XX:+UseSerialGC", "-Xmx64m"));
+        if (jfr) {
+            cmd.add("-XX:StartFlightRecording:filename=" + dir.resolve(scenario + ".jfr"));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), BottleWorkload.class.getName(), scenario,
+                Long.toString(unitMillis)));
+        Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             String ready = out.readLine();
+            while (ready != null && !ready.startsWith("ready ")) {
+                ready = out.readLine(); // JFR's startup lines go to stdout too
+            }
             if (ready == null || !ready.startsWith("ready ")) {
                 throw new AssertionError("workload did not start: " + ready);
             }

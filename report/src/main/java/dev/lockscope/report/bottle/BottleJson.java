@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.bottle.GroupBox;
+import dev.lockscope.analysis.bottle.NeckExplainer;
 import dev.lockscope.analysis.bottle.ThreadBox;
 
 import java.util.List;
@@ -23,8 +24,27 @@ public final class BottleJson {
 
     /** {@code {"bottleGraph": {...}}}; slices are added when there is more than one graph. */
     public static ObjectNode document(BottleGraph whole, List<BottleGraph> slices) {
+        return document(whole, slices, List.of());
+    }
+
+    /** With {@code necks[]}: {@code name, osTid, aloneNanos, others[] {state, detail, nanos, threads}}. */
+    public static ObjectNode document(BottleGraph whole, List<BottleGraph> slices, List<NeckExplainer.Neck> necks) {
         ObjectNode root = MAPPER.createObjectNode();
         ObjectNode g = fragment(whole);
+        if (!necks.isEmpty()) {
+            ArrayNode arr = g.putArray("necks");
+            for (NeckExplainer.Neck n : necks) {
+                ObjectNode o = arr.addObject();
+                o.put("name", n.thread().name());
+                o.put("osTid", n.thread().osTid());
+                o.put("aloneNanos", n.aloneNanos());
+                ArrayNode others = o.putArray("others");
+                for (NeckExplainer.Activity a : n.others()) {
+                    others.addObject().put("state", a.state()).put("detail", a.detail()).put("nanos", a.nanos())
+                            .put("threads", a.threads());
+                }
+            }
+        }
         if (slices.size() > 1) {
             ArrayNode arr = g.putArray("slices");
             slices.forEach(s -> arr.add(fragment(s)));
@@ -74,8 +94,12 @@ public final class BottleJson {
     }
 
     public static String render(BottleGraph whole, List<BottleGraph> slices) {
+        return render(whole, slices, List.of());
+    }
+
+    public static String render(BottleGraph whole, List<BottleGraph> slices, List<NeckExplainer.Neck> necks) {
         try {
-            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(document(whole, slices)) + "\n";
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(document(whole, slices, necks)) + "\n";
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -3,6 +3,7 @@ package dev.lockscope.report.bottle;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.bottle.Box;
 import dev.lockscope.analysis.bottle.GroupBox;
+import dev.lockscope.analysis.bottle.NeckExplainer;
 import dev.lockscope.analysis.bottle.ThreadBox;
 
 import java.util.List;
@@ -53,6 +54,23 @@ public final class BottleTextReport {
             b.append(String.format(Locale.ROOT, "%-24s %8s %-16s %12s %8.3f %12s %6.1f%% %12s%n",
                     cut(x.name(), 24), tid, cut(group, 16), ms(s), x.parallelism().doubleValue(),
                     ms(x.running().doubleValue()), 100 * s / total, ms(x.preemptedNanos())));
+        }
+        return b.toString();
+    }
+
+    /** "The neck explained": per neck thread, what the other application threads did meanwhile. */
+    public static String renderNecks(List<NeckExplainer.Neck> necks) {
+        StringBuilder b = new StringBuilder();
+        for (NeckExplainer.Neck n : necks) {
+            b.append(String.format(Locale.ROOT, "%nNeck: %s (os tid %d, P=%.3f, share %s ms) ran %s ms with no other "
+                    + "application thread running. Meanwhile the other application threads were:%n",
+                    n.thread().name(), n.thread().osTid(), n.thread().parallelism().doubleValue(),
+                    ms(n.thread().share().doubleValue()), ms(n.aloneNanos())));
+            for (NeckExplainer.Activity a : n.others()) {
+                b.append(String.format(Locale.ROOT, "  %10s ms  %-30s %s%s%n", ms(a.nanos()), a.state(),
+                        a.detail().isEmpty() ? "" : a.detail() + " ", "(" + a.threads()
+                                + (a.threads() == 1 ? " thread)" : " threads)")));
+            }
         }
         return b.toString();
     }
