@@ -49,8 +49,12 @@ public final class PerfSwitchCollector implements SchedCollector {
         this.namesAtStart = namesAtStart;
     }
 
-    /** The perf executable: {@code $LOCKSCOPE_PERF} or {@code perf} on the PATH. */
+    /** The perf executable: system property {@code lockscope.perf}, {@code $LOCKSCOPE_PERF}, or {@code perf} on the PATH. */
     static String perfCommand() {
+        String prop = System.getProperty("lockscope.perf");
+        if (prop != null && !prop.isBlank()) {
+            return prop;
+        }
         String env = System.getenv("LOCKSCOPE_PERF");
         return env == null || env.isBlank() ? "perf" : env;
     }
