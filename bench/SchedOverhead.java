@@ -17,7 +17,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Overhead of scheduling collection: the same fixed-work workload in a child JVM, timed by the child
  * from "go" to done, with no collector, with perf, and with the /proc sampler, in interleaved
- * random order per round. Prints per-mode medians and the ratio to "none" (median of per-round ratios).
+ * random order per round (one warm-up round first, not counted). Prints per mode the median wall
+ * time, the median of per-round ratios to "none" for wall time and for the child's own CPU time
+ * (user + system: the kernel's cost of writing switch records is charged to the child), and the
+ * collector's own CPU (perf process or sampler thread) as a percentage of the run's wall time.
  *
  * <pre>java -cp sched/target/classes bench/SchedOverhead.java WORKLOAD ROUNDS</pre>
  * WORKLOAD: "cpu" (2 threads, fixed arithmetic) or "handoff" (2 threads passing 200k items through a
@@ -34,9 +37,13 @@ public class SchedOverhead {
         List<String> modes = List.of("none", "perf", "schedstat");
         Map<String, List<Double>> times = new LinkedHashMap<>();
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
+        Map<String, List<Double>> cpuRatios = new LinkedHashMap<>();
+        Map<String, List<Double>> collectorShare = new LinkedHashMap<>();
         modes.forEach(m -> {
             times.put(m, new ArrayList<>());
             ratios.put(m, new ArrayList<>());
+            cpuRatios.put(m, new ArrayList<>());
+            collectorShare.put(m, new ArrayList<>());
         });
         Random rnd = new Random(42);
         Path dir = Files.createTempDirectory("sched-overhead");
@@ -44,9 +51,9 @@ public class SchedOverhead {
         for (int r = 0; r <= rounds; r++) {
             List<String> order = new ArrayList<>(modes);
             Collections.shuffle(order, rnd);
-            Map<String, Double> round = new LinkedHashMap<>();
+            Map<String, double[]> round = new LinkedHashMap<>();
             for (String mode : order) {
-                double ms = runOnce(workload, mode, dir.resolve(mode + ".sched"));
+                double[] ms = runOnce(workload, mode, dir.resolve(mode + ".sched"));
                 round.put(mode, ms);
                 if (mode.equals("perf") && r > 0) {
                     switches = Files.lines(dir.resolve("perf.sched")).filter(l -> l.startsWith("t\t")).count();
@@ -56,19 +63,24 @@ public class SchedOverhead {
                 continue; // warm-up round: page cache, perf binary, JIT of this harness
             }
             for (String m : modes) {
-                times.get(m).add(round.get(m));
-                ratios.get(m).add(round.get(m) / round.get("none"));
+                times.get(m).add(round.get(m)[0]);
+                ratios.get(m).add(round.get(m)[0] / round.get("none")[0]);
+                cpuRatios.get(m).add(round.get(m)[1] / round.get("none")[1]);
+                collectorShare.get(m).add(100 * Math.max(0, round.get(m)[2]) / round.get(m)[0]);
             }
         }
-        System.out.printf(Locale.ROOT, "workload %s, %d rounds, %d CPUs, %s; perf run recorded %d transitions%n",
-                workload, rounds, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-                switches);
+        System.out.printf(Locale.ROOT, "workload %s, %d rounds, %d CPUs, Java %s, load average at end %s; "
+                + "last perf run recorded %d transitions%n", workload, rounds,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                Files.readString(Path.of("/proc/loadavg")).split(" ")[0], switches);
+        System.out.printf(Locale.ROOT, "%-10s %10s %26s %26s %14s%n", "mode", "wall ms", "wall ratio (min..max)",
+                "child CPU ratio (min..max)", "collector CPU");
         for (String m : modes) {
-            List<Double> t = times.get(m);
             List<Double> q = ratios.get(m);
-            System.out.printf(Locale.ROOT, "%-10s median %8.1f ms  (min %8.1f, max %8.1f)  ratio to none: median %.3f"
-                    + " (min %.3f, max %.3f)%n", m, median(t), Collections.min(t), Collections.max(t), median(q),
-                    Collections.min(q), Collections.max(q));
+            List<Double> c = cpuRatios.get(m);
+            System.out.printf(Locale.ROOT, "%-10s %10.1f %8.3f (%.3f..%.3f) %11.3f (%.3f..%.3f) %12.2f%%%n", m,
+                    median(times.get(m)), median(q), Collections.min(q), Collections.max(q), median(c),
+                    Collections.min(c), Collections.max(c), median(collectorShare.get(m)));
         }
     }
 
@@ -79,7 +91,8 @@ public class SchedOverhead {
         return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 
-    static double runOnce(String workload, String mode, Path out) throws Exception {
+    /** {wall ms, child CPU ms, collector CPU ms} of one timed run. */
+    static double[] runOnce(String workload, String mode, Path out) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String self = Path.of("bench", "SchedOverhead.java").toString();
         Process child = new ProcessBuilder(java, "-XX:+UseSerialGC", "-Xmx128m", "-cp",
@@ -92,12 +105,14 @@ public class SchedOverhead {
         SchedCollector c = mode.equals("none") ? null : SchedCollector.start(child.pid(), out, mode);
         child.getOutputStream().write("go\n".getBytes());
         child.getOutputStream().flush();
-        double ms = Double.parseDouble(in.readLine());
+        String[] result = in.readLine().split(" ");
         child.waitFor(60, TimeUnit.SECONDS);
+        double collectorMs = -1;
         if (c != null) {
             c.stop();
+            collectorMs = c.collectorCpuNanos() / 1e6;
         }
-        return ms;
+        return new double[] {Double.parseDouble(result[0]), Double.parseDouble(result[1]), collectorMs};
     }
 
     static volatile long sink;
@@ -108,9 +123,14 @@ public class SchedOverhead {
         System.out.println("ready");
         System.out.flush();
         new BufferedReader(new InputStreamReader(System.in)).readLine();
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long c0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         run(workload, 100);
-        System.out.println((System.nanoTime() - t0) / 1e6);
+        long t1 = System.nanoTime();
+        long c1 = os.getProcessCpuTime();
+        System.out.println((t1 - t0) / 1e6 + " " + (c1 - c0) / 1e6);
     }
 
     static void run(String workload, int scale) throws Exception {

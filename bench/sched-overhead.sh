@@ -3,7 +3,7 @@
 # Usage: bench/sched-overhead.sh [ROUNDS]   (builds the sched module first; run from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-7}
+rounds=${1:-9}
 mvn -B -q package -DskipTests -pl sched >/dev/null
 for w in cpu handoff; do
   java -cp sched/target/classes bench/SchedOverhead.java "$w" "$rounds"

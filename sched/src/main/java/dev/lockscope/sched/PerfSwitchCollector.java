@@ -36,6 +36,7 @@ public final class PerfSwitchCollector implements SchedCollector {
     private final Map<Integer, String> namesAtStart;
     private final long epochOffset = SchedTrace.currentEpochOffset();
     private SchedTrace result;
+    private long cpuNanos = -1;
 
     private PerfSwitchCollector(long pid, Path output, Path data, Path workDir, Process perf, long windowStart,
                                 Set<Integer> runningAtStart, Map<Integer, String> namesAtStart) {
@@ -171,6 +172,22 @@ public final class PerfSwitchCollector implements SchedCollector {
     }
 
     @Override
+    public long collectorCpuNanos() {
+        return cpuNanos;
+    }
+
+    /** utime + stime of a live process from /proc (clock ticks of 10 ms); -1 if gone. */
+    static long processCpuNanos(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L; // fields 14, 15; CLK_TCK 100
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
     public SchedSource source() {
         return SchedSource.PERF;
     }
@@ -182,6 +199,7 @@ public final class PerfSwitchCollector implements SchedCollector {
         }
         long end = System.nanoTime();
         boolean exited = !perf.isAlive();
+        cpuNanos = processCpuNanos(perf.pid());
         perf.destroy(); // SIGTERM: perf record flushes and finalises the file
         try {
             if (!perf.waitFor(30, TimeUnit.SECONDS)) {

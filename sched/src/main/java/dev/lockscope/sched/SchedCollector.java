@@ -16,6 +16,14 @@ public interface SchedCollector extends AutoCloseable {
     /** Stops collecting, writes the output file and returns its content. Idempotent. */
     SchedTrace stop();
 
+    /**
+     * CPU time the collector itself used while collecting (perf process, or the sampler thread),
+     * measured at {@link #stop}; -1 before stop or if unknown. Excludes converting perf data.
+     */
+    default long collectorCpuNanos() {
+        return -1;
+    }
+
     /** Stops without caring for the result (for try-with-resources). */
     @Override
     default void close() {

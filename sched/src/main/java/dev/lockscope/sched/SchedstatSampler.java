@@ -39,6 +39,12 @@ public final class SchedstatSampler implements SchedCollector {
     private volatile boolean running = true;
     private long lastSample;
     private SchedTrace result;
+    private volatile long cpuNanos = -1;
+
+    @Override
+    public long collectorCpuNanos() {
+        return cpuNanos;
+    }
 
     private SchedstatSampler(long pid, java.nio.file.Path output, int periodMillis, String reason) {
         this.pid = pid;
@@ -162,6 +168,7 @@ public final class SchedstatSampler implements SchedCollector {
             }
             running = false;
         }
+        cpuNanos = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.getId());
         thread.interrupt();
         try {
             thread.join(5_000);
