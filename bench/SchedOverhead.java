@@ -39,7 +39,9 @@ public class SchedOverhead {
         Map<String, List<Double>> ratios = new LinkedHashMap<>();
         Map<String, List<Double>> cpuRatios = new LinkedHashMap<>();
         Map<String, List<Double>> collectorShare = new LinkedHashMap<>();
+        Map<String, List<Double>> stop = new LinkedHashMap<>();
         modes.forEach(m -> {
+            stop.put(m, new ArrayList<>());
             times.put(m, new ArrayList<>());
             ratios.put(m, new ArrayList<>());
             cpuRatios.put(m, new ArrayList<>());
@@ -67,20 +69,21 @@ public class SchedOverhead {
                 ratios.get(m).add(round.get(m)[0] / round.get("none")[0]);
                 cpuRatios.get(m).add(round.get(m)[1] / round.get("none")[1]);
                 collectorShare.get(m).add(100 * Math.max(0, round.get(m)[2]) / round.get(m)[0]);
+                stop.get(m).add(round.get(m)[3]);
             }
         }
         System.out.printf(Locale.ROOT, "workload %s, %d rounds, %d CPUs, Java %s, load average at end %s; "
                 + "last perf run recorded %d transitions%n", workload, rounds,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                 Files.readString(Path.of("/proc/loadavg")).split(" ")[0], switches);
-        System.out.printf(Locale.ROOT, "%-10s %10s %26s %26s %14s%n", "mode", "wall ms", "wall ratio (min..max)",
-                "child CPU ratio (min..max)", "collector CPU");
+        System.out.printf(Locale.ROOT, "%-10s %10s %26s %26s %14s %10s%n", "mode", "wall ms", "wall ratio (min..max)",
+                "child CPU ratio (min..max)", "collector CPU", "stop ms");
         for (String m : modes) {
             List<Double> q = ratios.get(m);
             List<Double> c = cpuRatios.get(m);
-            System.out.printf(Locale.ROOT, "%-10s %10.1f %8.3f (%.3f..%.3f) %11.3f (%.3f..%.3f) %12.2f%%%n", m,
+            System.out.printf(Locale.ROOT, "%-10s %10.1f %8.3f (%.3f..%.3f) %11.3f (%.3f..%.3f) %12.2f%% %10.1f%n", m,
                     median(times.get(m)), median(q), Collections.min(q), Collections.max(q), median(c),
-                    Collections.min(c), Collections.max(c), median(collectorShare.get(m)));
+                    Collections.min(c), Collections.max(c), median(collectorShare.get(m)), median(stop.get(m)));
         }
     }
 
@@ -91,7 +94,7 @@ public class SchedOverhead {
         return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 
-    /** {wall ms, child CPU ms, collector CPU ms} of one timed run. */
+    /** {wall ms, child CPU ms, collector CPU ms, stop ms (perf: conversion to .sched)} of one timed run. */
     static double[] runOnce(String workload, String mode, Path out) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String self = Path.of("bench", "SchedOverhead.java").toString();
@@ -108,11 +111,14 @@ public class SchedOverhead {
         String[] result = in.readLine().split(" ");
         child.waitFor(60, TimeUnit.SECONDS);
         double collectorMs = -1;
+        double stopMs = 0;
         if (c != null) {
+            long s0 = System.nanoTime();
             c.stop();
+            stopMs = (System.nanoTime() - s0) / 1e6;
             collectorMs = c.collectorCpuNanos() / 1e6;
         }
-        return new double[] {Double.parseDouble(result[0]), Double.parseDouble(result[1]), collectorMs};
+        return new double[] {Double.parseDouble(result[0]), Double.parseDouble(result[1]), collectorMs, stopMs};
     }
 
     static volatile long sink;
