@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * (user + system: the kernel's cost of writing switch records is charged to the child), and the
  * collector's own CPU (perf process or sampler thread) as a percentage of the run's wall time.
  *
- * <pre>java -cp sched/target/classes bench/SchedOverhead.java WORKLOAD ROUNDS</pre>
+ * <pre>bench/sched-overhead.sh [ROUNDS]</pre> (compiles this file to bench/target and runs both workloads)
  * WORKLOAD: "cpu" (2 threads, fixed arithmetic) or "handoff" (2 threads passing 200k items through a
  * SynchronousQueue: a context switch per item, the worst case for switch recording).
  */
@@ -97,9 +97,8 @@ public class SchedOverhead {
     /** {wall ms, child CPU ms, collector CPU ms, stop ms (perf: conversion to .sched)} of one timed run. */
     static double[] runOnce(String workload, String mode, Path out) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String self = Path.of("bench", "SchedOverhead.java").toString();
         Process child = new ProcessBuilder(java, "-XX:+UseSerialGC", "-Xmx128m", "-cp",
-                System.getProperty("java.class.path"), self, "child", workload)
+                System.getProperty("java.class.path"), SchedOverhead.class.getName(), "child", workload)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream()));
         if (!"ready".equals(in.readLine())) {
@@ -122,6 +121,8 @@ public class SchedOverhead {
     }
 
     static volatile long sink;
+    /** Work per timed run: about 0.3 s of each workload on an idle 2-CPU machine. */
+    static final int SCALE = 100;
 
     static void child(String workload) throws Exception {
         // warm up the code paths before timing
@@ -133,7 +134,7 @@ public class SchedOverhead {
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long c0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
-        run(workload, 100);
+        run(workload, SCALE);
         long t1 = System.nanoTime();
         long c1 = os.getProcessCpuTime();
         System.out.println((t1 - t0) / 1e6 + " " + (c1 - c0) / 1e6);

@@ -37,6 +37,8 @@ public final class PerfSwitchCollector implements SchedCollector {
     private final long epochOffset = SchedTrace.currentEpochOffset();
     private SchedTrace result;
     private long cpuNanos = -1;
+    /** perf's own start-up (reading /proc, mapping buffers) is not part of collecting. */
+    private final long cpuAtStart;
 
     private PerfSwitchCollector(long pid, Path output, Path data, Path workDir, Process perf, long windowStart,
                                 Set<Integer> runningAtStart, Map<Integer, String> namesAtStart) {
@@ -48,6 +50,7 @@ public final class PerfSwitchCollector implements SchedCollector {
         this.windowStart = windowStart;
         this.runningAtStart = runningAtStart;
         this.namesAtStart = namesAtStart;
+        this.cpuAtStart = processCpuNanos(perf.pid());
     }
 
     /** The perf executable: system property {@code lockscope.perf}, {@code $LOCKSCOPE_PERF}, or {@code perf} on the PATH. */
@@ -199,7 +202,8 @@ public final class PerfSwitchCollector implements SchedCollector {
         }
         long end = System.nanoTime();
         boolean exited = !perf.isAlive();
-        cpuNanos = processCpuNanos(perf.pid());
+        long cpuAtEnd = processCpuNanos(perf.pid());
+        cpuNanos = cpuAtEnd < 0 || cpuAtStart < 0 ? -1 : cpuAtEnd - cpuAtStart;
         perf.destroy(); // SIGTERM: perf record flushes and finalises the file
         try {
             if (!perf.waitFor(30, TimeUnit.SECONDS)) {
