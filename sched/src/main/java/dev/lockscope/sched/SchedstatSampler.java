@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Fallback when perf is unavailable: samples {@code /proc/PID/task/TID/schedstat} (on-CPU ns,
  * run-queue wait ns, time slices) every few milliseconds through file channels kept open (pread),
- * and turns each window's per-thread on-CPU deltas into transitions with {@link WindowPacking}.
+ * looking for new threads when the process's thread count changes, and turns each window's per-thread on-CPU deltas into transitions with {@link WindowPacking}.
  * Running time per thread is exact (to one window); how threads overlapped inside a window is
  * not observed, so shares and parallelism are estimates, and the trace says so.
  */
@@ -40,6 +40,9 @@ public final class SchedstatSampler implements SchedCollector {
     private long lastSample;
     private SchedTrace result;
     private volatile long cpuNanos = -1;
+    private FileChannel statChannel;
+    private long lastThreadCount = -2;
+    private int sinceRescan;
 
     @Override
     public long collectorCpuNanos() {
@@ -77,11 +80,43 @@ public final class SchedstatSampler implements SchedCollector {
     }
 
     private void loop() {
+        try {
+            sampleUntilStopped();
+        } finally {
+            // measured by the thread itself: once it has ended, its CPU time can no longer be read
+            cpuNanos = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        }
+    }
+
+    /** num_threads (field 20) of /proc/PID/stat, or -1. */
+    private long threadCount() {
+        try {
+            if (statChannel == null) {
+                statChannel = FileChannel.open(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"),
+                        StandardOpenOption.READ);
+            }
+            ByteBuffer b = ByteBuffer.allocate(1024);
+            int n = statChannel.read(b, 0);
+            String stat = new String(b.array(), 0, Math.max(0, n), StandardCharsets.US_ASCII);
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[17]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private void sampleUntilStopped() {
         while (running) {
             LockSupport.parkNanos(periodNanos);
-            // Look for new threads at every sample: a thread found late would have all its time so
-            // far charged to one window, where it is clipped to the window length.
-            rescan(true);
+            // A thread found late would have all its time so far charged to one window, where it is
+            // clipped to the window length; so look for new threads whenever the thread count in
+            // /proc/PID/stat changes (one pread), and list the task directory anyway every 20 samples.
+            long count = threadCount();
+            if (count != lastThreadCount || ++sinceRescan >= 20) {
+                rescan(true);
+                lastThreadCount = count;
+                sinceRescan = 0;
+            }
             synchronized (this) {
                 if (!running) {
                     break;
@@ -168,7 +203,6 @@ public final class SchedstatSampler implements SchedCollector {
             }
             running = false;
         }
-        cpuNanos = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.getId());
         thread.interrupt();
         try {
             thread.join(5_000);
@@ -182,6 +216,9 @@ public final class SchedstatSampler implements SchedCollector {
             long end = lastSample;
             channels.values().forEach(SchedstatSampler::closeQuietly);
             channels.clear();
+            if (statChannel != null) {
+                closeQuietly(statChannel);
+            }
             String note = "sampled /proc schedstat every " + periodNanos / 1_000_000
                     + " ms (" + reason + "): running time exact, overlap within a sample assumed serial";
             result = new SchedTrace(SchedSource.SCHEDSTAT, note, pid, cpus, windowStart, end, names,
