@@ -41,6 +41,8 @@ public final class SchedstatSampler implements SchedCollector {
     private SchedTrace result;
     private volatile long cpuNanos = -1;
     private FileChannel statChannel;
+    private final java.util.Set<Integer> provisional = new java.util.HashSet<>();
+    private final String processComm;
     private long lastThreadCount = -2;
     private int sinceRescan;
 
@@ -58,6 +60,7 @@ public final class SchedstatSampler implements SchedCollector {
         if (!proc.exists()) {
             throw new IllegalArgumentException("no process " + pid);
         }
+        this.processComm = proc.comm((int) pid);
         rescan(false);
         this.windowStart = System.nanoTime();
         this.lastSample = windowStart;
@@ -85,6 +88,23 @@ public final class SchedstatSampler implements SchedCollector {
         } finally {
             // measured by the thread itself: once it has ended, its CPU time can no longer be read
             cpuNanos = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        }
+    }
+
+    /**
+     * A new thread first carries its creator's name; the JVM renames it (prctl) once the thread
+     * runs. Names still equal to the process's are therefore read again at each rescan and at stop.
+     */
+    private void refreshProvisionalNames() {
+        for (var it = provisional.iterator(); it.hasNext(); ) {
+            int tid = it.next();
+            String comm = proc.comm(tid);
+            if (comm == null) {
+                it.remove(); // exited: keep the last name seen
+            } else if (!comm.equals(processComm)) {
+                names.put(tid, comm);
+                it.remove();
+            }
         }
     }
 
@@ -131,6 +151,7 @@ public final class SchedstatSampler implements SchedCollector {
 
     /** Opens channels for threads not seen yet; a thread born after the start counts from zero. */
     private synchronized void rescan(boolean bornDuringWindow) {
+        refreshProvisionalNames();
         for (int tid : proc.tids()) {
             if (channels.containsKey(tid)) {
                 continue;
@@ -143,6 +164,9 @@ public final class SchedstatSampler implements SchedCollector {
                 String comm = proc.comm(tid);
                 if (comm != null) {
                     names.put(tid, comm);
+                    if (comm.equals(processComm)) {
+                        provisional.add(tid);
+                    }
                 }
             } catch (IOException e) {
                 // exited meanwhile
@@ -212,6 +236,7 @@ public final class SchedstatSampler implements SchedCollector {
         synchronized (this) {
             if (proc.exists()) {
                 sampleAll();
+                refreshProvisionalNames();
             }
             long end = lastSample;
             channels.values().forEach(SchedstatSampler::closeQuietly);

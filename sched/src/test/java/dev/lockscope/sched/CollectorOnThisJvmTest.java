@@ -39,8 +39,8 @@ class CollectorOnThisJvmTest {
                 Thread.currentThread().interrupt();
             }
         }, "sched-probe");
-        t.start();
         try (SchedCollector c = SchedCollector.start(ProcessHandle.current().pid(), out, source)) {
+            t.start(); // born during the window: its name is set only after it starts running
             go.countDown();
             t.join(TimeUnit.SECONDS.toMillis(30));
             SchedTrace trace = c.stop();
