@@ -72,9 +72,10 @@ public class SchedOverhead {
                 stop.get(m).add(round.get(m)[3]);
             }
         }
-        System.out.printf(Locale.ROOT, "workload %s, %d rounds, %d CPUs, Java %s, load average at end %s; "
+        System.out.printf(Locale.ROOT, "workload %s, %d rounds, %d CPUs, Java %s, child %s, load average at end %s; "
                 + "last perf run recorded %d transitions%n", workload, rounds,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                REALTIME ? "SCHED_FIFO 1" : "normal",
                 Files.readString(Path.of("/proc/loadavg")).split(" ")[0], switches);
         System.out.printf(Locale.ROOT, "%-10s %10s %26s %26s %14s %10s%n", "mode", "wall ms", "wall ratio (min..max)",
                 "child CPU ratio (min..max)", "collector CPU", "stop ms");
@@ -97,9 +98,13 @@ public class SchedOverhead {
     /** {wall ms, child CPU ms, collector CPU ms, stop ms (perf: conversion to .sched)} of one timed run. */
     static double[] runOnce(String workload, String mode, Path out) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-XX:+UseSerialGC", "-Xmx128m", "-cp",
-                System.getProperty("java.class.path"), SchedOverhead.class.getName(), "child", workload)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> cmd = new ArrayList<>();
+        if (REALTIME) {
+            cmd.addAll(List.of("chrt", "-f", "1")); // other load cannot preempt the child; perf is not RT
+        }
+        cmd.addAll(List.of(java, "-XX:+UseSerialGC", "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                SchedOverhead.class.getName(), "child", workload));
+        Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream()));
         if (!"ready".equals(in.readLine())) {
             throw new IllegalStateException("child did not start");
@@ -121,6 +126,8 @@ public class SchedOverhead {
     }
 
     static volatile long sink;
+    /** BENCH_RT=1: run the child under chrt -f 1 (needs root) to shield it from other load. */
+    static final boolean REALTIME = "1".equals(System.getenv("BENCH_RT"));
     /** Work per timed run: about 0.3 s of each workload on an idle 2-CPU machine. */
     static final int SCALE = 100;
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Overhead of scheduling collection (perf, /proc sampler) against none, interleaved in one run.
-# Usage: bench/sched-overhead.sh [ROUNDS]   (builds the sched module and this harness first)
+# Usage: [BENCH_RT=1] bench/sched-overhead.sh [ROUNDS]   (builds the sched module and this harness first;
+# BENCH_RT=1 runs the child at real-time priority, root only, to shield it from other load)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-15}
