@@ -4,6 +4,7 @@ set -euo pipefail
 missing=()
 command -v mvn >/dev/null || missing+=(maven)
 [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ]] || missing+=(openjdk-17-jdk-headless)
+command -v perf >/dev/null || missing+=(linux-perf)  # bottle graphs: perf record --switch-events
 if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
     echo "install-deps.sh: please install: ${missing[*]}" >&2

@@ -1,0 +1,169 @@
+package dev.lockscope.sched;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code .sched} file: UTF-8 text, one record per line, fields separated by one TAB.
+ * <pre>
+ * lockscope-sched  1
+ * source           perf|schedstat
+ * approximate      REASON              (only when the data are estimates)
+ * pid              PID
+ * cpus             N
+ * window           START_NS  END_NS    (CLOCK_MONOTONIC)
+ * clock            OFFSET_NS           (epoch ns minus monotonic ns at start; optional)
+ * thread           TID  NAME           (NAME escaped: \\ \t \n)
+ * t                NS  TID  I|P|O      (transition: I running, P runnable/preempted, O blocked/exited)
+ * rq               NS  TID  WAIT_NS    (run-queue wait in the sample window ending at NS; fallback only)
+ * </pre>
+ * Lines starting with {@code #} are comments. Unknown record types are ignored so that later
+ * versions can add records.
+ */
+public final class SchedFile {
+    public static final String MAGIC = "lockscope-sched";
+    public static final int VERSION = 1;
+    /** Extension of the file stored next to a recording: {@code run.jfr} gets {@code run.sched}. */
+    public static final String EXTENSION = ".sched";
+
+    private SchedFile() {
+    }
+
+    /** {@code dir/name.jfr} becomes {@code dir/name.sched}; other names get the extension appended. */
+    public static Path besideRecording(Path recording) {
+        String name = recording.getFileName().toString();
+        String base = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) : name;
+        return recording.resolveSibling(base + EXTENSION);
+    }
+
+    public static void write(SchedTrace trace, Path file) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            w.write(MAGIC + "\t" + VERSION + "\n");
+            w.write("source\t" + trace.source().fileName() + "\n");
+            if (trace.approximate()) {
+                w.write("approximate\t" + escape(trace.approximateReason()) + "\n");
+            }
+            w.write("pid\t" + trace.pid() + "\n");
+            w.write("cpus\t" + trace.cpus() + "\n");
+            w.write("window\t" + trace.startNanos() + "\t" + trace.endNanos() + "\n");
+            if (trace.epochOffsetNanos() != SchedTrace.UNKNOWN_OFFSET) {
+                w.write("clock\t" + trace.epochOffsetNanos() + "\n");
+            }
+            for (Map.Entry<Integer, String> e : new java.util.TreeMap<>(trace.names()).entrySet()) {
+                w.write("thread\t" + e.getKey() + "\t" + escape(e.getValue()) + "\n");
+            }
+            StringBuilder line = new StringBuilder(40);
+            for (Transition t : trace.transitions()) {
+                line.setLength(0);
+                line.append("t\t").append(t.nanos()).append('\t').append(t.tid()).append('\t')
+                        .append(t.state().code()).append('\n');
+                w.write(line.toString());
+            }
+            for (RunQueueWait q : trace.runQueueWaits()) {
+                w.write("rq\t" + q.nanos() + "\t" + q.tid() + "\t" + q.waitNanos() + "\n");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads a .sched file; a malformed file gives a {@link SchedFormatException} naming the line. */
+    public static SchedTrace read(Path file) throws IOException {
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return parse(r, file.toString());
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(file + " (no scheduling data: record with lockscope record)");
+        }
+    }
+
+    static SchedTrace parse(BufferedReader r, String what) throws IOException {
+        String header = r.readLine();
+        if (header == null || !header.startsWith(MAGIC + "\t")) {
+            throw new SchedFormatException(what + " is not a lockscope .sched file");
+        }
+        int version = Integer.parseInt(header.substring(MAGIC.length() + 1).trim());
+        if (version != VERSION) {
+            throw new SchedFormatException(what + " has .sched version " + version + ", this lockscope reads "
+                    + VERSION);
+        }
+        SchedSource source = null;
+        String approximate = null;
+        long pid = -1;
+        int cpus = 0;
+        long start = 0;
+        long end = -1;
+        long offset = SchedTrace.UNKNOWN_OFFSET;
+        Map<Integer, String> names = new HashMap<>();
+        List<Transition> transitions = new ArrayList<>();
+        List<RunQueueWait> waits = new ArrayList<>();
+        int lineNo = 1;
+        String line;
+        while ((line = r.readLine()) != null) {
+            lineNo++;
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            try {
+                switch (f[0]) {
+                    case "t" -> transitions.add(new Transition(Long.parseLong(f[1]), Integer.parseInt(f[2]),
+                            ThreadState.ofCode(f[3].charAt(0))));
+                    case "rq" -> waits.add(new RunQueueWait(Long.parseLong(f[1]), Integer.parseInt(f[2]),
+                            Long.parseLong(f[3])));
+                    case "thread" -> names.put(Integer.parseInt(f[1]), unescape(f[2]));
+                    case "source" -> source = SchedSource.valueOf(f[1].toUpperCase(java.util.Locale.ROOT));
+                    case "approximate" -> approximate = unescape(f[1]);
+                    case "pid" -> pid = Long.parseLong(f[1]);
+                    case "cpus" -> cpus = Integer.parseInt(f[1]);
+                    case "clock" -> offset = Long.parseLong(f[1]);
+                    case "window" -> {
+                        start = Long.parseLong(f[1]);
+                        end = Long.parseLong(f[2]);
+                    }
+                    default -> { /* a later version's record: skip */ }
+                }
+            } catch (RuntimeException e) {
+                throw new SchedFormatException(what + ":" + lineNo + ": malformed record '" + line + "'");
+            }
+        }
+        if (source == null || end < start) {
+            throw new SchedFormatException(what + " lacks its source or window record");
+        }
+        transitions.sort(java.util.Comparator.comparingLong(Transition::nanos));
+        return new SchedTrace(source, approximate, pid, cpus, start, end, names, transitions, waits, offset);
+    }
+
+    static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n");
+    }
+
+    static String unescape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char n = s.charAt(++i);
+                b.append(n == 't' ? '\t' : n == 'n' ? '\n' : n);
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}
