@@ -37,6 +37,11 @@ final class AgentOptionsMixin {
             description = "CPU sampling period, used to show what lock owners ran (default: ${DEFAULT-VALUE}).")
     String cpuSamples;
 
+    @Option(names = "--sched",
+            description = "Also record scheduling data (perf context switches, else /proc sampling) into <recording>.sched, "
+                    + "for `lockscope bottle`. Only when COMMAND is java itself.")
+    boolean sched;
+
     /** The recording path, absolute (a target JVM resolves relative paths against its own directory). */
     Path recordingFile() {
         Path p = output != null ? output

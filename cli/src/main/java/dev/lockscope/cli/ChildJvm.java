@@ -1,5 +1,7 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.sched.SchedCollector;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +27,20 @@ final class ChildJvm {
      * @return the command's exit code
      */
     static int run(List<String> command, Path agentJar, String agentArgs) {
+        return run(command, agentJar, agentArgs, null);
+    }
+
+    /**
+     * The same, also collecting scheduling data of the child JVM into {@code schedFile} (when not
+     * null) from its start until it exits. Only when the command is java: perf follows one process.
+     */
+    static int run(List<String> command, Path agentJar, String agentArgs, Path schedFile) {
         String javaagent = "-javaagent:" + agentJar + "=" + agentArgs;
         List<String> cmd = new ArrayList<>(command);
         ProcessBuilder pb = new ProcessBuilder().inheritIO();
         String exe = Path.of(cmd.get(0)).getFileName().toString();
-        if (exe.equals("java")) {
+        boolean isJava = exe.equals("java");
+        if (isJava) {
             cmd.add(1, javaagent);
         } else {
             Map<String, String> env = pb.environment();
@@ -43,6 +54,19 @@ final class ChildJvm {
         } catch (IOException e) {
             throw new UserError("cannot start '" + command.get(0) + "': " + e.getMessage());
         }
+        SchedCollector sched = null;
+        if (schedFile != null) {
+            if (!isJava) {
+                System.err.println("lockscope: --sched needs COMMAND to be java itself; no scheduling data recorded");
+            } else {
+                try {
+                    sched = SchedCollector.start(child.pid(), schedFile);
+                } catch (RuntimeException e) {
+                    System.err.println("lockscope: no scheduling data: " + e.getMessage());
+                }
+            }
+        }
+        SchedCollector collector = sched;
         // Ctrl-C or SIGTERM to lockscope: let the child shut down (it prints its table and writes the
         // recording in its own shutdown hooks) before this JVM goes.
         Thread waitForChild = new Thread(() -> {
@@ -59,6 +83,15 @@ final class ChildJvm {
         try {
             int rc = child.waitFor();
             Runtime.getRuntime().removeShutdownHook(waitForChild);
+            if (collector != null) {
+                try {
+                    collector.stop();
+                    System.err.println("lockscope: scheduling data " + schedFile + " (" + collector.source()
+                            + "); see it with: lockscope bottle " + schedFile);
+                } catch (RuntimeException e) {
+                    System.err.println("lockscope: scheduling data incomplete: " + e.getMessage());
+                }
+            }
             return rc;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

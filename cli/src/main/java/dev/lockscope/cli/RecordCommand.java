@@ -25,7 +25,8 @@ final class RecordCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path recording = agent.recordingFile();
-        int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording));
+        int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording),
+                agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
         return rc;
     }
