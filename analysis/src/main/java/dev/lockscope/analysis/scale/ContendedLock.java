@@ -1,0 +1,31 @@
+package dev.lockscope.analysis.scale;
+
+import dev.lockscope.core.LockKind;
+
+import java.util.List;
+
+/**
+ * One contended lock in one run: how long threads waited on it, where they waited, and who held it.
+ *
+ * @param site            the frame that takes the lock: the first waiter frame outside Java's lock
+ *                        machinery (for a monitor, the synchronized method or block). With kind and
+ *                        class it identifies the lock across runs, where addresses and hashes change.
+ * @param waiterFrames    the waiters' most common call chain from the site on, innermost first
+ * @param ownerFrames     the holders' most common call chain, innermost first, lock machinery removed
+ * @param ownerSource     how the owner was found: {@code unpark} (the releasing thread's stack),
+ *                        {@code previousOwner} (the previous owner's own contended entry),
+ *                        {@code waiter-site} (no evidence: the waiters' own code, which also holds it)
+ * @param threadTimeNanos total wait thread-time: Σ park (or blocked-entry) durations
+ */
+public record ContendedLock(LockKind kind, String className, String site, List<String> waiterFrames,
+                            List<String> ownerFrames, String ownerSource, long waits, long threadTimeNanos) {
+    public ContendedLock {
+        waiterFrames = List.copyOf(waiterFrames);
+        ownerFrames = List.copyOf(ownerFrames);
+    }
+
+    /** Same lock in another run: same kind, class and site. */
+    public String key() {
+        return kind.label() + "|" + className + "|" + site;
+    }
+}
