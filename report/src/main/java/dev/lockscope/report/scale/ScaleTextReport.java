@@ -52,16 +52,16 @@ public final class ScaleTextReport {
         sb.append("\nlocks by growth of their share of thread time")
                 .append(r.before().map(b -> " from " + b.threads() + " to " + r.after().get().threads() + " threads").orElse(""))
                 .append(":\n");
-        sb.append(String.format(Locale.ROOT, "  %2s  %-10s %-28s %-34s %-34s", "#", "layer", "lock", "in", "held by"));
+        sb.append(String.format(Locale.ROOT, "  %2s  %-11s %-26s %-36s %-40s", "#", "layer", "lock", "in", "held by"));
         for (SweepPoint p : main) {
             sb.append(String.format(Locale.ROOT, " %6s", "t=" + p.threads()));
         }
         sb.append(String.format(Locale.ROOT, " %7s%n", "growth"));
         int rank = 0;
         for (LockGrowth l : r.locks().subList(0, Math.min(LOCKS_SHOWN, r.locks().size()))) {
-            sb.append(String.format(Locale.ROOT, "  %2d  %-10s %-28s %-34s %-34s", ++rank, l.layer().label(),
-                    cut(ScaleFormat.simpleClass(l.className()), 28), cut(ScaleFormat.method(l.waiterMethod()), 34),
-                    cut(ScaleFormat.method(l.ownerMethod()) + " (" + l.ownerLayer().label() + ")", 34)));
+            sb.append(String.format(Locale.ROOT, "  %2d  %-11s %-26s %-36s %-40s", ++rank, l.layer().label(),
+                    cut(ScaleFormat.simpleClass(l.className()), 26), cut(ScaleFormat.method(l.waiterMethod()), 36),
+                    cut(ScaleFormat.method(l.ownerMethod()) + " (" + l.ownerLayer().label() + ")", 40)));
             for (SweepPoint p : main) {
                 sb.append(String.format(Locale.ROOT, " %6s", ScaleFormat.pct(l.shares().get(r.points().indexOf(p)))));
             }
@@ -77,8 +77,10 @@ public final class ScaleTextReport {
         Layer first = walk.firstBottleneck().map(LayerWalk.Step::layer).orElse(null);
         for (LayerWalk.Step s : walk.steps()) {
             String what;
-            if (s.layer() == Layer.JVM || s.layer() == Layer.OS) {
-                what = "not measured by the sweep (bottle graphs: GC/JIT parallelism, preemption)";
+            if (s.layer() == Layer.JVM) {
+                what = "not measured by the sweep (GC and JIT parallelism come with bottle graphs)";
+            } else if (s.layer() == Layer.OS) {
+                what = "not measured by the sweep (preemption and steal come with bottle graphs)";
             } else if (s.locks().isEmpty()) {
                 what = "no growing lock";
             } else {

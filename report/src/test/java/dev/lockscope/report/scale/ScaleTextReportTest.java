@@ -18,7 +18,7 @@ class ScaleTextReportTest {
         String text = ScaleTextReport.render(SweepFixture.result(), SweepFixture.context());
         assertThat(text).contains("t4-c2.jfr  <- knee", "t8-c2.jfr  <- peak", "failed run: exit code 3",
                 "peak: 310.0 ops/s at 8 threads on 2 CPUs", "note: asked for 4 CPUs, this machine has 2");
-        assertThat(text).containsSubsequence("   1  JDK        Hashtable", "Cache.get", "Report.render (application)",
+        assertThat(text).containsSubsequence("   1  JDK         Hashtable", "Cache.get", "Report.render (application)",
                 "5%", "70%", "+65%");
         assertThat(text).containsSubsequence("application: no growing lock", "JDK:", "`Hashtable` in `Cache.get` +65%",
                 "<- start here");
