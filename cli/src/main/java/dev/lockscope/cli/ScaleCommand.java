@@ -137,7 +137,6 @@ final class ScaleCommand implements Callable<Integer> {
             }
         }
         Path dir = outputDir();
-        SweepContext ctx = new SweepContext(dir, command, notes);
         SweepAnalysis analysis = new SweepAnalysis(threshold, new LayerClassifier(middleware));
         SweepRunner runner = new SweepRunner(command, dir, EmbeddedJars.agent(), machine, cpus != null, pattern, runLength,
                 limit, repeat > 1, new OwnerEstimate(), notes::add);
@@ -178,12 +177,12 @@ final class ScaleCommand implements Callable<Integer> {
                         runs.add(run);
                         System.err.println("lockscope:     " + outcome(run));
                         result = analysis.analyse(runs);
-                        write(dir, result, ctx);
+                        write(dir, result, context(dir, notes));
                     }
                 }
             }
             result = analysis.analyse(runs);
-            write(dir, result, ctx);
+            write(dir, result, context(dir, notes));
         } finally {
             written.countDown();
         }
@@ -193,6 +192,7 @@ final class ScaleCommand implements Callable<Integer> {
             return 130;
         }
         Runtime.getRuntime().removeShutdownHook(onInterrupt);
+        SweepContext ctx = context(dir, notes);
         System.out.print(switch (format) {
             case "json" -> ScaleJsonReport.render(result, ctx);
             case "html" -> ScaleHtmlReport.render(result, ctx);
@@ -200,6 +200,13 @@ final class ScaleCommand implements Callable<Integer> {
         });
         System.err.println("lockscope: results in " + dir.resolve("scale.html") + " (also scale.txt, scale.json)");
         return result.points().stream().anyMatch(p -> p.ok()) ? 0 : 1;
+    }
+
+    /** The context as of now: notes arrive while the sweep runs (and from the Ctrl-C hook). */
+    private SweepContext context(Path dir, List<String> notes) {
+        synchronized (notes) {
+            return new SweepContext(dir, command, List.copyOf(notes));
+        }
     }
 
     private static String outcome(PointRun run) {
