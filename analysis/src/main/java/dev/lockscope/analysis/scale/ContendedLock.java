@@ -8,8 +8,7 @@ import java.util.List;
  * One contended lock in one run: how long threads waited on it, where they waited, and who held it.
  *
  * @param site            the frame that takes the lock: the first waiter frame outside Java's lock
- *                        machinery (for a monitor, the synchronized method or block). With kind and
- *                        class it identifies the lock across runs, where addresses and hashes change.
+ *                        machinery (for a monitor, the synchronized method or block)
  * @param waiterFrames    the waiters' most common call chain from the site on, innermost first
  * @param ownerFrames     the holders' most common call chain, innermost first, lock machinery removed
  * @param ownerSource     how the owner was found: {@code unpark} (the releasing thread's stack),
@@ -24,8 +23,20 @@ public record ContendedLock(LockKind kind, String className, String site, List<S
         ownerFrames = List.copyOf(ownerFrames);
     }
 
-    /** Same lock in another run: same kind, class and site. */
+    /**
+     * Same lock in another run, where addresses and hashes change: same kind, class and calling
+     * method (the waiters' innermost application or middleware method, without its line; the site's
+     * method when there is none). Methods rather than lines, because the waiters of one JDK lock
+     * queue at whichever of its synchronized methods they call first ({@code Hashtable.size} or
+     * {@code get}), and that can change from run to run.
+     */
     public String key() {
-        return kind.label() + "|" + className + "|" + site;
+        String caller = LayerClassifier.defaults().firstUserFrame(waiterFrames).orElse(site);
+        return kind.label() + "|" + className + "|" + withoutLine(caller);
+    }
+
+    private static String withoutLine(String frame) {
+        int colon = frame.lastIndexOf(':');
+        return colon > 0 ? frame.substring(0, colon) : frame;
     }
 }
