@@ -15,12 +15,17 @@ import java.util.List;
  *                        {@code previousOwner} (the previous owner's own contended entry),
  *                        {@code waiter-site} (no evidence: the waiters' own code, which also holds it)
  * @param threadTimeNanos total wait thread-time: Σ park (or blocked-entry) durations
+ * @param waiterThreads   names of the threads that waited, sorted, at most {@link #THREADS_KEPT}
  */
 public record ContendedLock(LockKind kind, String className, String site, List<String> waiterFrames,
-                            List<String> ownerFrames, String ownerSource, long waits, long threadTimeNanos) {
+                            List<String> ownerFrames, String ownerSource, long waits, long threadTimeNanos,
+                            List<String> waiterThreads) {
+    public static final int THREADS_KEPT = 16;
+
     public ContendedLock {
         waiterFrames = List.copyOf(waiterFrames);
         ownerFrames = List.copyOf(ownerFrames);
+        waiterThreads = List.copyOf(waiterThreads);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The sweep's own per-lock waits and owner estimate, straight from a {@link LockRecording}:
@@ -57,13 +58,15 @@ public final class OwnerEstimate implements LockWaitSource {
         byBlocker.forEach((blocker, parks) -> {
             IntervalReplay replay = new IntervalReplay();
             StackVotes waiters = new StackVotes();
+            TreeSet<String> threads = new TreeSet<>();
             for (ParkWait p : parks) {
+                threads.add(p.thread().name());
                 replay.add(p.beginNanos(), p.endNanos());
                 waiters.add(LayerClassifier.withoutLockImplementation(p.frames()), p.durationNanos(rec.endNanos()));
             }
             StackVotes owner = owners.get(blocker);
             out.add(lock(LockKind.PARK, blocker.className(), waiters, owner, "unpark", parks.size(),
-                    replay.tally(0).threadTimeNanos));
+                    replay.tally(0).threadTimeNanos, threads));
         });
     }
 
@@ -75,12 +78,14 @@ public final class OwnerEstimate implements LockWaitSource {
         byMonitor.forEach((monitor, enters) -> {
             IntervalReplay replay = new IntervalReplay();
             StackVotes waiters = new StackVotes();
+            TreeSet<String> threads = new TreeSet<>();
             for (MonitorEnter m : enters) {
+                threads.add(m.thread().name());
                 replay.add(m.beginNanos(), m.endNanos());
                 waiters.add(m.frames(), m.endNanos() - m.beginNanos());
             }
             out.add(lock(LockKind.MONITOR, monitor.className(), waiters, previousOwners(enters), "previousOwner",
-                    enters.size(), replay.tally(0).threadTimeNanos));
+                    enters.size(), replay.tally(0).threadTimeNanos, threads));
         });
     }
 
@@ -107,13 +112,14 @@ public final class OwnerEstimate implements LockWaitSource {
     }
 
     private static ContendedLock lock(LockKind kind, String className, StackVotes waiters, StackVotes owners,
-                                      String ownerSource, long waits, long threadTime) {
+                                      String ownerSource, long waits, long threadTime, TreeSet<String> threads) {
         List<String> waiterStack = waiters.winner();
         String site = waiterStack.isEmpty() ? "?" : waiterStack.get(0);
         boolean haveOwner = owners != null && !owners.isEmpty();
         List<String> ownerStack = haveOwner ? owners.winner() : waiterStack;
         return new ContendedLock(kind, className, site, top(waiterStack), top(ownerStack),
-                haveOwner ? ownerSource : "waiter-site", waits, threadTime);
+                haveOwner ? ownerSource : "waiter-site", waits, threadTime,
+                threads.stream().limit(ContendedLock.THREADS_KEPT).toList());
     }
 
     private static List<String> top(List<String> frames) {

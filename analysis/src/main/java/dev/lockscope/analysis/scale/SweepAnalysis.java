@@ -134,9 +134,9 @@ public final class SweepAnalysis {
             double sa = a < 0 ? 0 : s[a];
             String ownerMethod = layers.firstUserFrame(l.ownerFrames())
                     .orElse(l.ownerFrames().isEmpty() ? "?" : l.ownerFrames().get(0));
-            out.add(new LockGrowth(l.kind(), l.className(), l.site(), layers.classify(l.site()),
+            out.add(new LockGrowth(l.kind(), l.className(), l.site(), layerOf(l),
                     layers.firstUserFrame(l.waiterFrames()).orElse(l.site()), l.waiterFrames(), l.ownerFrames(),
-                    ownerMethod, layers.classify(ownerMethod), l.ownerSource(),
+                    ownerMethod, layers.classify(ownerMethod), l.ownerSource(), l.waiterThreads(),
                     Arrays.stream(time.get(key)).boxed().toList(),
                     Arrays.stream(s).boxed().toList(), sb, sa, sa - sb));
         });
@@ -144,6 +144,16 @@ public final class SweepAnalysis {
                 .thenComparing(Comparator.comparingDouble(LockGrowth::shareAfter).reversed())
                 .thenComparing(l -> l.kind().label() + "|" + l.className() + "|" + l.site()));
         return out;
+    }
+
+    /**
+     * The layer of the code that takes and holds the lock: the JVM's when only the JVM's own threads
+     * (JFR, cleaner, reference handler, ...) wait on it, otherwise that of its site.
+     */
+    private Layer layerOf(ContendedLock l) {
+        boolean jvmOnly = !l.waiterThreads().isEmpty()
+                && l.waiterThreads().stream().allMatch(t -> layers.classifyThread(t).isPresent());
+        return jvmOnly ? Layer.JVM : layers.classify(l.site());
     }
 
     private static LayerWalk walk(List<LockGrowth> ranked) {

@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ContendedLockTest {
     private static ContendedLock monitor(String className, String... waiterFrames) {
-        return new ContendedLock(LockKind.MONITOR, className, waiterFrames[0], List.of(waiterFrames), List.of(), "waiter-site", 1, 1);
+        return new ContendedLock(LockKind.MONITOR, className, waiterFrames[0], List.of(waiterFrames), List.of(), "waiter-site", 1, 1,
+                List.of("worker-0"));
     }
 
     @Test

@@ -56,6 +56,7 @@ class OwnerEstimateTest {
         assertThat(top.waiterFrames()).containsExactly("com.shop.Orders.place:42", "com.shop.Api.order:7");
         assertThat(top.ownerFrames()).containsExactly("com.shop.Orders.place:47", "com.shop.Api.order:7");
         assertThat(top.ownerSource()).isEqualTo("unpark");
+        assertThat(top.waiterThreads()).containsExactly("worker-0", "worker-1");
         assertThat(locks.get(1).threadTimeNanos()).isEqualTo(10);
         assertThat(locks.get(1).ownerFrames()).containsExactly("com.other.Thing.release:3");
         assertThat(top.key()).isEqualTo(locks.get(1).key()).as("same class and site: one lock across runs");

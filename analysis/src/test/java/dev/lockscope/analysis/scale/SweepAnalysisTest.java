@@ -20,13 +20,13 @@ class SweepAnalysisTest {
     private static ContendedLock appLock(long threadTime) {
         return new ContendedLock(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync", APP_SITE,
                 List.of(APP_SITE, "com.shop.Api.order:7"), List.of("com.shop.Orders.place:44", "com.shop.Api.order:7"),
-                "unpark", 10, threadTime);
+                "unpark", 10, threadTime, List.of("worker-0"));
     }
 
     private static ContendedLock jdkLock(long threadTime) {
         return new ContendedLock(LockKind.MONITOR, "java.util.Hashtable", JDK_SITE,
                 List.of(JDK_SITE, "com.shop.Cache.get:12"), List.of(JDK_SITE, "com.shop.Report.render:30"),
-                "previousOwner", 10, threadTime);
+                "previousOwner", 10, threadTime, List.of("worker-0"));
     }
 
     private static PointRun run(int threads, int cpus, double x, ContendedLock... locks) {
@@ -104,6 +104,16 @@ class SweepAnalysisTest {
         assertThat(r.walk().firstBottleneck()).map(LayerWalk.Step::layer).contains(Layer.APPLICATION);
         assertThat(r.walk().steps().get(Layer.JDK.ordinal()).locks()).extracting(LockGrowth::site).containsExactly(JDK_SITE);
         assertThat(r.walk().steps().get(Layer.MIDDLEWARE.ordinal()).locks()).isEmpty();
+    }
+
+    @Test
+    void aLockOnlyTheJvmsOwnThreadsWaitOnIsInTheJvmLayer() {
+        ContendedLock jfr = new ContendedLock(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync",
+                "jdk.jfr.internal.PlatformRecorder.periodicTask:500", List.of("jdk.jfr.internal.PlatformRecorder.periodicTask:500"),
+                List.of(), "waiter-site", 3, SECOND, List.of("JFR Periodic Tasks", "JFR Recorder Thread"));
+        SweepResult r = analysis.analyse(List.of(run(1, 2, 100), run(2, 2, 150, jfr)));
+        assertThat(r.locks().get(0).layer()).isEqualTo(Layer.JVM);
+        assertThat(r.walk().firstBottleneck()).map(LayerWalk.Step::layer).contains(Layer.JVM);
     }
 
     @Test

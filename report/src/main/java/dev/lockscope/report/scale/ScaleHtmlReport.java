@@ -142,10 +142,11 @@ public final class ScaleHtmlReport {
         for (LayerWalk.Step s : walk.steps()) {
             sb.append(s.layer() == first ? "<li class=\"start\">" : "<li>").append(Html.escape(s.layer().label()))
                     .append(" (").append(Html.escape(s.layer().description())).append("): ");
-            if (s.layer() == Layer.JVM || s.layer() == Layer.OS) {
-                sb.append("not measured by the sweep");
+            if (s.layer() == Layer.OS) {
+                sb.append("not measured by the sweep (preemption and steal come with bottle graphs)");
             } else if (s.locks().isEmpty()) {
-                sb.append("no growing lock");
+                sb.append(s.layer() == Layer.JVM ? "no growing lock among the JVM's threads (GC and JIT parallelism "
+                        + "come with bottle graphs)" : "no growing lock");
             } else {
                 List<String> names = s.locks().stream().map(l -> "<code>" + Html.escape(ScaleFormat.simpleClass(l.className()))
                         + "</code> in <code>" + Html.escape(ScaleFormat.method(l.waiterMethod())) + "</code> "

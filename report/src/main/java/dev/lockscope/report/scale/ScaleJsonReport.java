@@ -79,6 +79,7 @@ public final class ScaleJsonReport {
             o.put("ownerLayer", l.ownerLayer().label());
             strings(o, "ownerFrames", l.ownerFrames());
             o.put("ownerSource", l.ownerSource());
+            strings(o, "waiterThreads", l.waiterThreads());
             ArrayNode times = o.putArray("threadTimeNanos");
             l.threadTimeNanos().forEach(times::add);
             ArrayNode shares = o.putArray("shares");

@@ -77,12 +77,11 @@ public final class ScaleTextReport {
         Layer first = walk.firstBottleneck().map(LayerWalk.Step::layer).orElse(null);
         for (LayerWalk.Step s : walk.steps()) {
             String what;
-            if (s.layer() == Layer.JVM) {
-                what = "not measured by the sweep (GC and JIT parallelism come with bottle graphs)";
-            } else if (s.layer() == Layer.OS) {
+            if (s.layer() == Layer.OS) {
                 what = "not measured by the sweep (preemption and steal come with bottle graphs)";
             } else if (s.locks().isEmpty()) {
-                what = "no growing lock";
+                what = s.layer() == Layer.JVM ? "no growing lock among the JVM's threads (GC and JIT parallelism "
+                        + "come with bottle graphs)" : "no growing lock";
             } else {
                 LockGrowth l = s.locks().get(0);
                 what = String.format(Locale.ROOT, "`%s` in `%s` %+.0f%%%s", ScaleFormat.simpleClass(l.className()),

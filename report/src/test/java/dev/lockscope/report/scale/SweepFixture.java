@@ -21,13 +21,13 @@ final class SweepFixture {
     static ContendedLock hashtable(long threadTime) {
         return new ContendedLock(LockKind.MONITOR, "java.util.Hashtable", "java.util.Hashtable.get:385",
                 List.of("java.util.Hashtable.get:385", "com.shop.Cache.get:12"),
-                List.of("java.util.Hashtable.get:385", "com.shop.Report.render:30"), "previousOwner", 5, threadTime);
+                List.of("java.util.Hashtable.get:385", "com.shop.Report.render:30"), "previousOwner", 5, threadTime, List.of("worker-0"));
     }
 
     static ContendedLock appLock(long threadTime) {
         return new ContendedLock(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync",
                 "com.shop.Orders.place:42", List.of("com.shop.Orders.place:42"), List.of("com.shop.Orders.place:44"),
-                "unpark", 5, threadTime);
+                "unpark", 5, threadTime, List.of("worker-0"));
     }
 
     private static PointRun run(int threads, double x, ContendedLock... locks) {
