@@ -54,6 +54,7 @@ class ScaleE2ETest {
             assertThat(point.get("throughput").isNumber()).as("point %s", point).isTrue();
             assertThat(Path.of(point.get("recording").asText())).isRegularFile();
         }
+        assertThat(root.get("knee").isObject()).as("%s", root).isTrue();
         int knee = root.get("knee").get("threads").asInt();
         assertThat(Math.abs(steps.indexOf(knee) - steps.indexOf(4))).as("knee %d within one step of 4", knee).isLessThanOrEqualTo(1);
 
@@ -77,9 +78,10 @@ class ScaleE2ETest {
     @Test
     void twoLayersTopDownApplicationLockFirstThenTheJdkLockItHid() throws Exception {
         List<String> sweep = List.of("--threads", "1,4,8", "--duration", "2s");
-        JsonNode withAppLock = json(Proc.lockscope(dir, 240, scale(dir.resolve("app"), sweep,
-                demo("scale-two-layers", "--threads", "{threads}", "--seconds", "{seconds}"))));
-        assertThat(withAppLock.get("firstBottleneckLayer").asText()).isEqualTo("application");
+        Proc app = Proc.lockscope(dir, 240, scale(dir.resolve("app"), sweep,
+                demo("scale-two-layers", "--threads", "{threads}", "--seconds", "{seconds}")));
+        JsonNode withAppLock = json(app);
+        assertThat(withAppLock.get("firstBottleneckLayer").asText()).as("%s\n%s", withAppLock, app.err()).isEqualTo("application");
         JsonNode appTop = withAppLock.get("locks").get(0);
         assertThat(appTop.get("className").asText()).endsWith("ReentrantLock$NonfairSync");
         assertThat(appTop.get("ownerMethod").asText()).contains("TwoLayerRequests.createSessionLocked");
@@ -89,9 +91,10 @@ class ScaleE2ETest {
             }
         }
 
-        JsonNode withoutAppLock = json(Proc.lockscope(dir, 240, scale(dir.resolve("no-app"), sweep,
-                demo("scale-two-layers", "--no-app-lock", "--threads", "{threads}", "--seconds", "{seconds}"))));
-        assertThat(withoutAppLock.get("firstBottleneckLayer").asText()).isEqualTo("JDK");
+        Proc noApp = Proc.lockscope(dir, 240, scale(dir.resolve("no-app"), sweep,
+                demo("scale-two-layers", "--no-app-lock", "--threads", "{threads}", "--seconds", "{seconds}")));
+        JsonNode withoutAppLock = json(noApp);
+        assertThat(withoutAppLock.get("firstBottleneckLayer").asText()).as("%s\n%s", withoutAppLock, noApp.err()).isEqualTo("JDK");
         JsonNode jdkTop = withoutAppLock.get("locks").get(0);
         assertThat(jdkTop.get("className").asText()).isEqualTo("java.util.Hashtable");
         assertThat(jdkTop.get("kind").asText()).isEqualTo("monitor");
