@@ -28,6 +28,12 @@ class ScaleE2ETest {
         return cmd;
     }
 
+    private static List<String> demo(List<String> workloadOptions, String... args) {
+        List<String> cmd = demo(args);
+        cmd.addAll(workloadOptions);
+        return cmd;
+    }
+
     private static String[] scale(Path out, List<String> options, List<String> command) {
         List<String> args = new ArrayList<>(List.of("scale", "-o", out.toString(), "--format", "json"));
         args.addAll(options);
@@ -66,7 +72,7 @@ class ScaleE2ETest {
         assertThat(top.get("threadTimeNanos")).hasSize(4);
         assertThat(top.get("threadTimeNanos").get(3).asLong()).isGreaterThan(top.get("threadTimeNanos").get(1).asLong());
         assertThat(top.get("shareAfter").asDouble()).as("at 8 threads, half the time waits (6 + 2 of 16 ms run)")
-                .isBetween(0.3, 0.7);
+                .isBetween(0.2, 0.8);
 
         Path out = dir.resolve("global");
         assertThat(out.resolve("scale.html")).isRegularFile();
@@ -78,8 +84,11 @@ class ScaleE2ETest {
     @Test
     void twoLayersTopDownApplicationLockFirstThenTheJdkLockItHid() throws Exception {
         List<String> sweep = List.of("--threads", "1,4,8", "--duration", "2s");
+        // 6 ms parallel, 1 ms set-up and 3 ms template load: at 8 threads either lock is saturated, so the
+        // answer stays clear on a loaded machine whose timers run late
+        List<String> work = List.of("--parallel-us", "6000", "--app-us", "1000", "--jdk-us", "3000");
         Proc app = Proc.lockscope(dir, 240, scale(dir.resolve("app"), sweep,
-                demo("scale-two-layers", "--threads", "{threads}", "--seconds", "{seconds}")));
+                demo(work, "scale-two-layers", "--threads", "{threads}", "--seconds", "{seconds}")));
         JsonNode withAppLock = json(app);
         assertThat(withAppLock.get("firstBottleneckLayer").asText()).as("%s\n%s", withAppLock, app.err()).isEqualTo("application");
         JsonNode appTop = withAppLock.get("locks").get(0);
@@ -92,7 +101,7 @@ class ScaleE2ETest {
         }
 
         Proc noApp = Proc.lockscope(dir, 240, scale(dir.resolve("no-app"), sweep,
-                demo("scale-two-layers", "--no-app-lock", "--threads", "{threads}", "--seconds", "{seconds}")));
+                demo(work, "scale-two-layers", "--no-app-lock", "--threads", "{threads}", "--seconds", "{seconds}")));
         JsonNode withoutAppLock = json(noApp);
         assertThat(withoutAppLock.get("firstBottleneckLayer").asText()).as("%s\n%s", withoutAppLock, noApp.err()).isEqualTo("JDK");
         JsonNode jdkTop = withoutAppLock.get("locks").get(0);
