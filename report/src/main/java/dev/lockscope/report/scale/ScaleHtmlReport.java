@@ -35,7 +35,8 @@ public final class ScaleHtmlReport {
                         + ".note{color:#a60}</style>\n</head><body>\n");
         sb.append("<h1>Scalability sweep</h1>\n<p><code>").append(Html.escape(String.join(" ", ctx.command())))
                 .append("</code></p>\n");
-        sb.append("<p><b>").append(Html.escape(ScaleFormat.headline(r))).append("</b></p>\n");
+        sb.append("<p><b>").append(Html.escape(ScaleFormat.headline(r)).replaceAll("`([^`]*)`", "<code>$1</code>"))
+                .append("</b></p>\n");
         for (String note : ctx.notes()) {
             sb.append("<p class=\"note\">").append(Html.escape(note)).append("</p>\n");
         }

@@ -86,11 +86,15 @@ final class SvgLineChart {
             sb.append(line(W - RIGHT + 10, ly - 4, W - RIGHT + 30, ly - 4, s.color()));
             sb.append(text(W - RIGHT + 34, ly, s.label(), "start"));
         }
-        for (Mark m : marks) {
+        for (int k = 0; k < marks.size(); k++) {
+            Mark m = marks.get(k);
             double px = LEFT + plotW * m.x() / xMax, py = TOP + plotH - plotH * Math.min(m.y(), yMax) / yMax;
+            // marks on the same point (a knee that is also the peak) get their labels one under the other
+            long before = marks.subList(0, k).stream().filter(o -> o.x() == m.x() && o.y() == m.y()).count();
+            double labelY = py - 8 + 14 * before;
             sb.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>%n",
                     px, py, m.color()));
-            sb.append(text(px + 8, py - 8, m.label(), "start"));
+            sb.append(text(px + 8, labelY, m.label(), "start"));
         }
         return sb.append("</svg>\n").toString();
     }
@@ -101,7 +105,7 @@ final class SvgLineChart {
 
     private static double niceCeiling(double v) {
         double mag = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
+        for (double step : new double[] {1, 2, 4, 8, 10}) { // quarters of these read well
             if (step * mag >= v) {
                 return step * mag;
             }

@@ -17,7 +17,7 @@ class ScaleHtmlReportTest {
         assertThat(html).startsWith("<!DOCTYPE html>").doesNotContain("<script");
         assertThat(html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "")).as("nothing fetched").doesNotContain("http");
         assertThat(html).contains("<a href=\"t4-c2.jfr\"", "&larr; knee", "failed: exit code 3",
-                "held by application code `Report.render`", "&larr; start here", "stroke-dasharray");
+                "held by application code <code>Report.render</code>", "&larr; start here", "stroke-dasharray");
         Matcher svg = Pattern.compile("<svg .*?</svg>", Pattern.DOTALL).matcher(html);
         int charts = 0;
         while (svg.find()) {
