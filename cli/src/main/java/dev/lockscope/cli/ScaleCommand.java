@@ -54,18 +54,18 @@ import java.util.regex.Pattern;
 final class ScaleCommand implements Callable<Integer> {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)?");
 
-    @Option(names = "--threads", paramLabel = "N,N,...", split = ",", defaultValue = "1,2,4,8,16",
+    @Option(names = "--threads", paramLabel = "N", split = ",", defaultValue = "1,2,4,8,16",
             description = "Thread counts to sweep (default: ${DEFAULT-VALUE}).")
-    List<Integer> threads;
+    List<String> threads;
 
-    @Option(names = "--cpus", paramLabel = "N,N,...", split = ",",
+    @Option(names = "--cpus", paramLabel = "N", split = ",",
             description = "CPU counts to sweep, each thread count on each: runs are confined with taskset -c to the "
                     + "first N CPUs and -XX:ActiveProcessorCount=N (default: all CPUs, unconfined).")
-    List<Integer> cpus;
+    List<String> cpus;
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
             description = "Runs per point; throughput and waits are averaged (default: ${DEFAULT-VALUE}).")
-    int repeat;
+    String repeatOption;
 
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "20s",
             description = "Length of one run, put in {seconds}, e.g. 500ms, 20s, 2m (default: ${DEFAULT-VALUE}).")
@@ -84,9 +84,9 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--efficiency-threshold", paramLabel = "E", defaultValue = "0.8",
             description = "The knee is the first point whose efficiency (speedup / ideal speedup) is below E "
                     + "(default: ${DEFAULT-VALUE}).")
-    double threshold;
+    String thresholdOption;
 
-    @Option(names = "--middleware", paramLabel = "PREFIX,...", split = ",",
+    @Option(names = "--middleware", paramLabel = "PREFIX", split = ",",
             description = "Package prefixes to count as middleware besides the well-known frameworks, "
                     + "e.g. com.acme.platform.")
     List<String> middleware = new ArrayList<>();
@@ -106,13 +106,10 @@ final class ScaleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // Values are parsed here rather than by picocli, so a mistake is one line like every other.
         List<Integer> threadCounts = positiveDistinct(threads, "--threads");
-        if (repeat < 1) {
-            throw new UserError("--repeat must be at least 1");
-        }
-        if (!(threshold > 0 && threshold <= 1)) {
-            throw new UserError("--efficiency-threshold must be above 0 and at most 1, not " + threshold);
-        }
+        int repeat = positiveDistinct(List.of(repeatOption), "--repeat").get(0);
+        double threshold = parseThreshold(thresholdOption);
         if (!List.of("text", "json", "html").contains(format)) {
             throw new UserError("--format must be text, json or html, not '" + format + "'");
         }
@@ -256,16 +253,36 @@ final class ScaleCommand implements Callable<Integer> {
         return dir;
     }
 
-    private static List<Integer> positiveDistinct(List<Integer> values, String option) {
+    private static List<Integer> positiveDistinct(List<String> values, String option) {
         if (values == null || values.isEmpty()) {
             throw new UserError(option + " needs at least one number");
         }
-        for (int v : values) {
+        LinkedHashSet<Integer> out = new LinkedHashSet<>();
+        for (String text : values) {
+            int v;
+            try {
+                v = Integer.parseInt(text.trim());
+            } catch (NumberFormatException e) {
+                throw new UserError(option + " takes whole numbers, not '" + text + "'");
+            }
             if (v < 1) {
                 throw new UserError(option + " values must be at least 1, not " + v);
             }
+            out.add(v);
         }
-        return List.copyOf(new LinkedHashSet<>(values));
+        return List.copyOf(out);
+    }
+
+    private static double parseThreshold(String text) {
+        try {
+            double e = Double.parseDouble(text.trim());
+            if (e > 0 && e <= 1) {
+                return e;
+            }
+        } catch (NumberFormatException notANumber) {
+            // the message below
+        }
+        throw new UserError("--efficiency-threshold must be a number above 0 and at most 1, not '" + text + "'");
     }
 
     static Duration parseDuration(String text, String option) {

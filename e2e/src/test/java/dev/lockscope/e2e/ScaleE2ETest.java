@@ -182,6 +182,9 @@ class ScaleE2ETest {
         Proc badThreads = Proc.lockscope(dir, 60, "scale", "--threads", "0,2", "--", "x", "{threads}");
         assertThat(badThreads.exitCode()).isEqualTo(2);
         assertThat(badThreads.err().strip()).isEqualTo("lockscope: --threads values must be at least 1, not 0");
+        Proc notANumber = Proc.lockscope(dir, 60, "scale", "--cpus", "1,two", "--", "x", "{threads}");
+        assertThat(notANumber.exitCode()).isEqualTo(2);
+        assertThat(notANumber.err().strip()).isEqualTo("lockscope: --cpus takes whole numbers, not 'two'");
         Proc badDuration = Proc.lockscope(dir, 60, "scale", "--duration", "soon", "--", "x", "{threads}");
         assertThat(badDuration.exitCode()).isEqualTo(2);
         assertThat(badDuration.err().strip()).startsWith("lockscope: --duration must be a duration");
