@@ -21,7 +21,7 @@ import java.util.TreeMap;
  *   <li>Ideal(n) = n / n₀ ("linear throughput increase");</li>
  *   <li>Efficiency(n) = Speedup(n) / Ideal(n) = (X(n)/n) / (X(n₀)/n₀);</li>
  *   <li>knee = the first point with Efficiency &lt; θ (default 0.8); peak = argmax X;</li>
- *   <li>Share(lock, n) = wait thread-time(lock) / (n × run length), mean over the runs;</li>
+ *   <li>Share(lock, n) = wait thread-time(lock) / (n × run length), mean over the runs whose recording was read;</li>
  *   <li>Growth(lock) = Share at the last point of the series − Share at the last point before the knee.</li>
  * </ul>
  * The main series, whose knee is reported and across whose knee locks are ranked, is the one with
@@ -114,7 +114,8 @@ public final class SweepAnalysis {
         Map<String, double[]> share = new LinkedHashMap<>();
         Map<String, ContendedLock> representative = new LinkedHashMap<>();
         for (int i = 0; i < points.size(); i++) {
-            List<PointRun> ok = runsByPoint.get(i).stream().filter(PointRun::ok).toList();
+            // runs whose recording was read: a run without one has unknown, not zero, waits
+            List<PointRun> ok = runsByPoint.get(i).stream().filter(r -> r.ok() && r.durationNanos() > 0).toList();
             for (PointRun r : ok) {
                 long threadTime = (long) r.threads() * r.durationNanos();
                 for (ContendedLock l : r.locks()) {

@@ -123,6 +123,7 @@ class SweepAnalysisTest {
                 PointRun.failed(1, 2, 1, null, "exit code 1"),
                 new PointRun(2, 2, 0, 180, Path.of("a.jfr"), null, SECOND, List.of(appLock(SECOND / 10)), null),
                 new PointRun(2, 2, 1, 200, Path.of("b.jfr"), null, SECOND, List.of(appLock(3 * SECOND / 10)), null),
+                new PointRun(2, 2, 2, 190, Path.of("unreadable.jfr"), null, 0, List.of(), null),
                 PointRun.failed(4, 2, 0, null, "no throughput line")));
         SweepResult r = analysis.analyse(runs);
         assertThat(r.points()).hasSize(3);
@@ -133,13 +134,13 @@ class SweepAnalysisTest {
         SweepPoint two = r.points().get(1);
         assertThat(two.throughput()).isEqualTo(190.0);
         assertThat(two.recording()).isEqualTo(Path.of("a.jfr"));
-        assertThat(two.recordings()).containsExactly(Path.of("a.jfr"), Path.of("b.jfr"));
+        assertThat(two.recordings()).containsExactly(Path.of("a.jfr"), Path.of("b.jfr"), Path.of("unreadable.jfr"));
         SweepPoint four = r.points().get(2);
         assertThat(four.ok()).isFalse();
         assertThat(four.speedup()).isNaN();
         assertThat(r.knee()).isEmpty();
         assertThat(r.after()).map(SweepPoint::threads).contains(2);
-        // mean of 0.1 s and 0.3 s over 2 thread-seconds
+        // mean of 0.1 s and 0.3 s over 2 thread-seconds; the run without a readable recording does not count
         assertThat(r.locks().get(0).threadTimeNanos().get(1)).isEqualTo(SECOND / 5);
         assertThat(r.locks().get(0).shares().get(1)).isCloseTo(0.1, within(1e-12));
     }
