@@ -83,7 +83,24 @@ final class SweepRunner {
         }
     }
 
+    /**
+     * One run of the point; when it succeeded but left an unreadable recording, once more. The agent
+     * can lose a recording at JVM exit: its shutdown hook stops the recording, and JFR writes the
+     * file outside its lock, while JFR's own shutdown hook may clear the chunk repository at the same
+     * moment, leaving an empty file (seen on a loaded machine; see the sweep's notes).
+     */
     PointRun run(int threads, int cpus, int repeat) {
+        List<String> problems = new ArrayList<>();
+        PointRun first = runOnce(threads, cpus, repeat, problems::add);
+        if (!first.ok() || first.durationNanos() > 0 || first.recording() == null || stopping) {
+            problems.forEach(p -> notes.accept(p + "; its locks are unknown"));
+            return first;
+        }
+        problems.forEach(p -> notes.accept(p + "; the point was run again"));
+        return runOnce(threads, cpus, repeat, p -> notes.accept(p + "; its locks are unknown"));
+    }
+
+    private PointRun runOnce(int threads, int cpus, int repeat, Consumer<String> notes) {
         if (stopping) {
             return PointRun.failed(threads, cpus, repeat, null, "interrupted");
         }
@@ -113,7 +130,7 @@ final class SweepRunner {
                     "no throughput in its output (regex " + throughput.regex() + "; see " + log.getFileName() + ")");
         }
         if (written == null) {
-            notes.accept(stem + ": no recording was written (did the command start a JVM?); its locks are unknown");
+            notes.accept(stem + ": no recording was written (did the command start a JVM?)");
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), null, null, 0, List.of(), null);
         }
         try {
@@ -122,7 +139,7 @@ final class SweepRunner {
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, rec.durationNanos(),
                     locks.contendedLocks(rec), null);
         } catch (RecordingException e) {
-            notes.accept(stem + ": " + e.getMessage() + "; its locks are unknown");
+            notes.accept(stem + ": " + e.getMessage());
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, 0, List.of(), null);
         }
     }
