@@ -175,6 +175,18 @@ class ScaleE2ETest {
     }
 
     @Test
+    void aPointWhoseRecordingIsUnreadableIsRunOnceMore() throws Exception {
+        // stands in for a JVM that lost its recording at exit: the command leaves an empty .jfr behind
+        Path out = dir.resolve("empty");
+        String script = "echo run >> '" + dir.resolve("runs.txt") + "'; : > '" + out + "/t{threads}-c{cpus}.jfr'; "
+                + "echo 'throughput: 5 ops/s'";
+        JsonNode root = json(Proc.lockscope(dir, 60, scale(out, List.of("--threads", "1"), List.of("sh", "-c", script))));
+        assertThat(Files.readAllLines(dir.resolve("runs.txt"))).hasSize(2);
+        assertThat(root.get("points").get(0).get("throughput").asDouble()).isEqualTo(5.0);
+        assertThat(root.get("notes").toString()).contains("the point was run again", "its locks are unknown");
+    }
+
+    @Test
     void mistakesAreOneLineWithExitCode2() throws Exception {
         Proc noPlaceholder = Proc.lockscope(dir, 60, "scale", "--", "java", "-version");
         assertThat(noPlaceholder.exitCode()).isEqualTo(2);
