@@ -98,7 +98,10 @@ public final class LockscopeAgent {
             Thread hook = new Thread(() -> stopAndReport(s, "lockscope: lock contention at JVM exit"), "lockscope-exit");
             Runtime.getRuntime().addShutdownHook(hook);
         } else {
-            Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "lockscope-exit"));
+            // No table to print: JFR's own shutdown hook stops the recording and writes the file. Stopping it
+            // here as well races with that hook, which clears JFR's chunk repository while this thread may
+            // still be copying the chunks into the file, leaving an empty recording.
+            Runtime.getRuntime().addShutdownHook(new Thread(ParkHooks::deactivate, "lockscope-exit"));
         }
         if (!options.quiet) {
             log("recording lock contention to " + s.file() + (attached ? " (attached)" : ""));
