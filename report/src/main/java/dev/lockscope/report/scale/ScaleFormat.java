@@ -33,6 +33,16 @@ final class ScaleFormat {
         return Double.isNaN(fraction) ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
     }
 
+    /** With one decimal, where a rounded whole percent could read "80%, below 80%". */
+    static String pct1(double fraction) {
+        return Double.isNaN(fraction) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
+    }
+
+    /** A signed change in percentage points; "+0%" rather than "-0%" for a tiny decrease. */
+    static String change(double fraction) {
+        return String.format(Locale.ROOT, "%+.0f%%", Math.abs(fraction) < 0.005 ? 0.0 : 100 * fraction);
+    }
+
     static String num(double v, int decimals) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
@@ -54,7 +64,7 @@ final class ScaleFormat {
         }
         if (knee.isPresent()) {
             sb.append(String.format(Locale.ROOT, "throughput stops scaling at %s (efficiency %s, below %s)",
-                    threads(knee.get(), r), pct(knee.get().efficiency()), pct(r.threshold())));
+                    threads(knee.get(), r), pct1(knee.get().efficiency()), pct(r.threshold())));
         } else {
             sb.append(String.format(Locale.ROOT, "throughput scales up to %s (efficiency at least %s at every point)",
                     threads(r.after().get(), r), pct(r.threshold())));

@@ -131,7 +131,7 @@ public final class ScaleHtmlReport {
             for (int i : main) {
                 sb.append("<td>").append(ScaleFormat.pct(l.shares().get(i))).append("</td>");
             }
-            sb.append(String.format(Locale.ROOT, "<td>%+.0f%%</td></tr>%n", 100 * l.growth()));
+            sb.append("<td>").append(ScaleFormat.change(l.growth())).append("</td></tr>\n");
         }
         sb.append("</table>\n");
     }
@@ -151,7 +151,7 @@ public final class ScaleHtmlReport {
             } else {
                 List<String> names = s.locks().stream().map(l -> "<code>" + Html.escape(ScaleFormat.simpleClass(l.className()))
                         + "</code> in <code>" + Html.escape(ScaleFormat.method(l.waiterMethod())) + "</code> "
-                        + String.format(Locale.ROOT, "%+.0f%%", 100 * l.growth())).toList();
+                        + ScaleFormat.change(l.growth())).toList();
                 sb.append(String.join(", ", names));
             }
             sb.append(s.layer() == first ? " &larr; start here" : "").append("</li>\n");

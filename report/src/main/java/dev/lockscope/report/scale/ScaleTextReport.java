@@ -52,20 +52,20 @@ public final class ScaleTextReport {
         sb.append("\nlocks by growth of their share of thread time")
                 .append(r.before().map(b -> " from " + b.threads() + " to " + r.after().get().threads() + " threads").orElse(""))
                 .append(":\n");
-        sb.append(String.format(Locale.ROOT, "  %2s  %-11s %-26s %-36s %-40s", "#", "layer", "lock", "in", "held by"));
+        sb.append(String.format(Locale.ROOT, "  %2s  %-11s %-26s %-36s %-48s", "#", "layer", "lock", "in", "held by"));
         for (SweepPoint p : main) {
             sb.append(String.format(Locale.ROOT, " %6s", "t=" + p.threads()));
         }
         sb.append(String.format(Locale.ROOT, " %7s%n", "growth"));
         int rank = 0;
         for (LockGrowth l : r.locks().subList(0, Math.min(LOCKS_SHOWN, r.locks().size()))) {
-            sb.append(String.format(Locale.ROOT, "  %2d  %-11s %-26s %-36s %-40s", ++rank, l.layer().label(),
+            sb.append(String.format(Locale.ROOT, "  %2d  %-11s %-26s %-36s %-48s", ++rank, l.layer().label(),
                     cut(ScaleFormat.simpleClass(l.className()), 26), cut(ScaleFormat.method(l.waiterMethod()), 36),
-                    cut(ScaleFormat.method(l.ownerMethod()) + " (" + l.ownerLayer().label() + ")", 40)));
+                    cut(ScaleFormat.method(l.ownerMethod()) + " (" + l.ownerLayer().label() + ")", 48)));
             for (SweepPoint p : main) {
                 sb.append(String.format(Locale.ROOT, " %6s", ScaleFormat.pct(l.shares().get(r.points().indexOf(p)))));
             }
-            sb.append(String.format(Locale.ROOT, " %+6.0f%%%n", 100 * l.growth()));
+            sb.append(String.format(Locale.ROOT, " %7s%n", ScaleFormat.change(l.growth())));
         }
         if (r.locks().size() > LOCKS_SHOWN) {
             sb.append("  ... ").append(r.locks().size() - LOCKS_SHOWN).append(" more in --format json\n");
@@ -84,8 +84,8 @@ public final class ScaleTextReport {
                         + "come with bottle graphs)" : "no growing lock";
             } else {
                 LockGrowth l = s.locks().get(0);
-                what = String.format(Locale.ROOT, "`%s` in `%s` %+.0f%%%s", ScaleFormat.simpleClass(l.className()),
-                        ScaleFormat.method(l.waiterMethod()), 100 * l.growth(),
+                what = String.format(Locale.ROOT, "`%s` in `%s` %s%s", ScaleFormat.simpleClass(l.className()),
+                        ScaleFormat.method(l.waiterMethod()), ScaleFormat.change(l.growth()),
                         s.locks().size() > 1 ? " and " + (s.locks().size() - 1) + " more" : "");
             }
             sb.append(String.format(Locale.ROOT, "  %-12s %s%s%n", s.layer().label() + ":", what,

@@ -15,7 +15,7 @@ final class SvgLineChart {
     record Mark(double x, double y, String label, String color) {
     }
 
-    private static final int W = 640, H = 300, LEFT = 56, RIGHT = 150, TOP = 16, BOTTOM = 40;
+    private static final int W = 720, H = 300, LEFT = 56, RIGHT = 230, TOP = 16, BOTTOM = 40;
     private final String xTitle;
     private final String yTitle;
     private final boolean yPercent;

@@ -8,7 +8,7 @@ class ScaleTextReportTest {
     @Test
     void headlineNamesTheKneeTheLockItsLayerAndItsOwner() {
         assertThat(ScaleFormat.headline(SweepFixture.result())).isEqualTo(
-                "throughput stops scaling at 4 threads (efficiency 75%, below 80%); from 2 to 8 threads, "
+                "throughput stops scaling at 4 threads (efficiency 75.0%, below 80%); from 2 to 8 threads, "
                         + "`Hashtable` in `Cache.get` (JDK layer, held by application code `Report.render`) "
                         + "grows from 5% to 70% of thread time");
     }
@@ -30,6 +30,9 @@ class ScaleTextReportTest {
         assertThat(ScaleFormat.method("java.util.Hashtable.get:385")).isEqualTo("Hashtable.get");
         assertThat(ScaleFormat.method("jdk.internal.misc.Unsafe.park")).isEqualTo("Unsafe.park");
         assertThat(ScaleFormat.method("Top.run:3")).isEqualTo("Top.run");
+        assertThat(ScaleFormat.change(-0.001)).isEqualTo("+0%");
+        assertThat(ScaleFormat.change(0.654)).isEqualTo("+65%");
+        assertThat(ScaleFormat.pct1(0.7968)).isEqualTo("79.7%");
         assertThat(ScaleFormat.simpleClass("java.util.concurrent.locks.ReentrantLock$NonfairSync"))
                 .isEqualTo("ReentrantLock$NonfairSync");
     }
