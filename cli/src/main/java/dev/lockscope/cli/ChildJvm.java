@@ -35,19 +35,8 @@ final class ChildJvm {
      * null) from its start until it exits. Only when the command is java: perf follows one process.
      */
     static int run(List<String> command, Path agentJar, String agentArgs, Path schedFile) {
-        String javaagent = "-javaagent:" + agentJar + "=" + agentArgs;
-        List<String> cmd = new ArrayList<>(command);
-        ProcessBuilder pb = new ProcessBuilder().inheritIO();
-        String exe = Path.of(cmd.get(0)).getFileName().toString();
-        boolean isJava = exe.equals("java");
-        if (isJava) {
-            cmd.add(1, javaagent);
-        } else {
-            Map<String, String> env = pb.environment();
-            String existing = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
-            env.put("JAVA_TOOL_OPTIONS", (existing + " " + javaagent).trim());
-        }
-        pb.command(cmd);
+        boolean isJava = Path.of(command.get(0)).getFileName().toString().equals("java");
+        ProcessBuilder pb = withJvmOptions(command, List.of("-javaagent:" + agentJar + "=" + agentArgs)).inheritIO();
         Process child;
         try {
             child = pb.start();
@@ -99,6 +88,24 @@ final class ChildJvm {
         } catch (IllegalStateException shuttingDown) {
             return 130;
         }
+    }
+
+    /**
+     * A process for {@code command} with {@code jvmOptions} added: right after the executable when it
+     * is {@code java}, otherwise appended to JAVA_TOOL_OPTIONS so wrapper scripts pick them up.
+     */
+    static ProcessBuilder withJvmOptions(List<String> command, List<String> jvmOptions) {
+        List<String> cmd = new ArrayList<>(command);
+        ProcessBuilder pb = new ProcessBuilder();
+        String exe = Path.of(cmd.get(0)).getFileName().toString();
+        if (exe.equals("java")) {
+            cmd.addAll(1, jvmOptions);
+        } else {
+            Map<String, String> env = pb.environment();
+            String existing = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
+            env.put("JAVA_TOOL_OPTIONS", (existing + " " + String.join(" ", jvmOptions)).trim());
+        }
+        return pb.command(cmd);
     }
 
     /** One line after the run: where the recording is and what to do next. */

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Lock-contention profiler for the JVM: which lock is the bottleneck, who holds it while "
                 + "others wait and in what code.",
         subcommands = {RecordCommand.class, AttachCommand.class, DumpCommand.class, ReportCommand.class,
-                DemoCommand.class, BottleCommand.class, CommandLine.HelpCommand.class})
+                DemoCommand.class, BottleCommand.class, ScaleCommand.class, CommandLine.HelpCommand.class})
 public final class LockscopeCli {
     public static void main(String[] args) {
         System.exit(execute(args));
@@ -19,6 +19,7 @@ public final class LockscopeCli {
         CommandLine cli = new CommandLine(new LockscopeCli());
         // `lockscope record java -Xmx1g -jar app.jar`: everything from the command on is the command's.
         cli.getSubcommands().get("record").setStopAtPositional(true);
+        cli.getSubcommands().get("scale").setStopAtPositional(true);
         cli.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             if (ex instanceof UserError) {
                 cmd.getErr().println("lockscope: " + ex.getMessage());

@@ -1,5 +1,7 @@
 package dev.lockscope.demo;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,7 +16,10 @@ public final class DemoMain {
             "large-cs-juc", "seed 000 §5.2: three ReentrantLocks with 4/16/64 ms critical sections, taken in turn",
             "large-cs-sync", "seed 000 §5.2: the same with synchronized",
             "frequent-juc", "seed 000 §5.3: two ReentrantLocks with 32 ms sections, chosen 75%/25%",
-            "frequent-sync", "seed 000 §5.3: the same with synchronized"));
+            "frequent-sync", "seed 000 §5.3: the same with synchronized",
+            "scale-global-lock", "issue 8: p µs parallel, c µs under one global lock; knee near (p + c) / c threads"
+                    + " [--parallel-us P] [--critical-us C]",
+            "scale-two-layers", "issue 8: an application lock hiding a Hashtable lock [--no-app-lock]"));
 
     private DemoMain() {
     }
@@ -28,18 +33,24 @@ public final class DemoMain {
         String pattern = args[0];
         int threads = 16;
         double seconds = 10;
+        List<String> workloadArgs = new ArrayList<>(); // options of the workload itself
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-                default -> fail("unknown argument '" + args[i] + "'");
+                default -> workloadArgs.add(args[i]);
             }
+        }
+        if (!pattern.startsWith("scale-") && !workloadArgs.isEmpty()) {
+            fail("unknown argument '" + workloadArgs.get(0) + "'");
         }
         Workload w = switch (pattern) {
             case "large-cs-juc" -> new LargeCriticalSection(false);
             case "large-cs-sync" -> new LargeCriticalSection(true);
             case "frequent-juc" -> new FrequentlyAcquired(false);
             case "frequent-sync" -> new FrequentlyAcquired(true);
+            case "scale-global-lock" -> scaleWorkload(() -> new GlobalLockRequests(workloadArgs));
+            case "scale-two-layers" -> scaleWorkload(() -> new TwoLayerRequests(workloadArgs));
             default -> {
                 fail("unknown pattern '" + pattern + "' (known: " + String.join(", ", PATTERNS.keySet()) + ")");
                 yield null;
@@ -47,6 +58,15 @@ public final class DemoMain {
         };
         long ops = Workload.runFor(w, threads, (long) (seconds * 1000));
         System.out.printf(Locale.ROOT, "throughput: %.3f ops/s (%d ops, %d threads, %.1f s)%n", ops / seconds, ops, threads, seconds);
+    }
+
+    private static Workload scaleWorkload(java.util.function.Supplier<Workload> create) {
+        try {
+            return create.get();
+        } catch (IllegalArgumentException e) {
+            fail(e.getMessage());
+            return null;
+        }
     }
 
     private static void fail(String message) {
