@@ -20,6 +20,12 @@ public final class LockscopeCli {
         // `lockscope record java -Xmx1g -jar app.jar`: everything from the command on is the command's.
         cli.getSubcommands().get("record").setStopAtPositional(true);
         cli.getSubcommands().get("scale").setStopAtPositional(true);
+        // A mistyped option or missing argument: one line and a pointer to --help, not the whole usage.
+        cli.setParameterExceptionHandler((ex, args1) -> {
+            CommandLine cmd = ex.getCommandLine();
+            cmd.getErr().println("lockscope: " + ex.getMessage() + " (see: " + cmd.getCommandSpec().qualifiedName() + " --help)");
+            return 2;
+        });
         cli.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             if (ex instanceof UserError) {
                 cmd.getErr().println("lockscope: " + ex.getMessage());

@@ -73,6 +73,11 @@ class BadInputTest {
     }
 
     @Test
+    void unknownOptionIsOneLine() throws Exception {
+        assertOneLineError(Proc.lockscope(dir, 30, "report", "--bogus", "x.jfr"), "Unknown option: '--bogus' (see: lockscope report --help)");
+    }
+
+    @Test
     void unknownDemo() throws Exception {
         assertOneLineError(Proc.lockscope(dir, 30, "demo", "nope"), "unknown demo pattern 'nope'");
         assertThat(List.of()).isEmpty();
