@@ -166,7 +166,8 @@
   function drawTree() {
     const tree = buildTree();
     const box = document.getElementById('blame-tree');
-    const head = el('div', { class: 'node tree-head' }, '', aspects.map(a => ASPECTS[a].label).join(' › '), 'wait', 'share', 'count');
+    const head = el('div', { class: 'node tree-head' }, el('span', {}), el('span', {}, aspects.map(a => ASPECTS[a].label).join(' › ')),
+      el('span', { class: 'num' }, 'wait'), el('span', { class: 'num' }, 'share'), el('span', { class: 'num' }, 'count'));
     const ul = el('ul', {});
     renderChildren(ul, tree, [], tree.total, 0);
     box.replaceChildren(head, ul);
