@@ -28,8 +28,8 @@ public final class CollapsedStacks {
     private static String line(List<String> innermostFirst) {
         StringBuilder sb = new StringBuilder();
         for (int i = innermostFirst.size() - 1; i >= 0; i--) {
-            // ';' separates frames and the last space the value: neither may appear inside a frame
-            sb.append(innermostFirst.get(i).replace(';', ',').replace(' ', '_'));
+            // ';' separates frames (the value follows the last space, so spaces inside frames are fine)
+            sb.append(innermostFirst.get(i).replace(';', ','));
             if (i > 0) {
                 sb.append(';');
             }
