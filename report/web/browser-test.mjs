@@ -1,8 +1,8 @@
 // Opens lockscope HTML reports in headless Chromium (Debian's package, driven by playwright-core) and
 // checks them as a person would look at them. Run by e2e's HtmlReportBrowserTest:
 //   node browser-test.mjs <config.json>
-// config: { chromium, screenshots, reports: [{ file, name, expectLock, expectThread, bottleGraph,
-//           owners, boundMillis }] }
+// config: { chromium, screenshots, reports: [{ file, name, expectLock, expectFrame (default expectLock),
+//           expectThread, bottleGraph, owners, boundMillis }] }
 // Prints one line per check; exits 1 with the failures listed on the last lines.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
@@ -62,8 +62,10 @@ async function checkReport(r) {
   await page.locator('#lock-table th', { hasText: 'avg hold' }).click();
   check(p + 'lock table sorts', (await page.locator('#lock-table th.sorted-desc').innerText()).includes('avg hold'));
   check(p + 'blame tree names the lock', (await text('#blame-tree')).includes(r.expectLock));
-  const flame = await page.locator('#flame-waiter svg').count() ? await page.locator('#flame-waiter').textContent() : '';
-  check(p + 'waiter flame graph names the lock', flame.includes(r.expectLock));
+  // frame names are on the <g name> at once; the labels appear only after d3's transition
+  const flame = (await page.locator('#flame-waiter svg g').evaluateAll(gs => gs.map(g => g.getAttribute('name')))).join('\n');
+  const frame = r.expectFrame || r.expectLock;
+  check(p + 'waiter flame graph shows ' + frame, flame.includes(frame));
   if (r.owners) {
     check(p + 'owner flame graph drawn', await page.locator('#flame-owner svg').count() === 1);
   } else {

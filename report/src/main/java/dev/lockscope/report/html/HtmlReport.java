@@ -1,6 +1,7 @@
 package dev.lockscope.report.html;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -13,8 +14,8 @@ import java.util.Map;
 /**
  * The interactive report: one self-contained HTML page (no network access when viewed) made of the
  * template {@code report.html}, its stylesheet and script, the vendor bundle built by
- * {@code scripts/build-web.sh}, and the report document embedded as JSON, which the page's script
- * renders. See docs/html-report.md.
+ * {@code scripts/build-web.sh}, and the report document embedded as JSON (its {@code blame} packed
+ * by {@link BlamePacking}), which the page's script renders. See docs/html-report.md.
  */
 public final class HtmlReport {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -28,9 +29,14 @@ public final class HtmlReport {
         for (String name : RESOURCES) {
             parts.put(name, resource(name));
         }
+        ObjectNode embedded = doc.deepCopy();
+        JsonNode blame = embedded.remove("blame");
+        if (blame != null && blame.isArray()) {
+            embedded.set("blamePacked", BlamePacking.pack(blame));
+        }
         String json;
         try {
-            json = MAPPER.writeValueAsString(doc);
+            json = MAPPER.writeValueAsString(embedded);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the report document", e);
         }

@@ -26,14 +26,14 @@ import java.util.Map;
  * monitor, parked, waiting ({@code Object.wait}) and sleeping, with the lock of each span.
  *
  * <p>Bounded for the page, whatever the recording: spans closer than {@link #RESOLUTION} of the
- * recording (far below a pixel) merge, each thread keeps its {@link #MAX_SPANS} longest spans, and
+ * recording (half a pixel of a 1000-pixel-wide timeline) merge, each thread keeps its {@link #MAX_SPANS} longest spans, and
  * the {@link #MAX_THREADS} threads with the most time off-CPU are kept. Spans are flat integer
  * arrays {@code [begin µs, end µs, state, lock index or -1]} relative to the recording start.
  */
 public final class ThreadTimeline implements ReportSection {
     public static final List<String> STATES = List.of("running", "blocked", "parked", "waiting", "sleeping");
-    static final double RESOLUTION = 1.0 / 5000;
-    static final int MAX_SPANS = 4000;
+    static final double RESOLUTION = 1.0 / 2000;
+    static final int MAX_SPANS = 2000;
     static final int MAX_THREADS = 200;
     /** JFR's default Java sampling period, used when a thread has a single sample. */
     private static final long DEFAULT_SAMPLE_NANOS = 20_000_000;

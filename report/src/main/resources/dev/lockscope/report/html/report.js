@@ -4,10 +4,26 @@
 (function () {
   'use strict';
   const data = JSON.parse(document.getElementById('lockscope-data').textContent);
-  const blame = Array.isArray(data.blame) ? data.blame : null;
+  const blame = data.blamePacked ? unpackBlame(data.blamePacked) : Array.isArray(data.blame) ? data.blame : null;
   const MAX_TABLE_ROWS = 500, MAX_CHILDREN = 50, MAX_CHAINS = 5;
   const RUNTIME = ['java.', 'javax.', 'jdk.', 'sun.', 'com.sun.', 'dev.lockscope.agent.'];
   const api = window.lockscope = { data: data, errors: [] };
+
+  /** The blame array of the contract from its packed form (BlamePacking.java); chains are shared arrays. */
+  function unpackBlame(p) {
+    const str = i => i < 0 ? null : p.strings[i];
+    const chains = p.chains.map(c => c.map(i => p.strings[i]));
+    const n = p.fields.length, out = new Array(p.entries.length / n);
+    for (let i = 0, e = p.entries; i < out.length; i++) {
+      const o = {};
+      for (let f = 0; f < n; f++) {
+        const name = p.fields[f], v = e[i * n + f];
+        o[name] = name.endsWith('Frames') ? chains[v] : name === 'nanos' || name === 'count' ? v : str(v);
+      }
+      out[i] = o;
+    }
+    return out;
+  }
 
   // ---- small helpers --------------------------------------------------------------------------
   function el(tag, attrs, ...children) {
@@ -404,19 +420,20 @@
       if (text) { tip.textContent = text; tip.style.left = (ev.clientX + 12) + 'px'; tip.style.top = (ev.clientY + 12) + 'px'; }
     });
     canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
-    /** For tests: page coordinates of the middle of a thread's first span in a state. */
+    /** For tests: page coordinates of the middle of the widest span in a state, or null. */
     api.timelinePoint = (state) => {
       const si = tl.states.indexOf(state);
-      for (let row = 0; row < tl.threads.length; row++) {
-        const s = tl.threads[row].spans;
-        for (let i = 0; i < s.length; i += 4) {
-          if (s[i + 2] === si && x(s[i + 1]) - x(s[i]) > 3) {
-            const r = canvas.getBoundingClientRect();
-            return { x: r.left + (x(s[i]) + x(s[i + 1])) / 2, y: r.top + row * ROW + ROW / 2 };
+      let best = null;
+      tl.threads.forEach((t, row) => {
+        for (let i = 0; i < t.spans.length; i += 4) {
+          if (t.spans[i + 2] === si && (!best || t.spans[i + 1] - t.spans[i] > best.end - best.begin)) {
+            best = { row: row, begin: t.spans[i], end: t.spans[i + 1] };
           }
         }
-      }
-      return null;
+      });
+      if (!best) return null;
+      const r = canvas.getBoundingClientRect();
+      return { x: r.left + (x(best.begin) + x(best.end)) / 2, y: r.top + best.row * ROW + ROW / 2 };
     };
   });
 

@@ -38,7 +38,11 @@ class HtmlReportTest {
         assertThat(m.find()).isTrue();
         ObjectMapper mapper = new ObjectMapper();
         JsonNode embedded = mapper.readTree(m.group(1));
-        assertThat(embedded.equals(mapper.readTree(mapper.writeValueAsString(doc)))).isTrue();
+        ObjectNode expected = (ObjectNode) mapper.readTree(mapper.writeValueAsString(doc));
+        JsonNode blame = expected.remove("blame");
+        assertThat(embedded.get("blamePacked").get("entries").size()).isEqualTo(blame.size() * BlamePacking.FIELDS.size());
+        ((ObjectNode) embedded).remove("blamePacked");
+        assertThat(embedded.equals(expected)).isTrue();
         assertThat(embedded.at("/locks/0/firstThread").asText()).startsWith("</script>");
     }
 }
