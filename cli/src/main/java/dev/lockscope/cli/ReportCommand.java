@@ -19,7 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code lockscope report <recording>}: the park-contention table of a finished recording, as text or JSON. */
+/** {@code lockscope report <recording>}: the park-contention table of a finished recording, or its HTML page and exports. */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {
                 "Reads a JFR recording made by lockscope (record, attach, or -javaagent) and prints the "
@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
                 "  lockscope report app.jfr --format json -o contention.json",
                 "  lockscope report app.jfr --format html -o app.html",
                 "  lockscope report app.jfr --format collapsed --side owner > owner.collapsed",
-                "  lockscope report app.jfr --format pprof -o wait.pb.gz && go tool pprof -top wait.pb.gz",
+                "  lockscope report app.jfr --format pprof -o wait.pb.gz",
                 "  lockscope report app.jfr --print-threshold 100",
                 "", "The JSON schema is documented in docs/json-schema.md, the HTML report and the exports in "
                         + "docs/html-report.md.",
