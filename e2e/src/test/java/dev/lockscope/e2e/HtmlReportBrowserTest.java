@@ -10,7 +10,7 @@ import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.report.export.ReportDocument;
 import dev.lockscope.report.export.ReportSection;
 import dev.lockscope.report.html.HtmlReport;
-import dev.lockscope.report.html.ThreadTimeline;
+import dev.lockscope.report.export.ThreadTimeline;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

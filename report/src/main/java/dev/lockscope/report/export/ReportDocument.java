@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.report.JsonReport;
-import dev.lockscope.report.html.ThreadTimeline;
-import dev.lockscope.report.html.TopFindings;
 
 import java.util.List;
 

@@ -8,7 +8,6 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
-import dev.lockscope.analysis.model.ThreadRef;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,30 +27,28 @@ public final class WaiterOnlyBlame implements ReportSection {
         return MEMBER;
     }
 
+    /** What one entry aggregates over. */
+    private record Waiter(String kind, String lockClass, String lockId, String thread, List<String> frames) {
+    }
+
     @Override
     public JsonNode build(LockRecording recording, LockContention contention) {
-        Map<List<Object>, long[]> waits = new LinkedHashMap<>();
+        Map<Waiter, long[]> waits = new LinkedHashMap<>(); // {nanos, count}
         for (ParkWait p : recording.parks()) {
-            add(waits, "park", p.blockerClass(), Integer.toHexString(p.blockerHash()), p.thread(), p.frames(),
-                    p.durationNanos(recording.endNanos()));
+            add(waits, new Waiter("park", p.blockerClass(), Integer.toHexString(p.blockerHash()), p.thread().name(),
+                    p.frames()), p.durationNanos(recording.endNanos()));
         }
         for (MonitorEnter e : recording.monitorEnters()) {
-            add(waits, "monitor", e.monitorClass(), Long.toHexString(e.address()), e.thread(), e.frames(),
-                    e.endNanos() - e.beginNanos());
+            add(waits, new Waiter("monitor", e.monitorClass(), Long.toHexString(e.address()), e.thread().name(),
+                    e.frames()), e.endNanos() - e.beginNanos());
         }
         ArrayNode blame = JsonNodeFactory.instance.arrayNode();
-        waits.forEach((key, total) -> {
-            @SuppressWarnings("unchecked")
-            List<String> frames = (List<String>) key.get(4);
-            blame.add(entry((String) key.get(0), (String) key.get(1), (String) key.get(2), (String) key.get(3), frames,
-                    total[0], total[1]));
-        });
+        waits.forEach((w, total) -> blame.add(entry(w.kind, w.lockClass, w.lockId, w.thread, w.frames, total[0], total[1])));
         return blame;
     }
 
-    private static void add(Map<List<Object>, long[]> waits, String kind, String lockClass, String lockId,
-                            ThreadRef waiter, List<String> frames, long nanos) {
-        long[] total = waits.computeIfAbsent(List.of(kind, lockClass, lockId, waiter.name(), frames), k -> new long[2]);
+    private static void add(Map<Waiter, long[]> waits, Waiter waiter, long nanos) {
+        long[] total = waits.computeIfAbsent(waiter, k -> new long[2]);
         total[0] += nanos;
         total[1]++;
     }

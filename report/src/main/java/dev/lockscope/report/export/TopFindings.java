@@ -1,4 +1,4 @@
-package dev.lockscope.report.html;
+package dev.lockscope.report.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

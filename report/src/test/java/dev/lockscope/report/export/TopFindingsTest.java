@@ -1,10 +1,8 @@
-package dev.lockscope.report.html;
+package dev.lockscope.report.export;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.report.export.Recordings;
-import dev.lockscope.report.export.ReportDocument;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.lockscope.report.html;
+package dev.lockscope.report.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,7 +12,6 @@ import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.ThreadRef;
-import dev.lockscope.report.export.ReportSection;
 
 import java.util.ArrayList;
 import java.util.Comparator;

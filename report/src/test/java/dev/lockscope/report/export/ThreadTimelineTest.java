@@ -1,8 +1,7 @@
-package dev.lockscope.report.html;
+package dev.lockscope.report.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.report.export.Recordings;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
