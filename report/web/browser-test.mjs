@@ -1,7 +1,7 @@
 // Opens lockscope HTML reports in headless Chromium (Debian's package, driven by playwright-core) and
 // checks them as a person would look at them. Run by e2e's HtmlReportBrowserTest:
 //   node browser-test.mjs <config.json>
-// config: { chromium, screenshots, reports: [{ file, name, expectLock, expectFrame (default expectLock),
+// config: { chromium, screenshots, reports: [{ file, name, empty, expectLock, expectFrame (default expectLock),
 //           expectThread, bottleGraph, owners, boundMillis }] }
 // Prints one line per check; exits 1 with the failures listed on the last lines.
 import { chromium } from 'playwright-core';
@@ -57,6 +57,16 @@ async function checkReport(r) {
     JSON.stringify(await page.evaluate(() => window.lockscope.errors)));
 
   const text = sel => page.locator(sel).innerText();
+  if (r.empty) { // a report with no locks and none of the optional members: every section says so
+    for (const sel of ['#lock-table', '#blame', '#flame-waiter', '#flame-owner', '#bottle-graph', '#timeline-view']) {
+      check(p + sel + ' says what is missing', await page.locator(sel + ' .missing').count() === 1);
+    }
+    await page.screenshot({ path: join(config.screenshots, r.name + '-page.png'), fullPage: true });
+    check(p + 'no console errors', errors.length === 0, errors.join(' | '));
+    check(p + 'no network requests', requests.length === 0, requests.join(' '));
+    await page.close();
+    return;
+  }
   check(p + 'summary names the lock', (await text('#findings')).includes(r.expectLock), await text('#findings'));
   check(p + 'lock table names the lock', (await text('#lock-table')).includes(r.expectLock));
   await page.locator('#lock-table th', { hasText: 'avg hold' }).click();

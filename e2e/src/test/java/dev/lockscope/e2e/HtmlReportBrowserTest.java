@@ -26,10 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The HTML report in a real browser: headless Chromium (Debian's package) driven by
- * report/web/browser-test.mjs (playwright-core), both installed by scripts/install-deps.sh. Three
+ * report/web/browser-test.mjs (playwright-core), both installed by scripts/install-deps.sh. Four
  * pages: the one {@code lockscope record} writes for a demo run (the product as shipped: waiter-side
  * blame, no bottle graph), the same recording with the owner-blame and bottle-graph test fixtures,
- * and a synthetic recording of 100k contention records with a time bound. Screenshots and the page
+ * a synthetic recording of 100k contention records with a time bound, and an empty report whose
+ * sections must each say what is missing. Screenshots and the page
  * sizes go to e2e/target/html-report/.
  */
 class HtmlReportBrowserTest {
@@ -60,6 +61,8 @@ class HtmlReportBrowserTest {
         LockRecording model = RecordingReader.read(jfr);
         Path fixtureHtml = write("demo-fixtures.html", model, List.<ReportSection>of(new OwnerBlameFixture(), new BottleGraphFixture(),
                 new ThreadTimeline()));
+        Path emptyHtml = write("empty.html", new LockRecording(Path.of("empty.jfr"), 0, 0, java.util.Map.of(), List.of(),
+                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of()), List.of());
         long began = System.nanoTime();
         Path largeHtml = write("large.html", SyntheticRecording.of(LARGE), List.of(new OwnerBlameFixture(),
                 new BottleGraphFixture(), new ThreadTimeline()));
@@ -78,6 +81,7 @@ class HtmlReportBrowserTest {
                 .put("expectFrame", "com.example.service.Handler")
                 .put("expectThread", "pool-1-thread-").put("owners", true).put("bottleGraph", true)
                 .put("boundMillis", LARGE_BOUND_MILLIS);
+        reports.addObject().put("file", emptyHtml.toString()).put("name", "empty").put("empty", true);
         Path configFile = OUT.resolve("browser-test.json");
         json.writeValue(configFile.toFile(), config);
 
