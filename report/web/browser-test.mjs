@@ -99,6 +99,13 @@ async function checkReport(r) {
     check(p + 'timeline has a parked or blocked span', false);
   }
   await page.locator('#timeline').screenshot({ path: join(config.screenshots, r.name + '-timeline.png') });
+  if (point) { // zoom in around the span; it still names its lock
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+    const zoomed = await page.evaluate(() => window.lockscope.timelinePoint('parked') || window.lockscope.timelinePoint('blocked'));
+    await page.mouse.move(zoomed.x, zoomed.y);
+    check(p + 'zoomed timeline hover names the lock', (await text('#timeline-tip')).includes(r.expectLock));
+    await page.locator('#timeline').screenshot({ path: join(config.screenshots, r.name + '-timeline-zoomed.png') });
+  }
 
   // Blame explorer: move the first aspect right; the top level must then group by the other aspect.
   const before = await page.evaluate(() => window.lockscope.aspects());

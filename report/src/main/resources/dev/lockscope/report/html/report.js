@@ -89,7 +89,8 @@
       ['real-time', l => l.realTimeNanos, 'ns'], ['avg park', l => l.avgParkNanos, 'ns'],
       ['avg hold', l => l.avgHoldNanos, 'ns'], ['%real-time', l => l.realTimeUtilPct, 'pct'],
       ['%thread-time', l => l.threadTimeUtilPct, 'pct'], ['%real-life', l => l.realLifeTimeUtilPct, 'pct'],
-      ['%thread-life', l => l.threadLifeTimeUtilPct, 'pct'], ['first thread', l => l.firstThread, 'text']];
+      ['%thread-life', l => l.threadLifeTimeUtilPct, 'pct'], ['life time', l => l.lifeTimeNanos, 'ns'],
+      ['first thread', l => l.firstThread, 'text']];
     const locks = (data.locks || []).map((l, i) => Object.assign({ _rank: i + 1 }, l));
     const box = document.getElementById('lock-table');
     if (locks.length === 0) { missing(box, 'No contended lock.', 'No thread parked on a blocker or blocked on a monitor.'); return; }
@@ -374,7 +375,8 @@
     }
     const colors = { running: '#38a169', blocked: '#e53e3e', parked: '#dd6b20', waiting: '#805ad5', sleeping: '#a0aec0' };
     const legend = document.getElementById('timeline-legend');
-    legend.replaceChildren(...tl.states.map(s => el('span', {}, el('span', { class: 'swatch', style: 'background:' + colors[s] }), s)));
+    legend.replaceChildren(...tl.states.map(s => el('span', {}, el('span', { class: 'swatch', style: 'background:' + colors[s] }), s)),
+      el('span', { class: 'hint' }, ' · wheel to zoom, double-click to reset, hover for the lock'));
     if (tl.threadsLeftOut || tl.spansLeftOut) legend.append(el('span', { class: 'hint' },
       ' (' + tl.threadsLeftOut + ' threads and ' + tl.spansLeftOut + ' short spans left out for size)'));
     const ROW = 16, LABEL = 200, dpr = window.devicePixelRatio || 1;
@@ -383,27 +385,50 @@
     const canvas = el('canvas', { id: 'timeline-canvas', width: width * dpr, height: height * dpr, style: 'width:' + width + 'px;height:' + height + 'px' });
     const ctx = canvas.getContext('2d');
     ctx.scale(dpr, dpr);
-    const x = us => LABEL + plot * us / (tl.durationMicros || 1);
-    ctx.font = '11px system-ui, sans-serif';
-    tl.threads.forEach((t, row) => {
-      const y = row * ROW;
-      ctx.fillStyle = row % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(0, y, width, ROW);
-      ctx.fillStyle = '#1d232b'; ctx.fillText(t.name.length > 30 ? t.name.slice(0, 29) + '…' : t.name, 4, y + 12);
-      const s = t.spans;
-      for (let i = 0; i < s.length; i += 4) {
-        ctx.fillStyle = colors[tl.states[s[i + 2]]];
-        ctx.fillRect(x(s[i]), y + 2, Math.max(1, x(s[i + 1]) - x(s[i])), ROW - 4);
+    // The visible window [v0, v1] in µs: the wheel zooms around the pointer, double-click resets.
+    let v0 = 0, v1 = tl.durationMicros || 1;
+    const x = us => LABEL + plot * (us - v0) / (v1 - v0);
+    function draw() {
+      ctx.clearRect(0, 0, width, height);
+      ctx.font = '11px system-ui, sans-serif';
+      tl.threads.forEach((t, row) => {
+        const y = row * ROW;
+        ctx.fillStyle = row % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(0, y, width, ROW);
+        const s = t.spans;
+        for (let i = 0; i < s.length; i += 4) {
+          if (s[i + 1] < v0 || s[i] > v1) continue;
+          const a = Math.max(LABEL, x(s[i])), b = Math.min(width, x(s[i + 1]));
+          ctx.fillStyle = colors[tl.states[s[i + 2]]];
+          ctx.fillRect(a, y + 2, Math.max(1, b - a), ROW - 4);
+        }
+        ctx.fillStyle = row % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(0, y, LABEL, ROW);
+        ctx.fillStyle = '#1d232b'; ctx.fillText(t.name.length > 30 ? t.name.slice(0, 29) + '…' : t.name, 4, y + 12);
+      });
+      ctx.fillStyle = '#5c6673';
+      for (let k = 0; k <= 10; k++) {
+        ctx.fillText(fmtNanos(Math.round((v0 + (v1 - v0) * k / 10) * 1000)), LABEL + plot * k / 10 - (k === 10 ? 50 : 0), height - 6);
       }
-    });
-    ctx.fillStyle = '#5c6673';
-    for (let k = 0; k <= 10; k++) ctx.fillText(fmtNanos(tl.durationMicros * 1000 * k / 10), LABEL + plot * k / 10 - (k === 10 ? 40 : 0), height - 6);
+    }
+    draw();
+    canvas.addEventListener('wheel', ev => {
+      const r = canvas.getBoundingClientRect(), px = ev.clientX - r.left;
+      if (px < LABEL) return;
+      ev.preventDefault();
+      const at = v0 + (px - LABEL) * (v1 - v0) / plot, f = ev.deltaY > 0 ? 1.25 : 0.8;
+      const span = Math.min(tl.durationMicros, Math.max(10, (v1 - v0) * f));
+      v0 = Math.max(0, at - (at - v0) * span / (v1 - v0));
+      v1 = Math.min(tl.durationMicros, v0 + span);
+      v0 = Math.max(0, v1 - span);
+      draw();
+    }, { passive: false });
+    canvas.addEventListener('dblclick', () => { v0 = 0; v1 = tl.durationMicros || 1; draw(); });
     view.replaceChildren(canvas);
     const tip = document.getElementById('timeline-tip');
     /** The span under a point: the shortest one containing it (a park inside a running sample wins). */
     function hit(px, py) {
       const row = Math.floor(py / ROW), t = tl.threads[row];
       if (!t || px < LABEL) return null;
-      const us = (px - LABEL) * tl.durationMicros / plot, slack = 2 * tl.durationMicros / plot;
+      const us = v0 + (px - LABEL) * (v1 - v0) / plot, slack = 2 * (v1 - v0) / plot;
       let best = null;
       for (let i = 0; i < t.spans.length; i += 4) {
         if (t.spans[i] > us + slack) break;
@@ -417,7 +442,12 @@
     canvas.addEventListener('mousemove', ev => {
       const r = canvas.getBoundingClientRect(), text = hit(ev.clientX - r.left, ev.clientY - r.top);
       tip.hidden = !text;
-      if (text) { tip.textContent = text; tip.style.left = (ev.clientX + 12) + 'px'; tip.style.top = (ev.clientY + 12) + 'px'; }
+      if (text) {
+        tip.textContent = text;
+        const w = tip.offsetWidth; // keep the tip inside the window near its right edge
+        tip.style.left = (ev.clientX + 12 + w > window.innerWidth ? Math.max(0, ev.clientX - 12 - w) : ev.clientX + 12) + 'px';
+        tip.style.top = (ev.clientY + 12) + 'px';
+      }
     });
     canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
     /** For tests: page coordinates of the middle of the widest span in a state, or null. */
