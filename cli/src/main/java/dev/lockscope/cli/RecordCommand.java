@@ -47,17 +47,18 @@ final class RecordCommand implements Callable<Integer> {
         int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording));
         ChildJvm.announce(recording);
         if (!noHtml && Files.isRegularFile(recording)) {
-            writeHtml(recording, html != null ? html : Path.of(recording.toString().replaceFirst("\\.jfr$", "") + ".html"));
+            Path page = html != null ? html : Path.of(recording.toString().replaceFirst("\\.jfr$", "") + ".html");
+            writeHtml(recording, page, new ContentionOptions(agent.collectionThreshold, agent.printThreshold));
         }
         return rc;
     }
 
     /** The HTML report of the finished run; a failure costs the page, not the run's exit code. */
-    private static void writeHtml(Path recording, Path html) {
+    private static void writeHtml(Path recording, Path html, ContentionOptions options) {
         try {
             LockRecording model = RecordingReader.read(recording);
             byte[] page = OutputFormat.html.render(model,
-                    LockContentionAnalysis.analyze(model, new ContentionOptions(0, 0)), Side.waiter);
+                    LockContentionAnalysis.analyze(model, options), Side.waiter);
             Files.write(html, page);
             System.err.println(TextReport.htmlPointer(html));
         } catch (RecordingException | IOException e) {
