@@ -65,8 +65,12 @@ public final class TopFindings {
                 lock.path("realTimeUtilPct").asDouble(), lock.path("totalWaitNanos").asLong() / 1e9));
         long[] share = new long[2];
         String ownerMethod = top(blame, "ownerFrames", share);
+        String ownerThread = ownerMethod == null ? topOwnerThread(blame, share) : null;
         if (ownerMethod != null) {
             s.append(String.format(Locale.ROOT, "; it was held in `%s` %.0f%% of that time", ownerMethod,
+                    100.0 * share[0] / Math.max(1, share[1])));
+        } else if (ownerThread != null) {
+            s.append(String.format(Locale.ROOT, "; it was held by `%s` %.0f%% of that time", ownerThread,
                     100.0 * share[0] / Math.max(1, share[1])));
         } else if (!blame.isEmpty()) {
             s.append("; where it was held meanwhile is not known (no owner blame in this report)");
@@ -97,6 +101,29 @@ public final class TopFindings {
             }
         }
         if (share != null && best != null) {
+            share[0] = nanos.get(best);
+            share[1] = all;
+        }
+        return best;
+    }
+
+    /** The owner thread with the most nanoseconds when owners have no call chains (monitors), or null. */
+    private static String topOwnerThread(List<JsonNode> blame, long[] share) {
+        Map<String, Long> nanos = new java.util.TreeMap<>();
+        long all = 0;
+        for (JsonNode e : blame) {
+            all += e.path("nanos").asLong();
+            if (e.path("ownerThread").isTextual()) {
+                nanos.merge(e.path("ownerThread").asText(), e.path("nanos").asLong(), Long::sum);
+            }
+        }
+        String best = null;
+        for (Map.Entry<String, Long> m : nanos.entrySet()) {
+            if (best == null || m.getValue() > nanos.get(best)) {
+                best = m.getKey();
+            }
+        }
+        if (best != null) {
             share[0] = nanos.get(best);
             share[1] = all;
         }

@@ -39,6 +39,16 @@ class TopFindingsTest {
     }
 
     @Test
+    void namesTheOwnerThreadWhenOwnersHaveNoChains() {
+        for (com.fasterxml.jackson.databind.JsonNode e : doc.withArray("blame")) {
+            if (e.get("lockId").asText().equals("7f00")) {
+                ((ObjectNode) e).put("ownerThread", "worker-a");
+            }
+        }
+        assertThat(TopFindings.of(doc).get(1)).endsWith("; it was held by `worker-a` 100% of that time.");
+    }
+
+    @Test
     void appMethodSkipsRuntimeFrames() {
         assertThat(TopFindings.appMethod(new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(
                 List.of("java.util.concurrent.locks.LockSupport.park", "com.example.Inventory$Item.reserve:42"))))
