@@ -44,7 +44,8 @@ public final class PprofProfile {
         ProtoWriter body = new ProtoWriter();
         body.message(SAMPLE_TYPE, valueType("wait", "nanoseconds"));
         body.message(SAMPLE_TYPE, valueType("contentions", "count"));
-        long threadKey = string(side == Side.waiter ? "waiter thread" : "owner thread");
+        // one label key for both sides: Pyroscope and Prometheus-style tools accept only [a-zA-Z_][a-zA-Z0-9_]*
+        long threadKey = string("thread");
         for (BlameStacks.Stack s : BlameStacks.of(doc, side)) {
             long[] ids = new long[s.frames().size()];
             for (int i = 0; i < ids.length; i++) {

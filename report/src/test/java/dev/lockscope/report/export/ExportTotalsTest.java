@@ -98,7 +98,7 @@ class ExportTotalsTest {
             nanos += Long.parseLong(m.group(1));
             count += Long.parseLong(m.group(2));
         }
-        assertThat(raw).contains("wait/nanoseconds[dflt] contentions/count", "waiter thread:[worker-a]");
+        assertThat(raw).contains("wait/nanoseconds[dflt] contentions/count", "thread:[worker-a]");
         assertThat(nanos).isEqualTo(jsonTotal());
         assertThat(count).isEqualTo(4);
     }
