@@ -1,9 +1,20 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContentionAnalysis;
+import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.report.TextReport;
+import dev.lockscope.report.export.OutputFormat;
+import dev.lockscope.report.export.Side;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -19,6 +30,14 @@ final class RecordCommand implements Callable<Integer> {
     @Mixin
     AgentOptionsMixin agent;
 
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Where to write the interactive HTML report after the run (default: the recording's "
+                    + "name with .html).")
+    Path html;
+
+    @Option(names = "--no-html", description = "Write no HTML report.")
+    boolean noHtml;
+
     @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "The command to run, e.g. java -jar app.jar.")
     List<String> command;
 
@@ -28,6 +47,23 @@ final class RecordCommand implements Callable<Integer> {
         int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording),
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
+        if (!noHtml && Files.isRegularFile(recording)) {
+            Path page = html != null ? html : Path.of(recording.toString().replaceFirst("\\.jfr$", "") + ".html");
+            writeHtml(recording, page, new ContentionOptions(agent.collectionThreshold, agent.printThreshold));
+        }
         return rc;
+    }
+
+    /** The HTML report of the finished run; a failure costs the page, not the run's exit code. */
+    private static void writeHtml(Path recording, Path html, ContentionOptions options) {
+        try {
+            LockRecording model = RecordingReader.read(recording);
+            byte[] page = OutputFormat.html.render(model,
+                    LockContentionAnalysis.analyze(model, options), Side.waiter);
+            Files.write(html, page);
+            System.err.println(TextReport.htmlPointer(html));
+        } catch (RecordingException | IOException e) {
+            System.err.println("lockscope: no HTML report: " + e.getMessage());
+        }
     }
 }

@@ -4,9 +4,10 @@ import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.RecordingReader;
-import dev.lockscope.report.JsonReport;
-import dev.lockscope.report.TextReport;
+import dev.lockscope.report.export.OutputFormat;
+import dev.lockscope.report.export.Side;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -14,13 +15,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code lockscope report <recording>}: the park-contention table of a finished recording, as text or JSON. */
+/** {@code lockscope report <recording>}: the park-contention table of a finished recording, or its HTML page and exports. */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {
                 "Reads a JFR recording made by lockscope (record, attach, or -javaagent) and prints the "
@@ -30,21 +29,29 @@ import java.util.concurrent.Callable;
         footer = {"", "Examples:",
                 "  lockscope report app.jfr",
                 "  lockscope report app.jfr --format json -o contention.json",
+                "  lockscope report app.jfr --format html -o app.html",
+                "  lockscope report app.jfr --format collapsed --side owner > owner.collapsed",
+                "  lockscope report app.jfr --format pprof -o wait.pb.gz",
                 "  lockscope report app.jfr --print-threshold 100",
-                "", "The JSON schema is documented in docs/json-schema.md.",
+                "", "The JSON schema is documented in docs/json-schema.md, the HTML report and the exports in "
+                        + "docs/html-report.md.",
                 "Exit status: 0 report written, 2 bad input (missing, truncated or non-JFR file, bad option)."})
 final class ReportCommand implements Callable<Integer> {
-    enum Format { text, json }
-
     @Spec
     CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "<recording>", description = "The .jfr file to analyse.")
     Path recording;
 
-    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text",
-            description = "Output format (default: ${DEFAULT-VALUE}).")
-    Format format;
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text, json, html (one self-contained page), collapsed (stacks for flamegraph.pl and "
+                    + "speedscope) or pprof (gzipped profile.proto) (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    @Option(names = "--side", paramLabel = "waiter|owner", defaultValue = "waiter",
+            description = "For collapsed and pprof: the waiting threads' call chains or the lock owners' "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Side side;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Write the report to FILE instead of standard output.")
@@ -63,20 +70,27 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ContentionOptions options = options();
-        LockContention contention;
+        LockRecording model;
         try {
-            contention = LockContentionAnalysis.analyze(RecordingReader.read(recording), options);
+            model = RecordingReader.read(recording);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
-        String report = format == Format.json ? JsonReport.render(contention) : TextReport.render(contention);
+        LockContention contention = LockContentionAnalysis.analyze(model, options);
+        byte[] report;
+        try {
+            report = format.render(model, contention, side);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
         if (output == null) {
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(report);
-            out.flush();
+            // picocli's writer is for text; the report may be binary (pprof), so bytes go to stdout as they are
+            spec.commandLine().getOut().flush();
+            System.out.write(report, 0, report.length);
+            System.out.flush();
         } else {
             try {
-                Files.writeString(output, report, StandardCharsets.UTF_8);
+                Files.write(output, report);
             } catch (IOException e) {
                 throw new UserError("cannot write " + output + ": " + e);
             }

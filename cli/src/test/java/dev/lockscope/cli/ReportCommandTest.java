@@ -168,7 +168,40 @@ class ReportCommandTest {
     void helpDescribesTheOptions() {
         Run run = run("report", "--help");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("--format=text|json", "--print-threshold=N", "--collection-threshold=N",
-                "-o, --output=FILE", "docs/json-schema.md");
+        assertThat(run.out()).contains("--format=FORMAT", "text, json, html", "--side=waiter|owner", "--print-threshold=N",
+                "--collection-threshold=N", "-o, --output=FILE", "docs/json-schema.md", "docs/html-report.md");
+    }
+
+    @Test
+    void collapsedStacksCarryTheJsonTotal() throws Exception {
+        long json = new ObjectMapper().readTree(run("report", recording.toString(), "--format", "json").out())
+                .at("/locks/0/totalWaitNanos").longValue();
+        for (String side : new String[] {"waiter", "owner"}) {
+            Run run = run("report", recording.toString(), "--format", "collapsed", "--side", side);
+            assertThat(run.exitCode()).isZero();
+            assertThat(run.out().lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum())
+                    .isEqualTo(json);
+            assertThat(run.out()).contains(Guarded.class.getName() + "@");
+        }
+    }
+
+    @Test
+    void pprofAndHtmlToFiles() throws Exception {
+        Path pprof = dir.resolve("wait.pb.gz");
+        assertThat(run("report", recording.toString(), "--format", "pprof", "-o", pprof.toString()).exitCode()).isZero();
+        byte[] gz = Files.readAllBytes(pprof);
+        assertThat(gz[0] & 0xff).isEqualTo(0x1f); // gzip magic
+        assertThat(gz[1] & 0xff).isEqualTo(0x8b);
+        Path html = dir.resolve("r.html");
+        Run run = run("report", recording.toString(), "--format", "html", "-o", html.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(Files.readString(html)).startsWith("<!doctype html>").contains(Guarded.class.getName());
+    }
+
+    @Test
+    void unknownSide() {
+        Run run = run("report", recording.toString(), "--format", "collapsed", "--side", "both");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("Invalid value for option '--side': expected one of [waiter, owner]");
     }
 }

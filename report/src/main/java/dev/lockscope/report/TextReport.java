@@ -3,6 +3,7 @@ package dev.lockscope.report;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockTable;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +14,43 @@ import java.util.Locale;
  */
 public final class TextReport {
     private TextReport() {
+    }
+
+    /**
+     * The table, then the top findings (sentences, {@code `code`} marks dropped), wrapped to
+     * {@link LockTable#WIDTH} columns, then {@link #htmlPointer} when an HTML report was written.
+     *
+     * @param html the HTML report written with this one, or null
+     */
+    public static String render(LockContention contention, List<String> findings, Path html) {
+        StringBuilder sb = new StringBuilder(render(contention));
+        if (!findings.isEmpty()) {
+            sb.append("\ntop findings:\n");
+            for (String finding : findings) {
+                wrap(sb, finding.replace("`", ""), "  - ", "    ");
+            }
+        }
+        if (html != null) {
+            sb.append(htmlPointer(html)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** The last line of the terminal output when an HTML report was written. */
+    public static String htmlPointer(Path html) {
+        return "lockscope: interactive report (open in a browser): " + html;
+    }
+
+    private static void wrap(StringBuilder sb, String text, String first, String next) {
+        StringBuilder line = new StringBuilder(first);
+        for (String word : text.split(" ")) {
+            if (line.length() + word.length() + 1 > LockTable.WIDTH && line.length() > next.length()) {
+                sb.append(line.toString().stripTrailing()).append('\n');
+                line = new StringBuilder(next);
+            }
+            line.append(word).append(' ');
+        }
+        sb.append(line.toString().stripTrailing()).append('\n');
     }
 
     public static String render(LockContention contention) {

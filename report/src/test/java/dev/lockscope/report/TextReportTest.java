@@ -24,4 +24,17 @@ class TextReportTest {
         assertThat(text).contains("thread-time 140.00 ms, real-time 100.00 ms", "avg park time 46.67 ms, avg hold time 33.33 ms",
                 "util %real-time 50.00, %thread-time 70.00", "first blocked by \"worker-2\"");
     }
+
+    @Test
+    void findingsWrapToOneHundredColumnsAndTheLastLinePointsToTheHtmlFile() {
+        String finding = "`ReentrantLock` in `Inventory.reserve` blocked 14 threads for 62% of wall time; it was held "
+                + "in `com.example.inventory.Inventory.audit` 91% of that time, and this sentence goes on for a while.";
+        String text = TextReport.render(Fixtures.contention(), java.util.List.of(finding),
+                java.nio.file.Path.of("/tmp/app.html"));
+        assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(LockTable.WIDTH));
+        assertThat(text).contains("top findings:\n  - ReentrantLock in Inventory.reserve blocked 14 threads")
+                .doesNotContain("`");
+        assertThat(text.lines().reduce((a, b) -> b)).hasValue(
+                "lockscope: interactive report (open in a browser): /tmp/app.html");
+    }
 }

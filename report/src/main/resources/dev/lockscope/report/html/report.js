@@ -1,0 +1,472 @@
+/* lockscope's HTML report: renders the report document embedded in the page (docs/html-report.md).
+ * Plain browser JavaScript, no build step; flame graphs come from the vendor bundle (d3-flame-graph).
+ * Everything long is aggregated before it reaches the DOM, so 100k blame entries stay interactive. */
+(function () {
+  'use strict';
+  const data = JSON.parse(document.getElementById('lockscope-data').textContent);
+  const blame = data.blamePacked ? unpackBlame(data.blamePacked) : Array.isArray(data.blame) ? data.blame : null;
+  const MAX_TABLE_ROWS = 500, MAX_CHILDREN = 50, MAX_CHAINS = 5;
+  const RUNTIME = ['java.', 'javax.', 'jdk.', 'sun.', 'com.sun.', 'dev.lockscope.agent.'];
+  const api = window.lockscope = { data: data, errors: [] };
+
+  /** The blame array of the contract from its packed form (BlamePacking.java); chains are shared arrays. */
+  function unpackBlame(p) {
+    const str = i => i < 0 ? null : p.strings[i];
+    const chains = p.chains.map(c => c.map(i => p.strings[i]));
+    const n = p.fields.length, out = new Array(p.entries.length / n);
+    for (let i = 0, e = p.entries; i < out.length; i++) {
+      const o = {};
+      for (let f = 0; f < n; f++) {
+        const name = p.fields[f], v = e[i * n + f];
+        o[name] = name.endsWith('Frames') ? chains[v] : name === 'nanos' || name === 'count' ? v : str(v);
+      }
+      out[i] = o;
+    }
+    return out;
+  }
+
+  // ---- small helpers --------------------------------------------------------------------------
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'class') e.className = v; else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else if (v !== undefined && v !== null) e.setAttribute(k, v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+  function fmtNanos(ns) {
+    if (ns >= 1e9) return (ns / 1e9).toFixed(2) + ' s';
+    if (ns >= 1e6) return (ns / 1e6).toFixed(2) + ' ms';
+    if (ns >= 1e3) return (ns / 1e3).toFixed(1) + ' µs';
+    return ns + ' ns';
+  }
+  const pct = (part, whole) => whole > 0 ? (100 * part / whole).toFixed(1) + '%' : '–';
+  const shortClass = c => c.substring(c.lastIndexOf('.') + 1);
+  /** `code` spans of the findings become <code>. */
+  function withCode(text) {
+    return text.split('`').map((part, i) => i % 2 ? el('code', {}, part) : part);
+  }
+  function missing(container, what, how) {
+    container.replaceChildren(el('div', { class: 'missing' }, el('strong', {}, what), ' ', how));
+  }
+  /** Class.method of the innermost application frame (as TopFindings.appMethod on the Java side). */
+  function appMethod(frames) {
+    if (!frames || frames.length === 0) return null;
+    const f = frames.find(x => !RUNTIME.some(p => x.startsWith(p))) || frames[0];
+    const colon = f.lastIndexOf(':');
+    const q = colon < 0 ? f : f.substring(0, colon);
+    const m = q.lastIndexOf('.');
+    return q.substring(m < 0 ? 0 : q.lastIndexOf('.', m - 1) + 1);
+  }
+  function section(id, render) {
+    try { render(); } catch (e) {
+      api.errors.push(id + ': ' + e);
+      console.error('lockscope: cannot render ' + id, e);
+      document.querySelector('#' + id).append(el('div', { class: 'error' }, 'This section failed to render: ' + e));
+    }
+  }
+  const lockKind = new Map((data.locks || []).map(l => [l.className + '@' + l.identityHash, l.kind]));
+  const UNKNOWN_OWNER = '[owner unknown]';
+  const hasOwners = !!blame && blame.some(e => e.ownerFrames && e.ownerFrames.length > 0);
+
+  // ---- header and summary ---------------------------------------------------------------------
+  section('summary', () => {
+    const r = data.recording || {};
+    document.getElementById('meta').textContent =
+      (r.path || '') + ' · ' + (r.start || '') + ' · ' + fmtNanos(r.durationNanos || 0);
+    const ul = document.getElementById('findings');
+    for (const f of data.findings || []) ul.append(el('li', {}, withCode(f)));
+    if (!blame) ul.append(el('li', { class: 'hint' }, 'No blame data: the blame explorer and flame graphs are empty.'));
+  });
+
+  // ---- lock table ------------------------------------------------------------------------------
+  section('locks', () => {
+    const cols = [
+      ['#', l => l._rank], ['kind', l => l.kind, 'text'], ['lock', l => shortClass(l.className) + '@' + l.identityHash, 'text'],
+      ['total wait', l => l.totalWaitNanos, 'ns'], ['times parked', l => l.timesParked], ['parked now', l => l.parkedNow],
+      ['peak parked', l => l.peakParked], ['thread-time', l => l.threadTimeNanos, 'ns'],
+      ['real-time', l => l.realTimeNanos, 'ns'], ['avg park', l => l.avgParkNanos, 'ns'],
+      ['avg hold', l => l.avgHoldNanos, 'ns'], ['%real-time', l => l.realTimeUtilPct, 'pct'],
+      ['%thread-time', l => l.threadTimeUtilPct, 'pct'], ['%real-life', l => l.realLifeTimeUtilPct, 'pct'],
+      ['%thread-life', l => l.threadLifeTimeUtilPct, 'pct'], ['life time', l => l.lifeTimeNanos, 'ns'],
+      ['first thread', l => l.firstThread, 'text']];
+    const locks = (data.locks || []).map((l, i) => Object.assign({ _rank: i + 1 }, l));
+    const box = document.getElementById('lock-table');
+    if (locks.length === 0) { missing(box, 'No contended lock.', 'No thread parked on a blocker or blocked on a monitor.'); return; }
+    let sortCol = 0, desc = false;
+    function draw() {
+      const get = cols[sortCol][1];
+      const rows = locks.slice().sort((a, b) => {
+        const x = get(a), y = get(b);
+        const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
+        return desc ? -c : c;
+      });
+      const head = el('tr', {}, cols.map(([name, , type], i) => el('th', {
+        class: (type === 'text' ? 'text ' : '') + (i === sortCol ? (desc ? 'sorted-desc' : 'sorted-asc') : ''),
+        onclick: () => { desc = i === sortCol ? !desc : type !== 'text'; sortCol = i; draw(); }
+      }, name)));
+      const body = rows.slice(0, MAX_TABLE_ROWS).map(l => el('tr', { title: (l.firstFrames || []).join('\n') },
+        cols.map(([, get, type]) => {
+          const v = get(l);
+          return el('td', { class: type === 'text' ? 'text' : '' },
+            type === 'ns' ? fmtNanos(v) : type === 'pct' ? Number(v).toFixed(2) : v);
+        })));
+      const table = el('table', { id: 'lock-table-el' }, el('thead', {}, head), el('tbody', {}, body));
+      box.replaceChildren(table);
+      if (rows.length > MAX_TABLE_ROWS) box.append(el('p', { class: 'hint' },
+        (rows.length - MAX_TABLE_ROWS) + ' more locks not shown (sort to see others; all are in the JSON report).'));
+    }
+    draw();
+  });
+
+  // ---- blame explorer ---------------------------------------------------------------------------
+  const chainKey = frames => (frames && frames.length) ? frames.join('\n') : UNKNOWN_OWNER;
+  const chainLabel = key => {
+    if (key === UNKNOWN_OWNER) return key;
+    const frames = key.split('\n');
+    return appMethod(frames) + ' (' + frames.length + ' frames)';
+  };
+  const ASPECTS = {
+    'kind': { label: 'kind', key: e => e.kind || lockKind.get(e.lockClass + '@' + e.lockId) || '?' },
+    'lock': { label: 'lock', key: e => shortClass(e.lockClass) + '@' + e.lockId },
+    'lock-class': { label: 'lock class', key: e => e.lockClass },
+    'waiter-thread': { label: 'waiter thread', key: e => e.waiterThread || '?' },
+    'waiter-method': { label: 'waiter method', key: e => appMethod(e.waiterFrames) || '[no stack]' },
+    'waiter-chain': { label: 'waiter chain', key: e => chainKey(e.waiterFrames), show: chainLabel },
+    'owner-thread': { label: 'owner thread', key: e => e.ownerThread || UNKNOWN_OWNER },
+    'owner-method': { label: 'owner method', key: e => appMethod(e.ownerFrames) || UNKNOWN_OWNER },
+    'owner-chain': { label: 'owner chain', key: e => chainKey(e.ownerFrames), show: chainLabel },
+  };
+  let aspects = ['lock', 'waiter-method', hasOwners ? 'owner-method' : 'waiter-thread'];
+  let selectedPath = null;
+  const expanded = new Set();
+
+  /** Aggregates the blame entries along the aspects: every node has total, count, children. */
+  function buildTree() {
+    const root = { key: 'all', total: 0, count: 0, children: new Map() };
+    const fns = aspects.map(a => ASPECTS[a].key);
+    for (const e of blame) {
+      const nanos = e.nanos || 0, count = e.count || 1;
+      let node = root;
+      root.total += nanos; root.count += count;
+      for (const fn of fns) {
+        const k = fn(e);
+        let child = node.children.get(k);
+        if (!child) { child = { key: k, total: 0, count: 0, children: new Map() }; node.children.set(k, child); }
+        child.total += nanos; child.count += count;
+        node = child;
+      }
+    }
+    return root;
+  }
+
+  function drawAspects() {
+    const box = document.getElementById('aspects');
+    const chips = aspects.map((a, i) => el('span', { class: 'chip', 'data-aspect': a },
+      (i + 1) + '. ' + ASPECTS[a].label,
+      el('button', { title: 'move left', 'data-move': 'left', onclick: () => move(i, -1) }, '◀'),
+      el('button', { title: 'move right', 'data-move': 'right', onclick: () => move(i, 1) }, '▶'),
+      el('button', { title: 'remove', 'data-move': 'remove', onclick: () => { if (aspects.length > 1) { aspects.splice(i, 1); redrawBlame(); } } }, '✕')));
+    const rest = Object.keys(ASPECTS).filter(a => !aspects.includes(a));
+    const add = el('select', { id: 'aspect-add', onchange: ev => { if (ev.target.value) { aspects.push(ev.target.value); redrawBlame(); } } },
+      el('option', { value: '' }, 'add aspect…'), rest.map(a => el('option', { value: a }, ASPECTS[a].label)));
+    box.replaceChildren(el('span', { class: 'hint' }, 'group by'), ...chips, add);
+  }
+  function move(i, by) {
+    const j = i + by;
+    if (j < 0 || j >= aspects.length) return;
+    [aspects[i], aspects[j]] = [aspects[j], aspects[i]];
+    redrawBlame();
+  }
+
+  function drawTree() {
+    const tree = buildTree();
+    const box = document.getElementById('blame-tree');
+    const head = el('div', { class: 'node tree-head' }, el('span', {}), el('span', {}, aspects.map(a => ASPECTS[a].label).join(' › ')),
+      el('span', { class: 'num' }, 'wait'), el('span', { class: 'num' }, 'share'), el('span', { class: 'num' }, 'count'));
+    const ul = el('ul', {});
+    renderChildren(ul, tree, [], tree.total, 0);
+    box.replaceChildren(head, ul);
+    api.blameTree = tree;
+  }
+  function renderChildren(ul, node, path, grand, depth) {
+    const kids = [...node.children.values()].sort((a, b) => b.total - a.total);
+    const aspect = ASPECTS[aspects[depth]];
+    for (const child of kids.slice(0, MAX_CHILDREN)) {
+      const childPath = path.concat([child.key]);
+      const id = childPath.join('\u0000');
+      const leaf = child.children.size === 0;
+      const open = expanded.has(id);
+      const li = el('li', {});
+      const row = el('div', { class: 'node' + (selectedPath === id ? ' selected' : ''), 'data-depth': depth, title: child.key },
+        el('span', { class: 'toggle', onclick: () => { open ? expanded.delete(id) : expanded.add(id); drawTree(); } }, leaf ? '' : open ? '▾' : '▸'),
+        el('span', { class: 'label', onclick: () => { selectedPath = id; drawTree(); drawDetail(childPath); } },
+          aspect.show ? aspect.show(child.key) : child.key),
+        el('span', { class: 'num' }, fmtNanos(child.total)),
+        el('span', { class: 'num', title: pct(child.total, node.total) + ' of the parent' }, pct(child.total, grand)),
+        el('span', { class: 'num' }, child.count),
+        el('div', { class: 'bar', style: 'width:' + (100 * child.total / (grand || 1)).toFixed(2) + '%' }));
+      li.append(row);
+      if (open && !leaf) {
+        const sub = el('ul', {});
+        renderChildren(sub, child, childPath, grand, depth + 1);
+        li.append(sub);
+      }
+      ul.append(li);
+    }
+    if (kids.length > MAX_CHILDREN) {
+      const rest = kids.slice(MAX_CHILDREN).reduce((s, k) => s + k.total, 0);
+      ul.append(el('li', { class: 'more' }, '… ' + (kids.length - MAX_CHILDREN) + ' more, ' + fmtNanos(rest) + ' (' + pct(rest, grand) + ')'));
+    }
+  }
+  /** The full waiter and owner chains of the entries under the selected node, heaviest first. */
+  function drawDetail(path) {
+    const fns = aspects.slice(0, path.length).map(a => ASPECTS[a].key);
+    const inNode = blame.filter(e => fns.every((fn, i) => fn(e) === path[i]));
+    const total = inNode.reduce((s, e) => s + (e.nanos || 0), 0);
+    const box = document.getElementById('blame-detail');
+    box.replaceChildren(el('div', {}, el('strong', {}, path.map((k, i) => ASPECTS[aspects[i]].show ? ASPECTS[aspects[i]].show(k) : k).join(' › '))),
+      el('div', { class: 'hint' }, fmtNanos(total) + ' of waiting, ' + inNode.length + ' blame entries'));
+    for (const [side, title] of [['waiterFrames', 'Waiter chains'], ['ownerFrames', 'Owner chains']]) {
+      const byChain = new Map();
+      for (const e of inNode) {
+        const k = chainKey(e[side]);
+        const agg = byChain.get(k) || { nanos: 0, how: new Set() };
+        agg.nanos += e.nanos || 0;
+        if (side === 'ownerFrames' && e.ownerChain) agg.how.add(e.ownerChain);
+        byChain.set(k, agg);
+      }
+      const top = [...byChain.entries()].sort((a, b) => b[1].nanos - a[1].nanos);
+      box.append(el('h3', {}, title + ' (' + byChain.size + ')'));
+      for (const [k, agg] of top.slice(0, MAX_CHAINS)) {
+        box.append(el('div', {}, pct(agg.nanos, total) + ' · ' + fmtNanos(agg.nanos) +
+          (agg.how.size ? ' · attribution: ' + [...agg.how].join(', ') : '')),
+        k === UNKNOWN_OWNER ? el('p', { class: 'hint' }, hasOwners ? 'owner not attributed' :
+          'no owner chains in this report (owner blame not computed)') :
+          el('ol', { class: 'chain' }, k.split('\n').map(f => el('li', {}, f))));
+      }
+      if (top.length > MAX_CHAINS) box.append(el('p', { class: 'hint' }, (top.length - MAX_CHAINS) + ' more chains'));
+    }
+  }
+  function redrawBlame() {
+    selectedPath = null;
+    expanded.clear();
+    drawAspects();
+    drawTree();
+    document.getElementById('blame-detail').replaceChildren(el('p', { class: 'hint' }, 'Select a node to see its chains.'));
+  }
+  section('blame', () => {
+    if (!blame) {
+      missing(document.querySelector('#blame .blame-body'), 'No blame data in this report.',
+        'The blame explorer needs the "blame" member of the report document (owner-blame analysis); ' +
+        'make the report with a lockscope that computes it: lockscope report <recording> --format html.');
+      return;
+    }
+    redrawBlame();
+    api.aspects = () => aspects.slice();
+  });
+
+  // ---- flame graphs ------------------------------------------------------------------------------
+  /** Root-first stacks with the lock as leaf, as the collapsed and pprof exports (BlameStacks.java). */
+  function flameTree(side) {
+    const root = { name: 'all', value: 0, children: [], _m: new Map() };
+    for (const e of blame) {
+      const frames = side === 'waiter' ? e.waiterFrames : e.ownerFrames;
+      const stack = (frames && frames.length) ? frames.slice().reverse()
+        : [side === 'owner' && !e.ownerThread ? UNKNOWN_OWNER : '[no stack]'];
+      stack.push(e.lockClass + '@' + e.lockId);
+      const v = e.nanos || 0;
+      let node = root;
+      root.value += v;
+      for (const f of stack) {
+        let c = node._m.get(f);
+        if (!c) { c = { name: f, value: 0, children: [], _m: new Map() }; node._m.set(f, c); node.children.push(c); }
+        c.value += v;
+        node = c;
+      }
+    }
+    (function strip(n) { delete n._m; n.children.forEach(strip); })(root);
+    return root;
+  }
+  const charts = [];
+  function drawFlame(side, container) {
+    const V = window.lockscopeVendor;
+    const width = Math.max(600, container.clientWidth || 1000);
+    const chart = V.flamegraph().width(width).cellHeight(18).minFrameSize(2).transitionDuration(300)
+      .sort(true).title('')
+      .setSearchMatch((d, term) => !!term && String(d.data.name).toLowerCase().includes(term.toLowerCase()))
+      .label(d => d.data.name + ' — ' + fmtNanos(d.value) + ' (' + pct(d.value, d.parent ? rootValue(d) : d.value) + ')');
+    const tip = V.tooltip.defaultFlamegraphTooltip().text(d => d.data.name + ' — ' + fmtNanos(d.value));
+    chart.tooltip(tip);
+    V.select(container).datum(flameTree(side)).call(chart);
+    charts.push(chart);
+  }
+  function rootValue(d) { while (d.parent) d = d.parent; return d.value; }
+  section('flames', () => {
+    const waiter = document.getElementById('flame-waiter'), owner = document.getElementById('flame-owner');
+    if (!blame) {
+      missing(waiter, 'No blame data in this report.', 'Flame graphs are drawn from the "blame" member of the report document.');
+      missing(owner, 'No blame data in this report.', 'Flame graphs are drawn from the "blame" member of the report document.');
+      return;
+    }
+    drawFlame('waiter', waiter);
+    if (hasOwners) drawFlame('owner', owner);
+    else missing(owner, 'No owner chains in this report.', 'This lockscope computes the waiter side of blame only; ' +
+      'the owner-blame analysis (which thread held the lock, and where) fills this graph when present.');
+    document.getElementById('flame-search').addEventListener('input', ev => {
+      const term = ev.target.value.trim();
+      charts.forEach(c => term ? c.search(term) : c.clear());
+    });
+    document.getElementById('flame-reset').addEventListener('click', () => charts.forEach(c => c.resetZoom()));
+  });
+
+  // ---- bottle graph ------------------------------------------------------------------------------
+  section('bottle', () => {
+    const box = document.getElementById('bottle-graph');
+    const bg = data.bottleGraph;
+    if (bg && typeof bg.svg === 'string' && bg.svg.trim().startsWith('<svg')) {
+      box.innerHTML = bg.svg; // lockscope's own SVG, written by the report, not user input
+      return;
+    }
+    if (!bg || !Array.isArray(bg.threads) || bg.threads.length === 0) {
+      missing(box, 'No bottle graph in this report.', 'The bottle graph needs the "bottleGraph" member of the ' +
+        'report document (per-thread share and parallelism from the bottle-graph analysis).');
+      return;
+    }
+    // Du Bois et al.: one box per thread, height = its share of the run, width = its parallelism,
+    // stacked with the widest at the bottom, so the narrow neck at the top is the bottleneck.
+    const threads = bg.threads.slice().sort((a, b) => b.parallelism - a.parallelism);
+    const total = threads.reduce((s, t) => s + t.shareNanos, 0) || 1;
+    const maxPar = Math.max(...threads.map(t => t.parallelism), 1);
+    const W = Math.min(900, box.clientWidth || 900), H = Math.max(240, Math.min(800, threads.length * 24)), mid = W / 2;
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('width', W); svg.setAttribute('height', H + 20); svg.setAttribute('id', 'bottle-svg');
+    let y = H;
+    threads.forEach((t, i) => {
+      const h = H * t.shareNanos / total, w = (W - 20) * t.parallelism / maxPar;
+      y -= h;
+      const g = document.createElementNS(ns, 'g');
+      const r = document.createElementNS(ns, 'rect');
+      Object.entries({ x: mid - w / 2, y: y, width: w, height: Math.max(h, 0.5), fill: 'hsl(' + (i * 47 % 360) + ',55%,70%)', stroke: '#fff' })
+        .forEach(([k, v]) => r.setAttribute(k, v));
+      const title = document.createElementNS(ns, 'title');
+      title.textContent = t.name + (t.group ? ' [' + t.group + ']' : '') + ': share ' + fmtNanos(t.shareNanos) +
+        ', parallelism ' + Number(t.parallelism).toFixed(2) + ', running ' + fmtNanos(t.runningNanos);
+      g.append(r, title);
+      if (h > 12) {
+        const text = document.createElementNS(ns, 'text');
+        Object.entries({ x: mid, y: y + h / 2 + 4, 'text-anchor': 'middle', 'font-size': 11 }).forEach(([k, v]) => text.setAttribute(k, v));
+        text.textContent = t.name;
+        g.append(text);
+      }
+      svg.append(g);
+    });
+    box.replaceChildren(svg, el('p', { class: 'hint' }, 'Height: share of the run (time weighted by 1/parallelism); width: parallelism. Hover a box for numbers.'));
+  });
+
+  // ---- per-thread timeline (canvas: thousands of spans per thread stay fast) ---------------------
+  section('timeline', () => {
+    const tl = data.timeline, view = document.getElementById('timeline-view');
+    if (!tl || !tl.threads || tl.threads.length === 0) {
+      missing(view, 'No thread timeline in this report.', 'It is drawn from the recording\'s park, monitor, sleep and CPU-sample events.');
+      return;
+    }
+    const colors = { running: '#38a169', blocked: '#e53e3e', parked: '#dd6b20', waiting: '#805ad5', sleeping: '#a0aec0' };
+    const legend = document.getElementById('timeline-legend');
+    legend.replaceChildren(...tl.states.map(s => el('span', {}, el('span', { class: 'swatch', style: 'background:' + colors[s] }), s)),
+      el('span', { class: 'hint' }, ' · wheel to zoom, double-click to reset, hover for the lock'));
+    if (tl.threadsLeftOut || tl.spansLeftOut) legend.append(el('span', { class: 'hint' },
+      ' (' + tl.threadsLeftOut + ' threads and ' + tl.spansLeftOut + ' short spans left out for size)'));
+    const ROW = 16, LABEL = 200, dpr = window.devicePixelRatio || 1;
+    const width = Math.max(700, view.clientWidth - 20), plot = width - LABEL;
+    const height = tl.threads.length * ROW + 20;
+    const canvas = el('canvas', { id: 'timeline-canvas', width: width * dpr, height: height * dpr, style: 'width:' + width + 'px;height:' + height + 'px' });
+    const ctx = canvas.getContext('2d');
+    ctx.scale(dpr, dpr);
+    // The visible window [v0, v1] in µs: the wheel zooms around the pointer, double-click resets.
+    let v0 = 0, v1 = tl.durationMicros || 1;
+    const x = us => LABEL + plot * (us - v0) / (v1 - v0);
+    function draw() {
+      ctx.clearRect(0, 0, width, height);
+      ctx.font = '11px system-ui, sans-serif';
+      tl.threads.forEach((t, row) => {
+        const y = row * ROW;
+        ctx.fillStyle = row % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(0, y, width, ROW);
+        const s = t.spans;
+        for (let i = 0; i < s.length; i += 4) {
+          if (s[i + 1] < v0 || s[i] > v1) continue;
+          const a = Math.max(LABEL, x(s[i])), b = Math.min(width, x(s[i + 1]));
+          ctx.fillStyle = colors[tl.states[s[i + 2]]];
+          ctx.fillRect(a, y + 2, Math.max(1, b - a), ROW - 4);
+        }
+        ctx.fillStyle = row % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(0, y, LABEL, ROW);
+        ctx.fillStyle = '#1d232b'; ctx.fillText(t.name.length > 30 ? t.name.slice(0, 29) + '…' : t.name, 4, y + 12);
+      });
+      ctx.fillStyle = '#5c6673';
+      for (let k = 0; k <= 10; k++) {
+        ctx.fillText(fmtNanos(Math.round((v0 + (v1 - v0) * k / 10) * 1000)), LABEL + plot * k / 10 - (k === 10 ? 50 : 0), height - 6);
+      }
+    }
+    draw();
+    canvas.addEventListener('wheel', ev => {
+      const r = canvas.getBoundingClientRect(), px = ev.clientX - r.left;
+      if (px < LABEL) return;
+      ev.preventDefault();
+      const at = v0 + (px - LABEL) * (v1 - v0) / plot, f = ev.deltaY > 0 ? 1.25 : 0.8;
+      const span = Math.min(tl.durationMicros, Math.max(10, (v1 - v0) * f));
+      v0 = Math.max(0, at - (at - v0) * span / (v1 - v0));
+      v1 = Math.min(tl.durationMicros, v0 + span);
+      v0 = Math.max(0, v1 - span);
+      draw();
+    }, { passive: false });
+    canvas.addEventListener('dblclick', () => { v0 = 0; v1 = tl.durationMicros || 1; draw(); });
+    view.replaceChildren(canvas);
+    const tip = document.getElementById('timeline-tip');
+    /** The span under a point: the shortest one containing it (a park inside a running sample wins). */
+    function hit(px, py) {
+      const row = Math.floor(py / ROW), t = tl.threads[row];
+      if (!t || px < LABEL) return null;
+      const us = v0 + (px - LABEL) * (v1 - v0) / plot, slack = 2 * (v1 - v0) / plot;
+      let best = null;
+      for (let i = 0; i < t.spans.length; i += 4) {
+        if (t.spans[i] > us + slack) break;
+        if (t.spans[i + 1] >= us - slack && (!best || t.spans[i + 1] - t.spans[i] < best[1] - best[0])) best = t.spans.slice(i, i + 4);
+      }
+      if (!best) return null;
+      const state = tl.states[best[2]], lock = best[3] >= 0 ? tl.locks[best[3]] : null;
+      return t.name + ': ' + state + (lock ? (state === 'running' ? '' : ' on ') + lock : '') + ', ' +
+        fmtNanos((best[1] - best[0]) * 1000) + ' from ' + fmtNanos(best[0] * 1000);
+    }
+    canvas.addEventListener('mousemove', ev => {
+      const r = canvas.getBoundingClientRect(), text = hit(ev.clientX - r.left, ev.clientY - r.top);
+      tip.hidden = !text;
+      if (text) {
+        tip.textContent = text;
+        const w = tip.offsetWidth; // keep the tip inside the window near its right edge
+        tip.style.left = (ev.clientX + 12 + w > window.innerWidth ? Math.max(0, ev.clientX - 12 - w) : ev.clientX + 12) + 'px';
+        tip.style.top = (ev.clientY + 12) + 'px';
+      }
+    });
+    canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
+    /** For tests: page coordinates of the middle of the widest span in a state, or null. */
+    api.timelinePoint = (state) => {
+      const si = tl.states.indexOf(state);
+      let best = null;
+      tl.threads.forEach((t, row) => {
+        for (let i = 0; i < t.spans.length; i += 4) {
+          if (t.spans[i + 2] === si && (!best || t.spans[i + 1] - t.spans[i] > best.end - best.begin)) {
+            best = { row: row, begin: t.spans[i], end: t.spans[i + 1] };
+          }
+        }
+      });
+      if (!best) return null;
+      const r = canvas.getBoundingClientRect();
+      return { x: r.left + (x(best.begin) + x(best.end)) / 2, y: r.top + best.row * ROW + ROW / 2 };
+    };
+  });
+
+  api.rendered = true;
+  document.body.setAttribute('data-rendered', 'true');
+})();

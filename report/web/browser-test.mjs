@@ -1,0 +1,135 @@
+// Opens lockscope HTML reports in headless Chromium (Debian's package, driven by playwright-core) and
+// checks them as a person would look at them. Run by e2e's HtmlReportBrowserTest:
+//   node browser-test.mjs <config.json>
+// config: { chromium, screenshots, reports: [{ file, name, empty, expectLock, expectFrame (default expectLock),
+//           expectThread, bottleGraph, owners, boundMillis }] }
+// Prints one line per check; exits 1 with the failures listed on the last lines.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const failures = [];
+function check(name, ok, detail) {
+  console.log((ok ? 'ok   ' : 'FAIL ') + name + (detail ? ': ' + detail : ''));
+  if (!ok) failures.push(name + (detail ? ': ' + detail : ''));
+}
+
+const profile = mkdtempSync(join(tmpdir(), 'lockscope-chromium-'));
+mkdirSync(config.screenshots, { recursive: true });
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: config.chromium, headless: true, viewport: { width: 1400, height: 900 },
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  for (const report of config.reports) await checkReport(report);
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(failures.length ? `browser test: ${failures.length} failed` : 'browser test: all passed');
+for (const f of failures) console.log('  ' + f);
+process.exit(failures.length ? 1 : 0);
+
+async function checkReport(r) {
+  const page = await context.newPage();
+  const errors = [], requests = [];
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', e => errors.push(String(e)));
+  // The page must need nothing but itself: any request other than the file is a failure.
+  await page.route('**/*', route => {
+    const url = route.request().url();
+    if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  const began = Date.now();
+  await page.goto(pathToFileURL(r.file).href);
+  await page.waitForSelector('body[data-rendered="true"]', { timeout: Math.max(60000, r.boundMillis || 0) });
+  const millis = Date.now() - began;
+  const p = r.name + ': ';
+  console.log(`info ${p}rendered in ${millis} ms`);
+  if (r.boundMillis) check(p + `renders within ${r.boundMillis} ms`, millis <= r.boundMillis, millis + ' ms');
+  check(p + 'no section failed', (await page.evaluate(() => window.lockscope.errors)).length === 0,
+    JSON.stringify(await page.evaluate(() => window.lockscope.errors)));
+
+  const text = sel => page.locator(sel).innerText();
+  if (r.empty) { // a report with no locks and none of the optional members: every section says so
+    for (const sel of ['#lock-table', '#blame', '#flame-waiter', '#flame-owner', '#bottle-graph', '#timeline-view']) {
+      check(p + sel + ' says what is missing', await page.locator(sel + ' .missing').count() === 1);
+    }
+    await page.screenshot({ path: join(config.screenshots, r.name + '-page.png'), fullPage: true });
+    check(p + 'no console errors', errors.length === 0, errors.join(' | '));
+    check(p + 'no network requests', requests.length === 0, requests.join(' '));
+    await page.close();
+    return;
+  }
+  check(p + 'summary names the lock', (await text('#findings')).includes(r.expectLock), await text('#findings'));
+  check(p + 'lock table names the lock', (await text('#lock-table')).includes(r.expectLock));
+  await page.locator('#lock-table th', { hasText: 'avg hold' }).click();
+  check(p + 'lock table sorts', (await page.locator('#lock-table th.sorted-desc').innerText()).includes('avg hold'));
+  check(p + 'blame tree names the lock', (await text('#blame-tree')).includes(r.expectLock));
+  // frame names are on the <g name> at once; the labels appear only after d3's transition
+  const flame = (await page.locator('#flame-waiter svg g').evaluateAll(gs => gs.map(g => g.getAttribute('name')))).join('\n');
+  const frame = r.expectFrame || r.expectLock;
+  check(p + 'waiter flame graph shows ' + frame, flame.includes(frame));
+  if (r.owners) {
+    check(p + 'owner flame graph drawn', await page.locator('#flame-owner svg').count() === 1);
+  } else {
+    check(p + 'owner flame graph says what is missing', (await text('#flame-owner')).includes('No owner chains'));
+  }
+  if (r.bottleGraph) {
+    check(p + 'bottle graph drawn', (await page.locator('#bottle-graph svg').textContent()).includes(r.expectThread));
+  } else {
+    check(p + 'bottle graph says what is missing', (await text('#bottle-graph')).includes('No bottle graph'));
+  }
+  await page.screenshot({ path: join(config.screenshots, r.name + '-page.png'), fullPage: true });
+
+  // Timeline: hover a parked span; the tip names the lock.
+  await page.locator('#timeline').scrollIntoViewIfNeeded();
+  const point = await page.evaluate(() => window.lockscope.timelinePoint('parked') || window.lockscope.timelinePoint('blocked'));
+  if (point) {
+    await page.mouse.move(point.x, point.y);
+    const tip = await text('#timeline-tip');
+    check(p + 'timeline hover names the lock', tip.includes(r.expectLock), tip);
+  } else {
+    check(p + 'timeline has a parked or blocked span', false);
+  }
+  await page.locator('#timeline').screenshot({ path: join(config.screenshots, r.name + '-timeline.png') });
+  if (point) { // zoom in around the span; it still names its lock
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+    const zoomed = await page.evaluate(() => window.lockscope.timelinePoint('parked') || window.lockscope.timelinePoint('blocked'));
+    await page.mouse.move(zoomed.x, zoomed.y);
+    check(p + 'zoomed timeline hover names the lock', (await text('#timeline-tip')).includes(r.expectLock));
+    await page.locator('#timeline').screenshot({ path: join(config.screenshots, r.name + '-timeline-zoomed.png') });
+  }
+
+  // Blame explorer: move the first aspect right; the top level must then group by the other aspect.
+  const before = await page.evaluate(() => window.lockscope.aspects());
+  const topBefore = await page.locator('#blame-tree > ul > li > .node .label').allInnerTexts();
+  await page.locator('#aspects .chip').first().locator('[data-move="right"]').click();
+  const after = await page.evaluate(() => window.lockscope.aspects());
+  const topAfter = await page.locator('#blame-tree > ul > li > .node .label').allInnerTexts();
+  check(p + 'aspects reordered', after[0] === before[1] && after[1] === before[0], before + ' -> ' + after);
+  check(p + 'tree changed with the order', JSON.stringify(topBefore) !== JSON.stringify(topAfter),
+    topBefore.slice(0, 3) + ' -> ' + topAfter.slice(0, 3));
+  // Drill down: open the heaviest node and select its first child; its chains appear.
+  await page.locator('#blame-tree > ul > li > .node .toggle').first().click();
+  await page.locator('#blame-tree > ul > li > ul > li > .node .label').first().click();
+  const detail = await text('#blame-detail');
+  check(p + 'selected node shows waiter chains', detail.includes('Waiter chains') && /\.\w+:\d+/.test(detail), detail.slice(0, 200));
+  await page.locator('#blame').screenshot({ path: join(config.screenshots, r.name + '-blame.png') });
+
+  // Flame graph search and zoom.
+  await page.fill('#flame-search', 'lock');
+  await page.locator('#flame-waiter svg g').first().click();
+  await page.click('#flame-reset');
+  await page.locator('#flames').screenshot({ path: join(config.screenshots, r.name + '-flames.png') });
+
+  check(p + 'no console errors', errors.length === 0, errors.join(' | '));
+  check(p + 'no network requests', requests.length === 0, requests.join(' '));
+  await page.close();
+}
