@@ -1,0 +1,66 @@
+package dev.lockscope.analysis.blame;
+
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.Unpark;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Matches parks with the unparks that ended them: the first unpark of the parked thread with
+ * {@code beginSeq < seq <= endSeq} (unpark numbers itself before waking its target; the target
+ * reads the counter after waking).
+ */
+final class ParkWakeups {
+    private final Map<Long, List<Unpark>> unparksByTarget = new HashMap<>();
+    /** Unpark seq → end of the park it ended. */
+    private final Map<Long, Long> wokenParkEnd = new HashMap<>();
+
+    ParkWakeups(List<Unpark> unparksInSeqOrder, List<ParkWait> parks) {
+        for (Unpark u : unparksInSeqOrder) {
+            unparksByTarget.computeIfAbsent(u.targetTid(), k -> new ArrayList<>()).add(u);
+        }
+        for (ParkWait p : parks) {
+            Unpark u = wakerOf(p);
+            if (u != null) {
+                wokenParkEnd.put(u.seq(), p.endNanos());
+            }
+        }
+    }
+
+    /** The unpark that ended {@code park}, or null (timeout, interrupt, spurious wake-up, still parked). */
+    Unpark wakerOf(ParkWait park) {
+        if (park.isOpen()) {
+            return null;
+        }
+        List<Unpark> list = unparksByTarget.getOrDefault(park.thread().javaTid(), List.of());
+        int i = firstAfter(list, park.beginSeq());
+        if (i < list.size() && list.get(i).seq() <= park.endSeq()) {
+            return list.get(i);
+        }
+        return null;
+    }
+
+    /** When the thread woken by {@code u} returned from its park; {@code u}'s own time if not known. */
+    long wokenAt(Unpark u) {
+        Long end = wokenParkEnd.get(u.seq());
+        return end == null ? u.timeNanos() : Math.max(end, u.timeNanos());
+    }
+
+    /** Index of the first unpark with seq greater than {@code seq}. */
+    static int firstAfter(List<Unpark> bySeq, long seq) {
+        int lo = 0;
+        int hi = bySeq.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (bySeq.get(mid).seq() <= seq) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+}
