@@ -16,13 +16,17 @@ public final class DemoMain {
             "frequent-juc", "seed 000 §5.3: two ReentrantLocks with 32 ms sections, chosen 75%/25%",
             "frequent-sync", "seed 000 §5.3: the same with synchronized"));
 
+    static {
+        PATTERNS.putAll(BlameScenarios.PATTERNS);
+    }
+
     private DemoMain() {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || args[0].equals("--help")) {
             System.out.println("usage: DemoMain <pattern> [--threads N] [--seconds S]");
-            PATTERNS.forEach((k, v) -> System.out.printf("  %-16s %s%n", k, v));
+            PATTERNS.forEach((k, v) -> System.out.printf("  %-22s %s%n", k, v));
             return;
         }
         String pattern = args[0];
@@ -34,6 +38,12 @@ public final class DemoMain {
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
                 default -> fail("unknown argument '" + args[i] + "'");
             }
+        }
+        Scenario scenario = BlameScenarios.forPattern(pattern);
+        if (scenario != null) {
+            scenario.run(seconds);
+            System.out.println("scenario " + pattern + " done");
+            return;
         }
         Workload w = switch (pattern) {
             case "large-cs-juc" -> new LargeCriticalSection(false);

@@ -1,0 +1,37 @@
+package dev.lockscope.demo;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** Runs the {@link ArticleService} demo: four article-number callers and one name searcher. */
+final class ArticleScenario implements Scenario {
+    static final int ARTICLE_CALLERS = 4;
+    private final ArticleService service;
+
+    ArticleScenario(boolean intrinsic) {
+        this.service = intrinsic ? new SyncArticleService() : new JucArticleService();
+    }
+
+    @Override
+    public void run(double seconds) throws InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        Timeline tl = new Timeline();
+        for (int i = 0; i < ARTICLE_CALLERS; i++) {
+            int no = i;
+            tl.start("article-" + i, 0, () -> {
+                while (!stop.get()) {
+                    service.queryByArticleNo(no);
+                    Scenario.briefly(3 * ArticleService.ARTICLE_LOOKUP_MICROS); // keeps the lock busy between name searches
+                }
+            });
+        }
+        tl.start("name-search", 0, () -> {
+            while (!stop.get()) {
+                service.queryByName("widget");
+                Scenario.briefly(1000);
+            }
+        });
+        tl.at((long) (seconds * 1000));
+        stop.set(true);
+        tl.join();
+    }
+}
