@@ -23,35 +23,48 @@ final class Fig44Scenario implements Scenario {
     @Override
     public void run(double seconds) throws InterruptedException {
         for (int round = 1; round <= ROUNDS; round++) {
-            Timeline tl = new Timeline();
             String prefix = "fig44-r" + round + "-";
+            Timeline outer = new Timeline();
             if (intrinsic) {
                 Fig44Monitor m = new Fig44Monitor();
-                tl.start(prefix + "T1", 0, () -> holdMonitor(m, 100));
-                tl.start(prefix + "T2", 10, () -> holdMonitor(m, 50));
-                tl.start(prefix + "T3", 20, () -> holdMonitor(m, 50));
+                outer.start(prefix + "T1", 0, () -> {
+                    Timeline waiters;
+                    synchronized (m) {
+                        Truth.mark("acquired");
+                        waiters = startWaiters(prefix, () -> Scenario.holdMonitor(m, 50));
+                        Truth.mark("release");
+                    }
+                    waiters.join();
+                });
             } else {
                 ReentrantLock l = new ReentrantLock();
-                tl.start(prefix + "T1", 0, () -> holdLock(l, 100));
-                tl.start(prefix + "T2", 10, () -> holdLock(l, 50));
-                tl.start(prefix + "T3", 20, () -> holdLock(l, 50));
+                outer.start(prefix + "T1", 0, () -> {
+                    Timeline waiters;
+                    l.lock();
+                    try {
+                        Truth.mark("acquired");
+                        waiters = startWaiters(prefix, () -> Scenario.holdLock(l, 50));
+                        Truth.mark("release");
+                    } finally {
+                        l.unlock();
+                    }
+                    waiters.join();
+                });
             }
-            tl.join();
+            outer.join();
         }
     }
 
-    private static void holdMonitor(Object m, long ms) throws InterruptedException {
-        synchronized (m) {
-            Thread.sleep(ms);
-        }
+    /**
+     * Runs in T1 while it holds the lock, so the timeline starts at T1's acquisition: starts T2 at
+     * 10 ms and T3 at 20 ms, and returns at 100 ms, when T1 releases.
+     */
+    private static Timeline startWaiters(String prefix, Body waiter) throws InterruptedException {
+        Timeline tl = new Timeline();
+        tl.start(prefix + "T2", 10, waiter);
+        tl.start(prefix + "T3", 20, waiter);
+        tl.at(100);
+        return tl;
     }
 
-    private static void holdLock(ReentrantLock l, long ms) throws InterruptedException {
-        l.lock();
-        try {
-            Thread.sleep(ms);
-        } finally {
-            l.unlock();
-        }
-    }
 }

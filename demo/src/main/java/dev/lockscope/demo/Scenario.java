@@ -52,6 +52,29 @@ interface Scenario {
         void run() throws InterruptedException;
     }
 
+    /** Takes {@code lock}, holds it {@code ms}, releases it; marks request, acquired and release in {@link Truth}. */
+    static void holdLock(java.util.concurrent.locks.Lock lock, long ms) throws InterruptedException {
+        Truth.mark("request");
+        lock.lock();
+        try {
+            Truth.mark("acquired");
+            Thread.sleep(ms);
+            Truth.mark("release");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link #holdLock} for a monitor. */
+    static void holdMonitor(Object monitor, long ms) throws InterruptedException {
+        Truth.mark("request");
+        synchronized (monitor) {
+            Truth.mark("acquired");
+            Thread.sleep(ms);
+            Truth.mark("release");
+        }
+    }
+
     /** Holds the current lock for a short time without a recorded park (no blocker) and without sleep's 1 ms rounding. */
     static void briefly(long micros) {
         LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(micros));

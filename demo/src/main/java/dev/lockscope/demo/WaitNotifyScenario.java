@@ -31,9 +31,11 @@ final class WaitNotifyScenario implements Scenario {
 
     private void consumeSync() throws InterruptedException {
         synchronized (monitor) {
+            Truth.mark("wait");
             while (!flag) {
                 monitor.wait();
             }
+            Truth.mark("acquired");
             Thread.sleep(5);
         }
     }
@@ -41,17 +43,21 @@ final class WaitNotifyScenario implements Scenario {
     private void produceSync() throws InterruptedException {
         synchronized (monitor) {
             flag = true;
+            Truth.mark("notify");
             monitor.notifyAll();
             Thread.sleep(20);
+            Truth.mark("release");
         }
     }
 
     private void consumeJuc() throws InterruptedException {
         lock.lock();
         try {
+            Truth.mark("wait");
             while (!flag) {
                 ready.await();
             }
+            Truth.mark("acquired");
             Thread.sleep(5);
         } finally {
             lock.unlock();
@@ -62,8 +68,10 @@ final class WaitNotifyScenario implements Scenario {
         lock.lock();
         try {
             flag = true;
+            Truth.mark("notify");
             ready.signalAll();
             Thread.sleep(20);
+            Truth.mark("release");
         } finally {
             lock.unlock();
         }

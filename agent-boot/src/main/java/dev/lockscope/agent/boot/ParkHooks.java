@@ -7,7 +7,7 @@ import java.util.concurrent.locks.AbstractOwnableSynchronizer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Called from the instrumented {@code LockSupport.park(Object)}, {@code parkNanos(Object, long)},
+ * Called from the instrumented {@code LockSupport.park(Object)}, {@code park()}, {@code parkNanos(Object, long)},
  * {@code parkUntil(Object, long)}, {@code unpark(Thread)} and {@code AQS.acquire(...)}.
  *
  * <p>Rules every method here keeps: never throw (everything is caught and counted in
@@ -51,6 +51,7 @@ public final class ParkHooks {
         active = true;
         Object token = parkBegin(warm, 1, 0);
         parkEnd(token);
+        parkEnd(parkBeginCurrentBlocker());
         unparkEnd(unparkBegin(Thread.currentThread()));
         acquireEnd(acquireBegin(new java.util.concurrent.locks.ReentrantLock(), false), 1);
         new BlockerRecord(warm, 0).tally().park(0).unpark(1);
@@ -135,6 +136,22 @@ public final class ParkHooks {
             if (guard != null) {
                 guard[0] = false;
             }
+        }
+    }
+
+    /**
+     * Entry of park() without a blocker argument. AQS {@code ConditionObject.await} sets the blocker
+     * with {@code LockSupport.setCurrentBlocker} and then calls park(); only such parks are recorded.
+     */
+    public static Object parkBeginCurrentBlocker() {
+        if (!active) {
+            return null;
+        }
+        try {
+            return parkBegin(LockSupport.getBlocker(Thread.currentThread()), 0, 0);
+        } catch (Throwable t) {
+            HookFailures.record(t);
+            return null;
         }
     }
 

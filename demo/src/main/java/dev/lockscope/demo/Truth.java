@@ -1,0 +1,29 @@
+package dev.lockscope.demo;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * What a scenario really did, measured by the workload itself: {@code mark("acquired")} notes the
+ * current thread, the event and the wall-clock time. Printed at the end as
+ * {@code truth <thread> <event> <epoch-nanos>} lines, so tests can compare blame with the real
+ * timeline rather than the nominal one (a busy machine stretches sleeps and wake-ups).
+ */
+final class Truth {
+    private static final ConcurrentLinkedQueue<String> MARKS = new ConcurrentLinkedQueue<>();
+
+    private Truth() {
+    }
+
+    static void mark(String event) {
+        Instant now = Instant.now();
+        MARKS.add("truth " + Thread.currentThread().getName() + " " + event + " "
+                + (now.getEpochSecond() * 1_000_000_000L + now.getNano()));
+    }
+
+    static List<String> lines() {
+        return new ArrayList<>(MARKS);
+    }
+}
