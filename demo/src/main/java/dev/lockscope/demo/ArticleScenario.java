@@ -20,7 +20,7 @@ final class ArticleScenario implements Scenario {
             tl.start("article-" + i, 0, () -> {
                 while (!stop.get()) {
                     service.queryByArticleNo(no);
-                    Scenario.briefly(2000);
+                    Scenario.briefly(1000); // keeps the lock busy enough that name searches also wait for it
                 }
             });
         }

@@ -29,6 +29,7 @@ final class BargingScenario implements Scenario {
             } finally {
                 lock.unlock();
             }
+            Truth.mark("released");
             tl.join();
         });
         outer.join();
@@ -47,5 +48,6 @@ final class BargingScenario implements Scenario {
         } finally {
             lock.unlock();
         }
+        Truth.mark("released");
     }
 }

@@ -13,6 +13,8 @@ final class CalibrationScenario implements Scenario {
     static final int THREADS = 4;
     static final long X_MS = 9;
     static final long Y_MS = 1;
+    /** Long enough for a woken waiter to run even on a busy machine; short enough to keep the lock saturated. */
+    static final long PAUSE_MICROS = 2000;
     private final boolean intrinsic;
     private final Object monitor = new Object();
     private final ReentrantLock lock = new ReentrantLock();
@@ -30,14 +32,14 @@ final class CalibrationScenario implements Scenario {
                 while (!stop.get()) {
                     if (intrinsic) {
                         chainXSync();
-                        Scenario.briefly(500);
+                        Scenario.briefly(PAUSE_MICROS);
                         chainYSync();
                     } else {
                         chainXJuc();
-                        Scenario.briefly(500);
+                        Scenario.briefly(PAUSE_MICROS);
                         chainYJuc();
                     }
-                    Scenario.briefly(500);
+                    Scenario.briefly(PAUSE_MICROS);
                 }
             });
         }

@@ -41,6 +41,7 @@ public final class DemoMain {
         }
         Scenario scenario = BlameScenarios.forPattern(pattern);
         if (scenario != null) {
+            Truth.warmUp();
             scenario.run(seconds);
             Truth.lines().forEach(System.out::println);
             System.out.println("scenario " + pattern + " done");

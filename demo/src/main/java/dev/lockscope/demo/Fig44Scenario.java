@@ -34,6 +34,7 @@ final class Fig44Scenario implements Scenario {
                         waiters = startWaiters(prefix, () -> Scenario.holdMonitor(m, 50));
                         Truth.mark("release");
                     }
+                    Truth.mark("released");
                     waiters.join();
                 });
             } else {
@@ -48,6 +49,7 @@ final class Fig44Scenario implements Scenario {
                     } finally {
                         l.unlock();
                     }
+                    Truth.mark("released");
                     waiters.join();
                 });
             }

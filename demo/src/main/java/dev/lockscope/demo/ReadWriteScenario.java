@@ -38,6 +38,7 @@ final class ReadWriteScenario implements Scenario {
             } finally {
                 c.readLock().unlock();
             }
+            Truth.mark("released");
             tl.join();
         });
         outer.join();
@@ -62,6 +63,7 @@ final class ReadWriteScenario implements Scenario {
             } finally {
                 l.writeLock().unlock();
             }
+            Truth.mark("released");
             tl.join();
         });
         outer.join();

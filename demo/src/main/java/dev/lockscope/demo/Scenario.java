@@ -52,7 +52,7 @@ interface Scenario {
         void run() throws InterruptedException;
     }
 
-    /** Takes {@code lock}, holds it {@code ms}, releases it; marks request, acquired and release in {@link Truth}. */
+    /** Takes {@code lock}, holds it {@code ms}, releases it; marks request, acquired, release (before unlocking) and released (after) in {@link Truth}. */
     static void holdLock(java.util.concurrent.locks.Lock lock, long ms) throws InterruptedException {
         Truth.mark("request");
         lock.lock();
@@ -63,6 +63,7 @@ interface Scenario {
         } finally {
             lock.unlock();
         }
+        Truth.mark("released");
     }
 
     /** {@link #holdLock} for a monitor. */
@@ -73,6 +74,7 @@ interface Scenario {
             Thread.sleep(ms);
             Truth.mark("release");
         }
+        Truth.mark("released");
     }
 
     /** Holds the current lock for a short time without a recorded park (no blocker) and without sleep's 1 ms rounding. */

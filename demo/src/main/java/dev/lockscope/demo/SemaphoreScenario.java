@@ -26,6 +26,7 @@ final class SemaphoreScenario implements Scenario {
             } finally {
                 permits.release();
             }
+            Truth.mark("released");
             tl.join();
         });
         outer.join();
@@ -41,5 +42,6 @@ final class SemaphoreScenario implements Scenario {
         } finally {
             permits.release();
         }
+        Truth.mark("released");
     }
 }

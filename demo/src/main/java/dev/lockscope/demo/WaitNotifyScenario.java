@@ -48,6 +48,7 @@ final class WaitNotifyScenario implements Scenario {
             Thread.sleep(20);
             Truth.mark("release");
         }
+        Truth.mark("released");
     }
 
     private void consumeJuc() throws InterruptedException {
@@ -75,5 +76,6 @@ final class WaitNotifyScenario implements Scenario {
         } finally {
             lock.unlock();
         }
+        Truth.mark("released");
     }
 }

@@ -15,8 +15,9 @@ public final class ChainView {
     /** Key of a thread, method or chain nobody knows. */
     public static final String UNKNOWN = "(unknown)";
 
+    /** Frames of these prefixes on top of a chain are lock machinery (Condition.await blocks through ForkJoinPool). */
     private static final List<String> INTERNAL_PREFIXES = List.of("java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.",
-            "sun.misc.Unsafe.");
+            "sun.misc.Unsafe.", "java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.ForkJoinPool.unmanagedBlock");
 
     private final boolean raw;
 

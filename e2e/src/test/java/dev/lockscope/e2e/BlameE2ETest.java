@@ -1,0 +1,243 @@
+package dev.lockscope.e2e;
+
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameAnalysis;
+import dev.lockscope.analysis.blame.BlameNode;
+import dev.lockscope.analysis.blame.BlameResult;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.BlameTree;
+import dev.lockscope.analysis.blame.ChainView;
+import dev.lockscope.analysis.blame.Contention;
+import dev.lockscope.analysis.blame.OwnerChain;
+import dev.lockscope.analysis.blame.WaitRecord;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.report.blame.BlameJsonReport;
+import dev.lockscope.report.blame.BlameTextReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Owner blame on the demo scenarios with known answers (issue 4 acceptance), each in a child JVM
+ * under the agent. A timed scenario is first checked to have run as scripted (its own marks within a
+ * few ms of the script; otherwise it is run again, a busy machine stretches sleeps and wake-ups); then
+ * blame must match the timeline the workload measured within ±5 ms. A release is known to lie between
+ * the owner's marks just before and just after unlocking, so expectations are windows.
+ */
+class BlameE2ETest {
+    private static final double EXACT_MS = 5;
+    private static final double SCRIPT_SLACK_MS = 8;
+
+    private static void assertWindow(String what, double actualMs, double lowMs, double highMs) {
+        assertThat(actualMs).as("%s (expected %.1f..%.1f ms ± %.0f)", what, lowMs, highMs, EXACT_MS)
+                .isBetween(lowMs - EXACT_MS, highMs + EXACT_MS);
+    }
+
+    /** Blame of {@code waiter} on {@code owner} must span from the waiter's request to the owner's release. */
+    private static void assertBlamedUntilRelease(ScenarioRunner.Run run, String waiter, String owner) {
+        TruthLog t = run.truth();
+        assertWindow(waiter + " on " + owner, Blamed.ms(run.blame(), waiter, owner),
+                t.ms(waiter, "request", owner, "release"), t.ms(waiter, "request", owner, "released"));
+    }
+
+    /** Blame of {@code waiter} on {@code owner} must be the owner's whole tenure, from its acquisition. */
+    private static void assertBlamedForTenure(ScenarioRunner.Run run, String waiter, String owner, double wakeUpMs) {
+        TruthLog t = run.truth();
+        assertWindow(waiter + " on " + owner, Blamed.ms(run.blame(), waiter, owner),
+                t.ms(owner, "acquired", owner, "release") - wakeUpMs, t.ms(owner, "acquired", owner, "released"));
+    }
+
+    /** Seed 001 Fig. 4.4: T2's 90 ms on T1; T3 ≈ 80 ms on T1 and ≈ 50 ms on the first waiter served. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "juc"})
+    void fig44(String kind) throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.runAsScripted("blame-fig44-" + kind, 0, t -> {
+            for (int round = 1; round <= 3; round++) {
+                String p = "fig44-r" + round + "-";
+                if (!t.near(p + "T1", "acquired", p + "T2", "request", 10, SCRIPT_SLACK_MS)
+                        || !t.near(p + "T1", "acquired", p + "T3", "request", 20, SCRIPT_SLACK_MS)
+                        || !t.near(p + "T1", "acquired", p + "T1", "release", 100, SCRIPT_SLACK_MS)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        for (int round = 1; round <= 3; round++) {
+            String p = "fig44-r" + round + "-";
+            TruthLog t = run.truth();
+            boolean t2First = t.at(p + "T2", "acquired") < t.at(p + "T3", "acquired");
+            if (kind.equals("juc")) {
+                assertThat(t2First).as("ReentrantLock serves its queue in order").isTrue();
+            }
+            String first = t2First ? p + "T2" : p + "T3";
+            String second = t2First ? p + "T3" : p + "T2";
+            assertBlamedUntilRelease(run, first, p + "T1");   // ≈ 90 ms (T2)
+            assertBlamedUntilRelease(run, second, p + "T1");  // ≈ 80 ms (T3)
+            assertBlamedForTenure(run, second, first, 0);     // ≈ 50 ms
+            assertThat(Blamed.ms(run.blame(), first, second)).as("the first waiter is never blamed on the second").isZero();
+        }
+        OwnerChain waiterChains = kind.equals("juc") ? OwnerChain.EXACT : OwnerChain.ACQUISITION_SITE;
+        assertThat(run.blame().contentions()).filteredOn(c -> c.cause().owner().name().matches("fig44-r\\d-T[23]"))
+                .isNotEmpty().allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(waiterChains));
+    }
+
+    /** Seed 001 demo: callers wait in queryByArticleNo, the lock is held in queryByName. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "juc"})
+    void articleDemoBlamesQueryByName(String kind) throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.run("blame-article-" + kind, 2, ScenarioRunner.workDir("article-" + kind));
+        BlameNode byOwner = BlameTree.build(run.blame().contentions(), List.of(Aspect.OWNER_METHOD), ChainView.FILTERED);
+        BlameNode byWaiter = BlameTree.build(run.blame().contentions(), List.of(Aspect.WAITER_METHOD), ChainView.FILTERED);
+
+        assertThat(Blamed.share(byWaiter, "ArticleService.queryByArticleNo")).as("waiting in queryByArticleNo").isGreaterThan(0.9);
+        assertThat(Blamed.share(byOwner, "ArticleService.queryByName")).as("blamed on queryByName").isGreaterThanOrEqualTo(0.95);
+    }
+
+    /** X holds 9 ms, Y 1 ms, called equally often under saturation: owner chains 90% / 10%. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "juc"})
+    void calibrationSharesFollowHoldTimes(String kind) throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.run("blame-calibration-" + kind, 2, ScenarioRunner.workDir("calibration-" + kind));
+        BlameNode byOwner = BlameTree.build(run.blame().contentions(), List.of(Aspect.OWNER_METHOD), ChainView.FILTERED);
+        String suffix = kind.equals("sync") ? "Sync" : "Juc";
+        double x = Blamed.share(byOwner, "CalibrationScenario.chainX" + suffix);
+        double y = Blamed.share(byOwner, "CalibrationScenario.chainY" + suffix);
+
+        // Shares among the owner chains; the unknown rest (hand-off gaps, first acquisitions) is small.
+        assertThat(x / (x + y)).as("X share").isCloseTo(0.90, within(0.03));
+        assertThat(y / (x + y)).as("Y share").isCloseTo(0.10, within(0.03));
+        assertThat(x + y).as("blamed on X or Y").isGreaterThan(0.95);
+    }
+
+    /** Seed 001 Fig. 4.6: T3 barges; T2 and T4 are blamed on T1, then T3, though T3 never unparked T4. */
+    @Test
+    void bargingBlamesEverySuccessiveOwner() throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.runAsScripted("blame-barging-juc", 0, t ->
+                t.near("barging-T1", "acquired", "barging-T2", "request", 10, SCRIPT_SLACK_MS)
+                        && t.near("barging-T1", "acquired", "barging-T4", "request", 20, SCRIPT_SLACK_MS)
+                        && t.near("barging-T1", "acquired", "barging-T1", "release", 100, SCRIPT_SLACK_MS)
+                        && t.at("barging-T3", "acquired") < t.at("barging-T2", "acquired"));
+        assertThat(run.recording().parks()).filteredOn(p -> p.thread().name().equals("barging-T2")).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(run.recording().unparks()).noneMatch(u -> u.thread().name().equals("barging-T3")
+                && u.targetName().equals("barging-T4"));
+
+        assertBlamedUntilRelease(run, "barging-T2", "barging-T1"); // ≈ 90
+        assertBlamedUntilRelease(run, "barging-T4", "barging-T1"); // ≈ 80
+        // T3's tenure began while T2 was waking up from T1's unpark: that gap is nobody's
+        double t2WakeUp = Blamed.ms(run.blame(), c -> c.waiter().name().equals("barging-T4") && !c.cause().hasOwner()
+                && c.beginNanos() < run.truth().at("barging-T3", "release"));
+        assertBlamedForTenure(run, "barging-T2", "barging-T3", t2WakeUp); // ≈ 30
+        assertBlamedForTenure(run, "barging-T4", "barging-T3", t2WakeUp); // ≈ 30, though never unparked by T3
+        assertBlamedForTenure(run, "barging-T4", "barging-T2", 0);        // ≈ 10
+        assertThat(run.blame().contentions()).filteredOn(c -> c.cause().hasOwner())
+                .allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.EXACT));
+    }
+
+    /** Writer→reader and writer→writer exact; reader→writer names the last reader only. */
+    @Test
+    void readWriteLock() throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.runAsScripted("blame-rw-juc", 0, t ->
+                t.near("rw-a-W", "acquired", "rw-a-R1", "request", 10, SCRIPT_SLACK_MS)
+                        && t.near("rw-a-W", "acquired", "rw-a-R2", "request", 10, SCRIPT_SLACK_MS)
+                        && t.near("rw-a-W", "acquired", "rw-a-W", "release", 50, SCRIPT_SLACK_MS)
+                        && t.near("rw-b-W1", "acquired", "rw-b-W2", "request", 10, SCRIPT_SLACK_MS)
+                        && t.near("rw-b-W1", "acquired", "rw-b-W1", "release", 50, SCRIPT_SLACK_MS)
+                        && t.near("rw-c-R1", "acquired", "rw-c-W", "request", 10, SCRIPT_SLACK_MS)
+                        && t.near("rw-c-R1", "acquired", "rw-c-R2", "release", 60, SCRIPT_SLACK_MS)
+                        && t.at("rw-c-R2", "acquired") < t.at("rw-c-W", "request"));
+        assertBlamedUntilRelease(run, "rw-a-R1", "rw-a-W");  // writer → reader ≈ 40
+        assertBlamedUntilRelease(run, "rw-a-R2", "rw-a-W");
+        assertBlamedUntilRelease(run, "rw-b-W2", "rw-b-W1"); // writer → writer ≈ 40
+        assertBlamedUntilRelease(run, "rw-c-W", "rw-c-R2");  // readers → writer: the last reader, ≈ 50
+        assertThat(Blamed.ms(run.blame(), "rw-c-W", "rw-c-R1")).as("an earlier reader cannot be seen").isZero();
+    }
+
+    /** Generic analyzer: park time measured, no owner. */
+    @Test
+    void semaphoreHasNoOwner() throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.runAsScripted("blame-semaphore-juc", 0, t ->
+                t.near("semaphore-holder", "acquired", "semaphore-A", "request", 10, SCRIPT_SLACK_MS)
+                        && t.near("semaphore-holder", "acquired", "semaphore-holder", "release", 50, SCRIPT_SLACK_MS));
+        TruthLog t = run.truth();
+        for (String waiter : List.of("semaphore-A", "semaphore-B")) {
+            List<Contention> mine = run.blame().contentions().stream().filter(c -> c.waiter().name().equals(waiter)).toList();
+            assertThat(mine).isNotEmpty().allSatisfy(c -> {
+                assertThat(c.cause().hasOwner()).isFalse();
+                assertThat(c.lock().lockClass()).isEqualTo("java.util.concurrent.Semaphore$NonfairSync");
+            });
+            assertWindow(waiter + " parked", Blamed.ms(run.blame(), waiter, "?"), 0, t.ms(waiter, "request", waiter, "acquired"));
+            assertThat(Blamed.ms(run.blame(), waiter, "?")).isGreaterThan(t.ms(waiter, "request", "semaphore-holder", "release") - EXACT_MS);
+        }
+    }
+
+    /** Object.wait/notifyAll and Condition.await/signalAll: waits kept apart from contention, notifier named. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "juc"})
+    void waitIsNotContentionAndNamesTheNotifier(String kind) throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.run("blame-wait-" + kind, 0, ScenarioRunner.workDir("wait-" + kind));
+        TruthLog t = run.truth();
+        List<String> consumers = List.of("wait-consumer-1", "wait-consumer-2");
+        for (String consumer : consumers) {
+            List<WaitRecord> waits = run.blame().waits().stream().filter(w -> w.waiter().name().equals(consumer)).toList();
+            assertThat(waits).as("waits of %s", consumer).isNotEmpty();
+            double waited = waits.stream().mapToLong(WaitRecord::durationNanos).sum() / 1e6;
+            assertThat(waited).isGreaterThanOrEqualTo(t.ms(consumer, "wait", "wait-producer", "notify") - EXACT_MS);
+            // no contention inside a wait; contention after the notification re-acquires the lock and is flagged
+            for (Contention c : run.blame().contentions()) {
+                if (!c.waiter().name().equals(consumer)) {
+                    continue;
+                }
+                for (WaitRecord w : waits) {
+                    assertThat(c.endNanos() <= w.beginNanos() || c.beginNanos() >= w.beginNanos() + w.durationNanos())
+                            .as("contention %s overlaps wait %s", c, w).isTrue();
+                }
+                if (c.beginNanos() > t.at("wait-producer", "notify")) {
+                    assertThat(c.afterWait()).as("re-acquisition after wait flagged: %s", c).isTrue();
+                }
+            }
+        }
+        List<WaitRecord> consumerWaits = run.blame().waits().stream().filter(w -> consumers.contains(w.waiter().name())).toList();
+        if (kind.equals("sync")) {
+            assertThat(consumerWaits).allSatisfy(w -> assertThat(w.notifier().name()).isEqualTo("wait-producer"));
+        } else {
+            // the first consumer is woken by the producer's unlock, the second by the first consumer's unlock
+            assertThat(consumerWaits).anySatisfy(w -> assertThat(w.notifier().name()).isEqualTo("wait-producer"));
+            assertThat(consumerWaits).allSatisfy(w -> assertThat(w.notifier().name()).startsWith("wait-"));
+        }
+    }
+
+    /** The same recording gives the same report, byte for byte, in text and JSON, in-process and from the CLI. */
+    @Test
+    void reportsAreDeterministic() throws Exception {
+        Path dir = ScenarioRunner.workDir("deterministic");
+        ScenarioRunner.Run run = ScenarioRunner.run("blame-barging-juc", 0, dir);
+        List<Aspect> aspects = Aspect.parseList("owner-method,lock-class,waiter-method");
+        BlameSummary once = BlameSummary.of(run.blame(), aspects, false);
+        BlameSummary again = BlameSummary.of(BlameAnalysis.analyze(RecordingReader.read(run.file())), aspects, false);
+        assertThat(BlameTextReport.render(again)).isEqualTo(BlameTextReport.render(once));
+        assertThat(BlameJsonReport.render(again)).isEqualTo(BlameJsonReport.render(once));
+
+        List<String> cli = List.of(ScenarioRunner.javaBinary(), "-jar", ScenarioRunner.jar("lockscope.jar").toString(), "blame",
+                run.file().toString(), "--format", "json");
+        assertThat(ScenarioRunner.exec(cli, dir)).isEqualTo(ScenarioRunner.exec(cli, dir)).contains("\"blame\"", "\"tree\"");
+    }
+
+    /** Every parked nanosecond of a lock is in exactly one contention record, blamed on an owner or unknown. */
+    @Test
+    void parkTimeIsFullyAccountedFor() throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.run("blame-barging-juc", 0, ScenarioRunner.workDir("accounted"));
+        assertThat(run.blame().contentions()).allSatisfy(c -> assertThat(c.durationNanos()).isPositive());
+        long parked = run.recording().parks().stream().filter(p -> !p.blockerClass().endsWith("$ConditionObject"))
+                .mapToLong(p -> p.durationNanos(run.recording().endNanos())).sum();
+        assertThat(run.blame().contentions().stream().filter(c -> c.lock().kind().label().equals("park"))
+                .mapToLong(Contention::durationNanos).sum()).isEqualTo(parked);
+        assertThat(run.recording().parks()).extracting(ParkWait::thread).isNotEmpty();
+    }
+}
