@@ -20,14 +20,16 @@ final class ArticleScenario implements Scenario {
             tl.start("article-" + i, 0, () -> {
                 while (!stop.get()) {
                     service.queryByArticleNo(no);
-                    Scenario.briefly(1000); // keeps the lock busy enough that name searches also wait for it
+                    Scenario.briefly(5000);
                 }
             });
         }
         tl.start("name-search", 0, () -> {
             while (!stop.get()) {
                 service.queryByName("widget");
-                Scenario.briefly(1000);
+                // back before the queued article lookups are through, so the search itself waits for the
+                // lock (a monitor owner's chain is known from its own contended acquisitions)
+                Scenario.briefly(200);
             }
         });
         tl.at((long) (seconds * 1000));

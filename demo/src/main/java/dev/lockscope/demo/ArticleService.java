@@ -11,5 +11,5 @@ interface ArticleService {
     long queryByName(String name) throws InterruptedException;
 
     long NAME_SEARCH_MS = 50;
-    long ARTICLE_LOOKUP_MICROS = 100;
+    long ARTICLE_LOOKUP_MICROS = 300;
 }

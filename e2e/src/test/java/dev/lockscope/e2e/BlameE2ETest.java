@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.within;
  */
 class BlameE2ETest {
     private static final double EXACT_MS = 5;
-    private static final double SCRIPT_SLACK_MS = 8;
+    /** How far a busy machine may stretch the script (thread starts, sleeps) for the run to still count. */
+    private static final double SCRIPT_SLACK_MS = 20;
 
     private static void assertWindow(String what, double actualMs, double lowMs, double highMs) {
         assertThat(actualMs).as("%s (expected %.1f..%.1f ms ± %.0f)", what, lowMs, highMs, EXACT_MS)
@@ -47,11 +48,15 @@ class BlameE2ETest {
                 t.ms(waiter, "request", owner, "release"), t.ms(waiter, "request", owner, "released"));
     }
 
-    /** Blame of {@code waiter} on {@code owner} must be the owner's whole tenure, from its acquisition. */
-    private static void assertBlamedForTenure(ScenarioRunner.Run run, String waiter, String owner, double wakeUpMs) {
+    /**
+     * Blame of {@code waiter} on {@code owner}, who got the lock from {@code previous}: from the previous
+     * owner's release to this owner's release (a successor that is still waking up has the lock reserved).
+     */
+    private static void assertBlamedBetweenReleases(ScenarioRunner.Run run, String waiter, String previous, String owner,
+                                                    double notParkedMs) {
         TruthLog t = run.truth();
         assertWindow(waiter + " on " + owner, Blamed.ms(run.blame(), waiter, owner),
-                t.ms(owner, "acquired", owner, "release") - wakeUpMs, t.ms(owner, "acquired", owner, "released"));
+                t.ms(previous, "released", owner, "release") - notParkedMs, t.ms(previous, "release", owner, "released"));
     }
 
     /** Seed 001 Fig. 4.4: T2's 90 ms on T1; T3 ≈ 80 ms on T1 and ≈ 50 ms on the first waiter served. */
@@ -63,7 +68,8 @@ class BlameE2ETest {
                 String p = "fig44-r" + round + "-";
                 if (!t.near(p + "T1", "acquired", p + "T2", "request", 10, SCRIPT_SLACK_MS)
                         || !t.near(p + "T1", "acquired", p + "T3", "request", 20, SCRIPT_SLACK_MS)
-                        || !t.near(p + "T1", "acquired", p + "T1", "release", 100, SCRIPT_SLACK_MS)) {
+                        || !t.near(p + "T1", "acquired", p + "T1", "release", 100, SCRIPT_SLACK_MS)
+                        || t.at(p + "T2", "request") >= t.at(p + "T3", "request")) {
                     return false;
                 }
             }
@@ -80,7 +86,9 @@ class BlameE2ETest {
             String second = t2First ? p + "T3" : p + "T2";
             assertBlamedUntilRelease(run, first, p + "T1");   // ≈ 90 ms (T2)
             assertBlamedUntilRelease(run, second, p + "T1");  // ≈ 80 ms (T3)
-            assertBlamedForTenure(run, second, first, 0);     // ≈ 50 ms
+            // ≈ 50 ms: from T1's release (park) or the first's acquisition (monitor) to the second's acquisition
+            assertWindow(second + " on " + first, Blamed.ms(run.blame(), second, first),
+                    t.ms(first, "acquired", first, "release"), t.ms(p + "T1", "release", second, "acquired"));
             assertThat(Blamed.ms(run.blame(), first, second)).as("the first waiter is never blamed on the second").isZero();
         }
         OwnerChain waiterChains = kind.equals("juc") ? OwnerChain.EXACT : OwnerChain.ACQUISITION_SITE;
@@ -122,6 +130,7 @@ class BlameE2ETest {
         ScenarioRunner.Run run = ScenarioRunner.runAsScripted("blame-barging-juc", 0, t ->
                 t.near("barging-T1", "acquired", "barging-T2", "request", 10, SCRIPT_SLACK_MS)
                         && t.near("barging-T1", "acquired", "barging-T4", "request", 20, SCRIPT_SLACK_MS)
+                        && t.at("barging-T2", "request") < t.at("barging-T4", "request")
                         && t.near("barging-T1", "acquired", "barging-T1", "release", 100, SCRIPT_SLACK_MS)
                         && t.at("barging-T3", "acquired") < t.at("barging-T2", "acquired"));
         assertThat(run.recording().parks()).filteredOn(p -> p.thread().name().equals("barging-T2")).hasSizeGreaterThanOrEqualTo(2);
@@ -130,12 +139,12 @@ class BlameE2ETest {
 
         assertBlamedUntilRelease(run, "barging-T2", "barging-T1"); // ≈ 90
         assertBlamedUntilRelease(run, "barging-T4", "barging-T1"); // ≈ 80
-        // T3's tenure began while T2 was waking up from T1's unpark: that gap is nobody's
-        double t2WakeUp = Blamed.ms(run.blame(), c -> c.waiter().name().equals("barging-T4") && !c.cause().hasOwner()
+        // T2 woke up from T1's unpark, found T3 had barged in and parked again: that gap is not on T3
+        double t2Unparked = Blamed.ms(run.blame(), c -> c.waiter().name().equals("barging-T2") && !c.cause().hasOwner()
                 && c.beginNanos() < run.truth().at("barging-T3", "release"));
-        assertBlamedForTenure(run, "barging-T2", "barging-T3", t2WakeUp); // ≈ 30
-        assertBlamedForTenure(run, "barging-T4", "barging-T3", t2WakeUp); // ≈ 30, though never unparked by T3
-        assertBlamedForTenure(run, "barging-T4", "barging-T2", 0);        // ≈ 10
+        assertBlamedBetweenReleases(run, "barging-T2", "barging-T1", "barging-T3", t2Unparked); // ≈ 30
+        assertBlamedBetweenReleases(run, "barging-T4", "barging-T1", "barging-T3", 0); // ≈ 30, though T3 never unparked T4
+        assertBlamedBetweenReleases(run, "barging-T4", "barging-T3", "barging-T2", 0); // ≈ 10
         assertThat(run.blame().contentions()).filteredOn(c -> c.cause().hasOwner())
                 .allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.EXACT));
     }

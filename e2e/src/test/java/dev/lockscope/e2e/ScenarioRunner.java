@@ -103,6 +103,11 @@ final class ScenarioRunner {
                 "-cp", jar("lockscope.demo.jar").toString(), "dev.lockscope.demo.DemoMain", pattern,
                 "--seconds", Double.toString(seconds)));
         String output = exec(cmd, dir);
+        if (Files.size(file) == 0 && output.contains("Missing chunkfile")) {
+            // The agent's shutdown hook and JFR's own can race at exit and lose the recording (seen on
+            // JDK 17 under load); that is an agent problem, not what this test is about: run again once.
+            output = exec(cmd, dir);
+        }
         LockRecording recording = RecordingReader.read(file);
         return new Run(file, recording, BlameAnalysis.analyze(recording), TruthLog.parse(output), output);
     }

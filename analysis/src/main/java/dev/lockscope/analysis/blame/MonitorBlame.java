@@ -67,13 +67,12 @@ final class MonitorBlame {
                 if (other.thread().equals(w.thread())) {
                     continue;
                 }
-                inside.add(new Handoff(other.endNanos(), other.endNanos(),
-                        chains.causeOf(other.previousOwner(), lock, cursor, other.endNanos())));
+                inside.add(new Handoff(other.endNanos(), chains.causeOf(other.previousOwner(), lock, cursor, other.endNanos())));
                 cursor = other.endNanos();
             }
             Cause tail = chains.causeOf(w.previousOwner(), lock, cursor, w.endNanos());
             boolean afterWait = reacquiresAfterWait(w, lock, waitsByThread.getOrDefault(w.thread().javaTid(), List.of()));
-            for (WaitSplitter.Span s : WaitSplitter.split(w.beginNanos(), w.endNanos(), null, inside, tail)) {
+            for (WaitSplitter.Span s : WaitSplitter.split(w.beginNanos(), w.endNanos(), inside, tail)) {
                 out.add(new Contention(lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait));
             }
         }

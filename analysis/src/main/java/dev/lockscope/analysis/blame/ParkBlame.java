@@ -16,7 +16,7 @@ final class ParkBlame {
     }
 
     static void analyze(LockRecording rec, BlameCollector out) {
-        ParkWakeups wakeups = new ParkWakeups(rec.unparks(), rec.parks());
+        ParkWakeups wakeups = new ParkWakeups(rec.unparks());
         Map<LockId, List<ParkWait>> parksByLock = new TreeMap<>();
         for (ParkWait p : rec.parks()) {
             parksByLock.computeIfAbsent(LockId.blocker(p.blockerClass(), p.blockerHash()), k -> new ArrayList<>()).add(p);

@@ -15,18 +15,10 @@ import java.util.Map;
  */
 final class ParkWakeups {
     private final Map<Long, List<Unpark>> unparksByTarget = new HashMap<>();
-    /** Unpark seq → end of the park it ended. */
-    private final Map<Long, Long> wokenParkEnd = new HashMap<>();
 
-    ParkWakeups(List<Unpark> unparksInSeqOrder, List<ParkWait> parks) {
+    ParkWakeups(List<Unpark> unparksInSeqOrder) {
         for (Unpark u : unparksInSeqOrder) {
             unparksByTarget.computeIfAbsent(u.targetTid(), k -> new ArrayList<>()).add(u);
-        }
-        for (ParkWait p : parks) {
-            Unpark u = wakerOf(p);
-            if (u != null) {
-                wokenParkEnd.put(u.seq(), p.endNanos());
-            }
         }
     }
 
@@ -41,12 +33,6 @@ final class ParkWakeups {
             return list.get(i);
         }
         return null;
-    }
-
-    /** When the thread woken by {@code u} returned from its park; {@code u}'s own time if not known. */
-    long wokenAt(Unpark u) {
-        Long end = wokenParkEnd.get(u.seq());
-        return end == null ? u.timeNanos() : Math.max(end, u.timeNanos());
     }
 
     /** Index of the first unpark with seq greater than {@code seq}. */

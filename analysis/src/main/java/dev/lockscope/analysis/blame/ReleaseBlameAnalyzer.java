@@ -33,17 +33,15 @@ final class ReleaseBlameAnalyzer implements BlockerAnalyzer {
         for (Unpark u : trace.unparks()) {
             if (isRelease(u)) {
                 releases.add(u);
-                handoffs.add(new Handoff(u.timeNanos(), trace.wakeups().wokenAt(u),
-                        new Cause(u.thread(), u.frames(), OwnerChain.EXACT)));
+                handoffs.add(new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT)));
             }
         }
         for (ParkWait p : trace.parks()) {
             int first = ParkWakeups.firstAfter(releases, p.beginSeq());
             int last = p.isOpen() ? releases.size() : ParkWakeups.firstAfter(releases, p.endSeq());
-            Handoff previous = first > 0 ? handoffs.get(first - 1) : null;
             boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(p.frames());
-            for (WaitSplitter.Span s : WaitSplitter.split(p.beginNanos(), trace.endOf(p), previous,
-                    handoffs.subList(first, last), Cause.UNKNOWN)) {
+            for (WaitSplitter.Span s : WaitSplitter.split(p.beginNanos(), trace.endOf(p), handoffs.subList(first, last),
+                    Cause.UNKNOWN)) {
                 out.add(new Contention(trace.lock(), p.thread(), p.frames(), s.beginNanos(), s.durationNanos(),
                         s.cause(), afterWait));
             }

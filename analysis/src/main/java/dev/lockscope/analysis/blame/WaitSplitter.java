@@ -5,10 +5,14 @@ import java.util.List;
 
 /**
  * Splits one wait [begin, end] at the hand-offs of its lock into spans blamed on successive owners
- * (seed 001 Fig. 4.4 and 4.6). Each span up to a release is blamed on the releasing owner; the time
- * from a release until the successor took the lock goes to {@link Cause#UNKNOWN}, because neither
- * the previous nor the next owner held the lock then (seed 001 L1198); the rest after the last
- * release is blamed on {@code tail}.
+ * (seed 001 Fig. 4.4 and 4.6): the span up to each release is blamed on the releasing owner, the rest
+ * after the last release on {@code tail}.
+ *
+ * <p>For a park, the tail is the time from the unpark that woke this thread until it returned from
+ * park: the lock was free and nobody can be blamed (seed 001 L1198), so parks pass
+ * {@link Cause#UNKNOWN}. A thread that stays parked across a release is blamed on the next releasing
+ * owner for the whole span up to that release, including the moment between the previous unpark and
+ * the woken successor taking the lock, as in the seed's analyzer: the successor had the lock reserved.
  */
 final class WaitSplitter {
     /** A piece of a wait and whom it is blamed on. */
@@ -21,19 +25,12 @@ final class WaitSplitter {
     private WaitSplitter() {
     }
 
-    /**
-     * @param previous the last hand-off before the wait began, or null: its unknown gap may overlap the wait
-     * @param inside   hand-offs released inside (begin, end], in order
-     */
-    static List<Span> split(long begin, long end, Handoff previous, List<Handoff> inside, Cause tail) {
+    /** @param releases hand-offs released inside (begin, end], in order */
+    static List<Span> split(long begin, long end, List<Handoff> releases, Cause tail) {
         List<Span> out = new ArrayList<>();
         long cursor = begin;
-        if (previous != null) {
-            cursor = add(out, cursor, Math.min(previous.takenNanos(), end), Cause.UNKNOWN);
-        }
-        for (Handoff h : inside) {
+        for (Handoff h : releases) {
             cursor = add(out, cursor, Math.min(h.releaseNanos(), end), h.cause());
-            cursor = add(out, cursor, Math.min(h.takenNanos(), end), Cause.UNKNOWN);
         }
         add(out, cursor, end, tail);
         return out;

@@ -32,8 +32,8 @@ class ReleaseBlameAnalyzerTest {
 
         assertThat(BlameSums.byOwner(r, "T2").get("T1")).isCloseTo(90, within(1e-6));
         assertThat(BlameSums.byOwner(r, "T3").get("T1")).isCloseTo(80, within(1e-6));
-        assertThat(BlameSums.byOwner(r, "T3").get("T2")).isCloseTo(49.9, within(1e-6)); // T2 took the lock at 100.1
-        assertThat(BlameSums.byOwner(r, "T3").get("?")).isCloseTo(0.2, within(1e-6)); // two hand-off gaps of 0.1
+        assertThat(BlameSums.byOwner(r, "T3").get("T2")).isCloseTo(50, within(1e-6)); // incl. T2 waking up at 100..100.1
+        assertThat(BlameSums.byOwner(r, "T3").get("?")).isCloseTo(0.1, within(1e-6)); // its own wake-up after T2's unpark
         Contention onT1 = r.contentions().stream().filter(c -> c.waiter().equals(t2) && c.cause().owner().equals(t1))
                 .findFirst().orElseThrow();
         assertThat(onT1.cause().chain()).isEqualTo(OwnerChain.EXACT);
@@ -53,8 +53,8 @@ class ReleaseBlameAnalyzerTest {
         BlameResult r = BlameAnalysis.analyze(b.build());
 
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T1", 90.0).containsEntry("T3", 28.0).containsEntry("?", 2.0);
-        assertThat(BlameSums.byOwner(r, "T4")).containsEntry("T1", 80.0).containsEntry("T3", 29.0)
-                .containsEntry("T2", 19.0).containsEntry("?", 3.0);
+        assertThat(BlameSums.byOwner(r, "T4")).containsEntry("T1", 80.0).containsEntry("T3", 30.0)
+                .containsEntry("T2", 20.0).containsEntry("?", 1.0);
     }
 
     @Test
@@ -77,6 +77,7 @@ class ReleaseBlameAnalyzerTest {
 
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T1", 40.0);
         assertThat(BlameSums.byOwner(r, "T3").get("T1")).isCloseTo(30.0, within(1e-6));
+        assertThat(BlameSums.byOwner(r, "T3").get("?")).isCloseTo(1.0, within(1e-6)); // from W's release to its own wake-up
         assertThat(BlameSums.byOwner(r, "T3")).doesNotContainKey("T2"); // T2's unpark from acquire is no release
         assertThat(BlameSums.byOwner(r, "T4")).containsEntry("T3", 30.0);
     }
