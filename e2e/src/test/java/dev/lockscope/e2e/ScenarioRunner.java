@@ -59,10 +59,15 @@ final class ScenarioRunner {
      */
     static Run runAsScripted(String pattern, double seconds, java.util.function.Predicate<TruthLog> asScripted)
             throws Exception {
+        return runUntil(pattern, seconds, run -> asScripted.test(run.truth()));
+    }
+
+    /** {@link #runAsScripted} with a check that may also look at the recording. */
+    static Run runUntil(String pattern, double seconds, java.util.function.Predicate<Run> asScripted) throws Exception {
         StringBuilder rejected = new StringBuilder();
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             Run run = replayDir() != null ? replay(pattern, attempt) : run(pattern, seconds, workDir(pattern + "-" + attempt));
-            if (asScripted.test(run.truth())) {
+            if (asScripted.test(run)) {
                 return run;
             }
             rejected.append(run.output());
