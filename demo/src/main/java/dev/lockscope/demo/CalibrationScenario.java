@@ -6,15 +6,19 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Seed 001 §6 item 16: two call chains X and Y hold the same lock 9 ms and 1 ms and are called
  * equally often by four threads, so the lock is saturated. Expected owner-chain shares: X 90%, Y 10%.
- * A short pause outside the lock after each release lets the woken waiter take the lock rather than
- * the releasing thread barging back in.
  */
 final class CalibrationScenario implements Scenario {
     static final int THREADS = 4;
     static final long X_MS = 9;
     static final long Y_MS = 1;
-    /** Long enough for a woken waiter to run even on a busy machine; short enough to keep the lock saturated. */
-    static final long PAUSE_MICROS = 2000;
+    /**
+     * Monitors only: a short pause outside the monitor after each release, so that a woken waiter
+     * usually takes it before the releasing thread comes back. A thread that takes a monitor back
+     * without contention leaves no JFR event: the hand-off is invisible and its tenure cannot be
+     * attributed. Shorter than Y, so the lock stays saturated during Y's holds too. ReentrantLock
+     * needs no pause: its owner chains are recorded at every release.
+     */
+    static final long MONITOR_PAUSE_MICROS = 300;
     private final boolean intrinsic;
     private final Object monitor = new Object();
     private final ReentrantLock lock = new ReentrantLock();
@@ -32,14 +36,13 @@ final class CalibrationScenario implements Scenario {
                 while (!stop.get()) {
                     if (intrinsic) {
                         chainXSync();
-                        Scenario.briefly(PAUSE_MICROS);
+                        Scenario.briefly(MONITOR_PAUSE_MICROS);
                         chainYSync();
+                        Scenario.briefly(MONITOR_PAUSE_MICROS);
                     } else {
                         chainXJuc();
-                        Scenario.briefly(PAUSE_MICROS);
                         chainYJuc();
                     }
-                    Scenario.briefly(PAUSE_MICROS);
                 }
             });
         }
@@ -50,20 +53,20 @@ final class CalibrationScenario implements Scenario {
 
     private void chainXSync() throws InterruptedException {
         synchronized (monitor) {
-            Thread.sleep(X_MS);
+            hold("X", X_MS);
         }
     }
 
     private void chainYSync() throws InterruptedException {
         synchronized (monitor) {
-            Thread.sleep(Y_MS);
+            hold("Y", Y_MS);
         }
     }
 
     private void chainXJuc() throws InterruptedException {
         lock.lock();
         try {
-            Thread.sleep(X_MS);
+            hold("X", X_MS);
         } finally {
             lock.unlock();
         }
@@ -72,9 +75,16 @@ final class CalibrationScenario implements Scenario {
     private void chainYJuc() throws InterruptedException {
         lock.lock();
         try {
-            Thread.sleep(Y_MS);
+            hold("Y", Y_MS);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Sleeps while holding the lock and adds the real hold time to the chain's total (sleeps overshoot on a busy machine). */
+    private static void hold(String chain, long ms) throws InterruptedException {
+        long start = System.nanoTime();
+        Thread.sleep(ms);
+        Truth.add("hold-" + chain, System.nanoTime() - start);
     }
 }

@@ -118,9 +118,15 @@ class BlameE2ETest {
         double x = Blamed.share(byOwner, "CalibrationScenario.chainX" + suffix);
         double y = Blamed.share(byOwner, "CalibrationScenario.chainY" + suffix);
 
-        // Shares among the owner chains; the unknown rest (hand-off gaps, first acquisitions) is small.
-        assertThat(x / (x + y)).as("X share").isCloseTo(0.90, within(0.03));
-        assertThat(y / (x + y)).as("Y share").isCloseTo(0.10, within(0.03));
+        // Shares among the two owner chains (the unknown rest, hand-off gaps, is small). Under saturation the
+        // blame follows the time each chain held the lock: 9:1 as scripted, as measured by the workload
+        // (a busy machine stretches a 1 ms sleep proportionally more than a 9 ms one).
+        long heldX = run.truth().total("hold-X");
+        long heldY = run.truth().total("hold-Y");
+        double measuredX = (double) heldX / (heldX + heldY);
+        assertThat(measuredX).as("X's share of the hold time, as run").isCloseTo(0.90, within(0.05));
+        assertThat(x / (x + y)).as("X share (holds: %.3f)", measuredX).isCloseTo(measuredX, within(0.03));
+        assertThat(y / (x + y)).as("Y share (holds: %.3f)", 1 - measuredX).isCloseTo(1 - measuredX, within(0.03));
         assertThat(x + y).as("blamed on X or Y").isGreaterThan(0.95);
     }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 /** The {@code truth <thread> <event> <epoch-nanos>} lines a demo scenario prints: what really happened when. */
 final class TruthLog {
     private final Map<String, Long> firstByThreadAndEvent = new HashMap<>();
+    private final Map<String, Long> totals = new HashMap<>();
 
     static TruthLog parse(String output) {
         TruthLog log = new TruthLog();
@@ -13,6 +14,8 @@ final class TruthLog {
             String[] f = line.trim().split(" ");
             if (f.length == 4 && f[0].equals("truth")) {
                 log.firstByThreadAndEvent.putIfAbsent(f[1] + " " + f[2], Long.parseLong(f[3]));
+            } else if (f.length == 3 && f[0].equals("truth-total")) {
+                log.totals.put(f[1], Long.parseLong(f[2]));
             }
         }
         return log;
@@ -23,6 +26,15 @@ final class TruthLog {
         Long t = firstByThreadAndEvent.get(thread + " " + event);
         if (t == null) {
             throw new AssertionError("the scenario did not mark '" + event + "' in thread " + thread);
+        }
+        return t;
+    }
+
+    /** A total the scenario added up, in nanoseconds. */
+    long total(String name) {
+        Long t = totals.get(name);
+        if (t == null) {
+            throw new AssertionError("the scenario printed no total '" + name + "'");
         }
         return t;
     }

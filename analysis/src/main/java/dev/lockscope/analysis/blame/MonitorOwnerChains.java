@@ -16,7 +16,9 @@ import java.util.TreeMap;
  * so this is an approximation, tried in this order:
  * <ol>
  *   <li>{@link OwnerChain#ACQUISITION_SITE}: the chain of the owner's own most recent contended
- *       acquisition of the same monitor that completed before the span ended;</li>
+ *       acquisition of the same monitor that completed before the span ended, unless the owner is seen
+ *       handing the monitor to another thread after that acquisition: then its current tenure began
+ *       with an acquisition JFR did not record (no contention), and the old site would be a guess;</li>
  *   <li>{@link OwnerChain#SAMPLED}: the owner's most frequent stack in the CPU samples inside the span;</li>
  *   <li>{@link OwnerChain#UNKNOWN}: the owner thread only.</li>
  * </ol>
@@ -25,13 +27,20 @@ final class MonitorOwnerChains {
     private static final Comparator<MonitorEnter> BY_END = Comparator.comparingLong(MonitorEnter::endNanos);
 
     private final Map<String, List<MonitorEnter>> entersByMonitorAndThread = new HashMap<>();
+    /** Times at which a thread handed a monitor to another thread (their contended enters naming it previousOwner). */
+    private final Map<String, List<Long>> handoffsByMonitorAndOwner = new HashMap<>();
     private final Map<Long, List<CpuSample>> samplesByThread = new HashMap<>();
 
     MonitorOwnerChains(List<MonitorEnter> enters, List<CpuSample> samplesInTimeOrder) {
         for (MonitorEnter e : enters) {
-            entersByMonitorAndThread.computeIfAbsent(key(MonitorBlame.lockOf(e), e.thread()), k -> new ArrayList<>()).add(e);
+            LockId lock = MonitorBlame.lockOf(e);
+            entersByMonitorAndThread.computeIfAbsent(key(lock, e.thread()), k -> new ArrayList<>()).add(e);
+            if (e.previousOwner() != null && !e.previousOwner().equals(e.thread())) {
+                handoffsByMonitorAndOwner.computeIfAbsent(key(lock, e.previousOwner()), k -> new ArrayList<>()).add(e.endNanos());
+            }
         }
         entersByMonitorAndThread.values().forEach(l -> l.sort(BY_END));
+        handoffsByMonitorAndOwner.values().forEach(l -> l.sort(null));
         for (CpuSample s : samplesInTimeOrder) {
             samplesByThread.computeIfAbsent(s.thread().javaTid(), k -> new ArrayList<>()).add(s);
         }
@@ -43,7 +52,7 @@ final class MonitorOwnerChains {
             return Cause.UNKNOWN;
         }
         MonitorEnter site = lastAcquisition(owner, lock, to);
-        if (site != null) {
+        if (site != null && !handedOffBetween(owner, lock, site.endNanos(), to)) {
             return new Cause(owner, site.frames(), OwnerChain.ACQUISITION_SITE);
         }
         List<String> sampled = mostFrequentStack(owner, from, to);
@@ -70,6 +79,22 @@ final class MonitorOwnerChains {
             best = list.get(lo - 1);
         }
         return best;
+    }
+
+    /** Whether the owner handed the monitor to another thread strictly between the two times. */
+    private boolean handedOffBetween(ThreadRef owner, LockId lock, long after, long before) {
+        List<Long> times = handoffsByMonitorAndOwner.getOrDefault(key(lock, owner), List.of());
+        int lo = 0;
+        int hi = times.size();
+        while (lo < hi) { // first hand-off later than `after`
+            int mid = (lo + hi) >>> 1;
+            if (times.get(mid) <= after) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo < times.size() && times.get(lo) < before;
     }
 
     /** Most frequent non-empty stack of the owner sampled in [from, to]; ties go to the smaller text. */

@@ -33,6 +33,22 @@ class MonitorAndGenericBlameTest {
         assertThat(onT1.cause().frames()).containsExactly("app.Fig.t1busy:7");
     }
 
+    /** T1 got the monitor at X (contended), handed it to T2, took it back uncontended: X is stale for T3's wait. */
+    @Test
+    void acquisitionSiteBeforeAHandOffByTheOwnerIsNotUsed() {
+        ThreadRef t4 = b.thread(4, "T4");
+        b.enter(t1, MON, 0x7f00, 0, 10, t4, List.of("app.C.chainX:1"))
+                .enter(t2, MON, 0x7f00, 15, 20, t1, List.of("app.C.chainY:2"))
+                .enter(t3, MON, 0x7f00, 30, 40, t1, List.of("app.C.other:3"));
+        BlameResult r = BlameAnalysis.analyze(b.build());
+        Contention onT1ByT2 = r.contentions().stream().filter(c -> c.waiter().equals(t2)).findFirst().orElseThrow();
+        assertThat(onT1ByT2.cause().chain()).isEqualTo(OwnerChain.ACQUISITION_SITE);
+        assertThat(onT1ByT2.cause().frames()).containsExactly("app.C.chainX:1");
+        Contention onT1ByT3 = r.contentions().stream().filter(c -> c.waiter().equals(t3)).findFirst().orElseThrow();
+        assertThat(onT1ByT3.cause().owner()).isEqualTo(t1);
+        assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+    }
+
     @Test
     void ownerWithoutAcquisitionOrSamplesIsNamedWithUnknownChain() {
         b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5"));
