@@ -8,7 +8,9 @@ final class SyncArticleService implements ArticleService {
     @Override
     public long queryByArticleNo(int articleNo) {
         synchronized (catalog) {
+            long start = System.nanoTime();
             Scenario.briefly(ARTICLE_LOOKUP_MICROS);
+            Truth.add("hold-queryByArticleNo", System.nanoTime() - start);
             return ++lookups + articleNo;
         }
     }
@@ -16,7 +18,9 @@ final class SyncArticleService implements ArticleService {
     @Override
     public long queryByName(String name) throws InterruptedException {
         synchronized (catalog) {
+            long start = System.nanoTime();
             Thread.sleep(NAME_SEARCH_MS); // a slow scan of the whole catalog
+            Truth.add("hold-queryByName", System.nanoTime() - start);
             return ++lookups + name.length();
         }
     }

@@ -41,11 +41,16 @@ class BlameE2ETest {
                 .isBetween(lowMs - EXACT_MS, highMs + EXACT_MS);
     }
 
-    /** Blame of {@code waiter} on {@code owner} must span from the waiter's request to the owner's release. */
-    private static void assertBlamedUntilRelease(ScenarioRunner.Run run, String waiter, String owner) {
+    /**
+     * Blame of {@code waiter} on {@code owner} must span from the waiter's request to the owner's release.
+     * The release is seen when the next owner {@code next} gets the lock (monitors) or when the owner
+     * unparks a successor, which it does before its unlock returns (parks; a barger may already hold the
+     * lock by then).
+     */
+    private static void assertBlamedUntilRelease(ScenarioRunner.Run run, String waiter, String owner, String next) {
         TruthLog t = run.truth();
-        assertWindow(waiter + " on " + owner, Blamed.ms(run.blame(), waiter, owner),
-                t.ms(waiter, "request", owner, "release"), t.ms(waiter, "request", owner, "released"));
+        assertWindow(waiter + " on " + owner, Blamed.ms(run.blame(), waiter, owner), t.ms(waiter, "request", owner, "release"),
+                Math.max(t.ms(waiter, "request", next, "acquired"), t.ms(waiter, "request", owner, "released")));
     }
 
     /**
@@ -84,8 +89,8 @@ class BlameE2ETest {
             }
             String first = t2First ? p + "T2" : p + "T3";
             String second = t2First ? p + "T3" : p + "T2";
-            assertBlamedUntilRelease(run, first, p + "T1");   // ≈ 90 ms (T2)
-            assertBlamedUntilRelease(run, second, p + "T1");  // ≈ 80 ms (T3)
+            assertBlamedUntilRelease(run, first, p + "T1", first);   // ≈ 90 ms (T2)
+            assertBlamedUntilRelease(run, second, p + "T1", first);  // ≈ 80 ms (T3)
             // ≈ 50 ms: from T1's release (park) or the first's acquisition (monitor) to the second's acquisition
             assertWindow(second + " on " + first, Blamed.ms(run.blame(), second, first),
                     t.ms(first, "acquired", first, "release"), t.ms(p + "T1", "release", second, "acquired"));
@@ -100,19 +105,27 @@ class BlameE2ETest {
     @ParameterizedTest
     @ValueSource(strings = {"sync", "juc"})
     void articleDemoBlamesQueryByName(String kind) throws Exception {
-        ScenarioRunner.Run run = ScenarioRunner.run("blame-article-" + kind, 2, ScenarioRunner.workDir("article-" + kind));
+        // as scripted: the lookups really are short next to the name searches (a busy machine stretches them)
+        ScenarioRunner.Run run = ScenarioRunner.runUntil("blame-article-" + kind, 2, r ->
+                r.truth().total("hold-queryByArticleNo") < 0.04 * r.truth().total("hold-queryByName"));
         BlameNode byOwner = BlameTree.build(run.blame().contentions(), List.of(Aspect.OWNER_METHOD), ChainView.FILTERED);
         BlameNode byWaiter = BlameTree.build(run.blame().contentions(), List.of(Aspect.WAITER_METHOD), ChainView.FILTERED);
+        double byName = Blamed.share(byOwner, "ArticleService.queryByName");
+        double unknown = Blamed.share(byOwner, ChainView.UNKNOWN);
 
         assertThat(Blamed.share(byWaiter, "ArticleService.queryByArticleNo")).as("waiting in queryByArticleNo").isGreaterThan(0.9);
-        assertThat(Blamed.share(byOwner, "ArticleService.queryByName")).as("blamed on queryByName").isGreaterThanOrEqualTo(0.95);
+        // of the wait blamed on an owner; hand-off gaps (nobody held the lock) are unknown and few
+        assertThat(byName / (1 - unknown)).as("blamed on queryByName (%.4f of all wait)", byName).isGreaterThanOrEqualTo(0.95);
+        assertThat(unknown).as("unknown").isLessThan(0.05);
     }
 
     /** X holds 9 ms, Y 1 ms, called equally often under saturation: owner chains 90% / 10%. */
     @ParameterizedTest
     @ValueSource(strings = {"sync", "juc"})
     void calibrationSharesFollowHoldTimes(String kind) throws Exception {
-        ScenarioRunner.Run run = ScenarioRunner.run("blame-calibration-" + kind, 2, ScenarioRunner.workDir("calibration-" + kind));
+        // as scripted: X really held the lock about 90% of the time (a busy machine stretches short sleeps)
+        ScenarioRunner.Run run = ScenarioRunner.runUntil("blame-calibration-" + kind, 2, r ->
+                Math.abs(heldShareOfX(r.truth()) - 0.90) <= 0.05);
         BlameNode byOwner = BlameTree.build(run.blame().contentions(), List.of(Aspect.OWNER_METHOD), ChainView.FILTERED);
         String suffix = kind.equals("sync") ? "Sync" : "Juc";
         double x = Blamed.share(byOwner, "CalibrationScenario.chainX" + suffix);
@@ -121,13 +134,14 @@ class BlameE2ETest {
         // Shares among the two owner chains (the unknown rest, hand-off gaps, is small). Under saturation the
         // blame follows the time each chain held the lock: 9:1 as scripted, as measured by the workload
         // (a busy machine stretches a 1 ms sleep proportionally more than a 9 ms one).
-        long heldX = run.truth().total("hold-X");
-        long heldY = run.truth().total("hold-Y");
-        double measuredX = (double) heldX / (heldX + heldY);
-        assertThat(measuredX).as("X's share of the hold time, as run").isCloseTo(0.90, within(0.05));
+        double measuredX = heldShareOfX(run.truth());
         assertThat(x / (x + y)).as("X share (holds: %.3f)", measuredX).isCloseTo(measuredX, within(0.03));
         assertThat(y / (x + y)).as("Y share (holds: %.3f)", 1 - measuredX).isCloseTo(1 - measuredX, within(0.03));
         assertThat(x + y).as("blamed on X or Y").isGreaterThan(0.95);
+    }
+
+    private static double heldShareOfX(TruthLog t) {
+        return (double) t.total("hold-X") / (t.total("hold-X") + t.total("hold-Y"));
     }
 
     /** Seed 001 Fig. 4.6: T3 barges; T2 and T4 are blamed on T1, then T3, though T3 never unparked T4. */
@@ -143,8 +157,8 @@ class BlameE2ETest {
         assertThat(run.recording().unparks()).noneMatch(u -> u.thread().name().equals("barging-T3")
                 && u.targetName().equals("barging-T4"));
 
-        assertBlamedUntilRelease(run, "barging-T2", "barging-T1"); // ≈ 90
-        assertBlamedUntilRelease(run, "barging-T4", "barging-T1"); // ≈ 80
+        assertBlamedUntilRelease(run, "barging-T2", "barging-T1", "barging-T3"); // ≈ 90
+        assertBlamedUntilRelease(run, "barging-T4", "barging-T1", "barging-T3"); // ≈ 80
         // T2 woke up from T1's unpark, found T3 had barged in and parked again: that gap is not on T3
         double t2Unparked = Blamed.ms(run.blame(), c -> c.waiter().name().equals("barging-T2") && !c.cause().hasOwner()
                 && c.beginNanos() < run.truth().at("barging-T3", "release"));
@@ -167,10 +181,10 @@ class BlameE2ETest {
                         && t.near("rw-c-R1", "acquired", "rw-c-W", "request", 10, SCRIPT_SLACK_MS)
                         && t.near("rw-c-R1", "acquired", "rw-c-R2", "release", 60, SCRIPT_SLACK_MS)
                         && t.at("rw-c-R2", "acquired") < t.at("rw-c-W", "request"));
-        assertBlamedUntilRelease(run, "rw-a-R1", "rw-a-W");  // writer → reader ≈ 40
-        assertBlamedUntilRelease(run, "rw-a-R2", "rw-a-W");
-        assertBlamedUntilRelease(run, "rw-b-W2", "rw-b-W1"); // writer → writer ≈ 40
-        assertBlamedUntilRelease(run, "rw-c-W", "rw-c-R2");  // readers → writer: the last reader, ≈ 50
+        assertBlamedUntilRelease(run, "rw-a-R1", "rw-a-W", "rw-a-R1");  // writer → reader ≈ 40
+        assertBlamedUntilRelease(run, "rw-a-R2", "rw-a-W", "rw-a-R2");
+        assertBlamedUntilRelease(run, "rw-b-W2", "rw-b-W1", "rw-b-W2"); // writer → writer ≈ 40
+        assertBlamedUntilRelease(run, "rw-c-W", "rw-c-R2", "rw-c-W");   // readers → writer: the last reader, ≈ 50
         assertThat(Blamed.ms(run.blame(), "rw-c-W", "rw-c-R1")).as("an earlier reader cannot be seen").isZero();
     }
 
