@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * How call chains and threads are shown and grouped. By default the JDK's lock internals on top of a
- * chain ({@code LockSupport}, AQS, {@code ReentrantLock.unlock}, ...) are hidden, so that a chain
+ * chain ({@code LockSupport}, AQS, {@code ReentrantLock.unlock}, {@code Object.wait}, ...) are hidden, so that a chain
  * starts at the code that used the lock; {@link #RAW} keeps every frame.
  */
 public final class ChainView {
@@ -17,7 +17,8 @@ public final class ChainView {
 
     /** Frames of these prefixes on top of a chain are lock machinery (Condition.await blocks through ForkJoinPool). */
     private static final List<String> INTERNAL_PREFIXES = List.of("java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.",
-            "sun.misc.Unsafe.", "java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.ForkJoinPool.unmanagedBlock");
+            "sun.misc.Unsafe.", "java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+            "java.lang.Object.wait");
 
     private final boolean raw;
 
