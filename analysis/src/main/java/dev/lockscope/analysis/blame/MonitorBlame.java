@@ -59,7 +59,7 @@ final class MonitorBlame {
         for (MonitorEnter w : enters) {
             List<Handoff> inside = new ArrayList<>();
             long cursor = w.beginNanos();
-            for (int i = firstEndAfter(byEnd, w.beginNanos()); i < byEnd.size(); i++) {
+            for (int i = SortedSearch.firstAfter(byEnd, MonitorEnter::endNanos, w.beginNanos()); i < byEnd.size(); i++) {
                 MonitorEnter other = byEnd.get(i);
                 if (other.endNanos() >= w.endNanos()) {
                     break;
@@ -76,20 +76,6 @@ final class MonitorBlame {
                 out.add(new Contention(lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait));
             }
         }
-    }
-
-    private static int firstEndAfter(List<MonitorEnter> byEnd, long time) {
-        int lo = 0;
-        int hi = byEnd.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (byEnd.get(mid).endNanos() <= time) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** Object.wait on the stack, or the same thread's wait on this monitor ended just before. */

@@ -64,37 +64,15 @@ final class MonitorOwnerChains {
 
     private MonitorEnter lastAcquisition(ThreadRef owner, LockId lock, long notAfter) {
         List<MonitorEnter> list = entersByMonitorAndThread.getOrDefault(key(lock, owner), List.of());
-        MonitorEnter best = null;
-        int lo = 0;
-        int hi = list.size();
-        while (lo < hi) { // first index with end > notAfter
-            int mid = (lo + hi) >>> 1;
-            if (list.get(mid).endNanos() <= notAfter) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        if (lo > 0) {
-            best = list.get(lo - 1);
-        }
-        return best;
+        int after = SortedSearch.firstAfter(list, MonitorEnter::endNanos, notAfter);
+        return after > 0 ? list.get(after - 1) : null;
     }
 
     /** Whether the owner handed the monitor to another thread strictly between the two times. */
     private boolean handedOffBetween(ThreadRef owner, LockId lock, long after, long before) {
         List<Long> times = handoffsByMonitorAndOwner.getOrDefault(key(lock, owner), List.of());
-        int lo = 0;
-        int hi = times.size();
-        while (lo < hi) { // first hand-off later than `after`
-            int mid = (lo + hi) >>> 1;
-            if (times.get(mid) <= after) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo < times.size() && times.get(lo) < before;
+        int next = SortedSearch.firstAfter(times, Long::longValue, after);
+        return next < times.size() && times.get(next) < before;
     }
 
     /** Most frequent non-empty stack of the owner sampled in [from, to]; ties go to the smaller text. */

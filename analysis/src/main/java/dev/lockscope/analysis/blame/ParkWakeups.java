@@ -37,16 +37,6 @@ final class ParkWakeups {
 
     /** Index of the first unpark with seq greater than {@code seq}. */
     static int firstAfter(List<Unpark> bySeq, long seq) {
-        int lo = 0;
-        int hi = bySeq.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (bySeq.get(mid).seq() <= seq) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return SortedSearch.firstAfter(bySeq, Unpark::seq, seq);
     }
 }
