@@ -114,9 +114,11 @@ class BlameE2ETest {
         double unknown = Blamed.share(byOwner, ChainView.UNKNOWN);
 
         assertThat(Blamed.share(byWaiter, "ArticleService.queryByArticleNo")).as("waiting in queryByArticleNo").isGreaterThan(0.9);
-        // of the wait blamed on an owner; hand-off gaps (nobody held the lock) are unknown and few
+        // Of the wait blamed on an owner chain. The unknown rest: hand-off gaps for the ReentrantLock; for the
+        // monitor, tenures the search thread began without contention after handing the monitor over (JFR
+        // records no event for them, so their chain is not known).
         assertThat(byName / (1 - unknown)).as("blamed on queryByName (%.4f of all wait)", byName).isGreaterThanOrEqualTo(0.95);
-        assertThat(unknown).as("unknown").isLessThan(0.05);
+        assertThat(unknown).as("unknown").isLessThan(0.10);
     }
 
     /** X holds 9 ms, Y 1 ms, called equally often under saturation: owner chains 90% / 10%. */
