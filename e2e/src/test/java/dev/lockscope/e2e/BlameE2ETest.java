@@ -201,13 +201,13 @@ class BlameE2ETest {
                         && t.near("semaphore-holder", "acquired", "semaphore-holder", "release", 50, SCRIPT_SLACK_MS));
         TruthLog t = run.truth();
         for (String waiter : List.of("semaphore-A", "semaphore-B")) {
-            List<Contention> mine = run.blame().contentions().stream().filter(c -> c.waiter().name().equals(waiter)).toList();
-            assertThat(mine).isNotEmpty().allSatisfy(c -> {
-                assertThat(c.cause().hasOwner()).isFalse();
-                assertThat(c.lock().lockClass()).isEqualTo("java.util.concurrent.Semaphore$NonfairSync");
-            });
-            assertWindow(waiter + " parked", Blamed.ms(run.blame(), waiter, "?"), 0, t.ms(waiter, "request", waiter, "acquired"));
-            assertThat(Blamed.ms(run.blame(), waiter, "?")).isGreaterThan(t.ms(waiter, "request", "semaphore-holder", "release") - EXACT_MS);
+            // (JDK 25's own ThreadSleep event may add a microsecond of monitor contention: not this lock)
+            List<Contention> mine = run.blame().contentions().stream().filter(c -> c.waiter().name().equals(waiter)
+                    && c.lock().lockClass().equals("java.util.concurrent.Semaphore$NonfairSync")).toList();
+            assertThat(mine).isNotEmpty().allSatisfy(c -> assertThat(c.cause().hasOwner()).isFalse());
+            double parked = mine.stream().mapToLong(Contention::durationNanos).sum() / 1e6;
+            assertWindow(waiter + " parked", parked, 0, t.ms(waiter, "request", waiter, "acquired"));
+            assertThat(parked).isGreaterThan(t.ms(waiter, "request", "semaphore-holder", "release") - EXACT_MS);
         }
     }
 
