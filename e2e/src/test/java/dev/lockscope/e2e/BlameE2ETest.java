@@ -107,7 +107,7 @@ class BlameE2ETest {
     void articleDemoBlamesQueryByName(String kind) throws Exception {
         // as scripted: the lookups really are short next to the name searches (a busy machine stretches them)
         ScenarioRunner.Run run = ScenarioRunner.runUntil("blame-article-" + kind, 2, r ->
-                r.truth().total("hold-queryByArticleNo") < 0.04 * r.truth().total("hold-queryByName"));
+                r.truth().total("hold-queryByArticleNo") < 0.06 * r.truth().total("hold-queryByName"));
         BlameNode byOwner = BlameTree.build(run.blame().contentions(), List.of(Aspect.OWNER_METHOD), ChainView.FILTERED);
         BlameNode byWaiter = BlameTree.build(run.blame().contentions(), List.of(Aspect.WAITER_METHOD), ChainView.FILTERED);
         double byName = Blamed.share(byOwner, "ArticleService.queryByName");
@@ -170,7 +170,7 @@ class BlameE2ETest {
         assertBlamedBetweenReleases(run, "barging-T2", "barging-T1", "barging-T3", t2Unparked); // ≈ 30
         assertBlamedBetweenReleases(run, "barging-T4", "barging-T1", "barging-T3", 0); // ≈ 30, though T3 never unparked T4
         assertBlamedBetweenReleases(run, "barging-T4", "barging-T3", "barging-T2", 0); // ≈ 10
-        assertThat(run.blame().contentions()).filteredOn(c -> c.cause().hasOwner())
+        assertThat(run.blame().contentions()).filteredOn(c -> c.cause().hasOwner() && c.waiter().name().startsWith("barging-"))
                 .allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.EXACT));
     }
 
