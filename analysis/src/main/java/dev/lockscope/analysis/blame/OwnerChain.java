@@ -7,9 +7,10 @@ public enum OwnerChain {
     /** Recorded by the owner itself when it released the lock (park-based locks: the unparker's stack). */
     EXACT("exact"),
     /**
-     * Monitors only: the chain of the owner's most recent contended acquisition of the same monitor.
-     * Right when the owner released the monitor in the code that acquired it; wrong when the owner
-     * took it again later without contention (no JFR event) in different code.
+     * Monitors only: the chain of the owner's most recent contended acquisition of the same monitor
+     * (not used once the owner is seen handing the monitor over after it). Right when the owner
+     * released the monitor in the code that acquired it; wrong when the owner re-entered it without
+     * contention (no JFR event) in different code before anyone else got it.
      */
     ACQUISITION_SITE("acquisition-site"),
     /**
