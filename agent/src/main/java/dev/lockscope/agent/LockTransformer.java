@@ -12,7 +12,7 @@ import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 
 /**
- * Wraps {@code LockSupport.park(Object)}, {@code parkNanos(Object, long)}, {@code parkUntil(Object, long)},
+ * Wraps {@code LockSupport.park(Object)}, {@code park()}, {@code parkNanos(Object, long)}, {@code parkUntil(Object, long)},
  * {@code unpark(Thread)} and {@code AbstractQueuedSynchronizer.acquire(Node, int, boolean, boolean, boolean, long)}
  * with calls to {@code dev.lockscope.agent.boot.ParkHooks}.
  *
@@ -76,6 +76,8 @@ final class LockTransformer implements ClassFileTransformer {
             switch (name + desc) {
                 case "park(Ljava/lang/Object;)V":
                     return new ParkAdvice(mv, access, name, desc, Kind.PARK);
+                case "park()V": // Condition.await parks here after LockSupport.setCurrentBlocker(condition)
+                    return new ParkAdvice(mv, access, name, desc, Kind.PARK_CURRENT_BLOCKER);
                 case "parkNanos(Ljava/lang/Object;J)V":
                     return new ParkAdvice(mv, access, name, desc, Kind.PARK_NANOS);
                 case "parkUntil(Ljava/lang/Object;J)V":
@@ -92,7 +94,7 @@ final class LockTransformer implements ClassFileTransformer {
         return mv;
     }
 
-    enum Kind { PARK, PARK_NANOS, PARK_UNTIL, UNPARK, AQS_ACQUIRE }
+    enum Kind { PARK, PARK_CURRENT_BLOCKER, PARK_NANOS, PARK_UNTIL, UNPARK, AQS_ACQUIRE }
 
     private static final class ParkAdvice extends AdviceAdapter {
         private final Kind kind;
@@ -112,6 +114,8 @@ final class LockTransformer implements ClassFileTransformer {
                     mv.visitInsn(LCONST_0);
                     parkBegin();
                 }
+                case PARK_CURRENT_BLOCKER -> mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkBeginCurrentBlocker",
+                        "()Ljava/lang/Object;", false);
                 case PARK_NANOS -> {
                     mv.visitVarInsn(ALOAD, 0);
                     mv.visitVarInsn(LLOAD, 1);
@@ -145,7 +149,7 @@ final class LockTransformer implements ClassFileTransformer {
         @Override
         protected void onMethodExit(int opcode) {
             switch (kind) {
-                case PARK, PARK_NANOS, PARK_UNTIL -> {
+                case PARK, PARK_CURRENT_BLOCKER, PARK_NANOS, PARK_UNTIL -> {
                     loadLocal(token);
                     mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkEnd", "(Ljava/lang/Object;)V", false);
                 }

@@ -21,13 +21,17 @@ public final class DemoMain {
                     + " [--parallel-us P] [--critical-us C]",
             "scale-two-layers", "issue 8: an application lock hiding a Hashtable lock [--no-app-lock]"));
 
+    static {
+        PATTERNS.putAll(BlameScenarios.PATTERNS);
+    }
+
     private DemoMain() {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || args[0].equals("--help")) {
             System.out.println("usage: DemoMain <pattern> [--threads N] [--seconds S]");
-            PATTERNS.forEach((k, v) -> System.out.printf("  %-16s %s%n", k, v));
+            PATTERNS.forEach((k, v) -> System.out.printf("  %-22s %s%n", k, v));
             return;
         }
         String pattern = args[0];
@@ -40,6 +44,14 @@ public final class DemoMain {
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
                 default -> workloadArgs.add(args[i]);
             }
+        }
+        Scenario scenario = BlameScenarios.forPattern(pattern);
+        if (scenario != null) {
+            Truth.warmUp();
+            scenario.run(seconds);
+            Truth.lines().forEach(System.out::println);
+            System.out.println("scenario " + pattern + " done");
+            return;
         }
         if (!pattern.startsWith("scale-") && !workloadArgs.isEmpty()) {
             fail("unknown argument '" + workloadArgs.get(0) + "'");

@@ -7,7 +7,7 @@ import java.util.concurrent.locks.AbstractOwnableSynchronizer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Called from the instrumented {@code LockSupport.park(Object)}, {@code parkNanos(Object, long)},
+ * Called from the instrumented {@code LockSupport.park(Object)}, {@code park()}, {@code parkNanos(Object, long)},
  * {@code parkUntil(Object, long)}, {@code unpark(Thread)} and {@code AQS.acquire(...)}.
  *
  * <p>Rules every method here keeps: never throw (everything is caught and counted in
@@ -64,6 +64,7 @@ public final class ParkHooks {
         for (int i = 0; i < 5_000; i++) {
             parkEnd(parkBegin(warm, 1, 0));
         }
+        parkEnd(parkBeginCurrentBlocker());
         unparkEnd(unparkBegin(Thread.currentThread()));
         acquireEnd(acquireBegin(new java.util.concurrent.locks.ReentrantLock(), false), 1);
         BlockerRegistry.forget(warm);
@@ -147,6 +148,22 @@ public final class ParkHooks {
             if (guard != null) {
                 guard[0] = false;
             }
+        }
+    }
+
+    /**
+     * Entry of park() without a blocker argument. AQS {@code ConditionObject.await} sets the blocker
+     * with {@code LockSupport.setCurrentBlocker} and then calls park(); only such parks are recorded.
+     */
+    public static Object parkBeginCurrentBlocker() {
+        if (!active) {
+            return null;
+        }
+        try {
+            return parkBegin(LockSupport.getBlocker(Thread.currentThread()), 0, 0);
+        } catch (Throwable t) {
+            HookFailures.record(t);
+            return null;
         }
     }
 

@@ -1,0 +1,110 @@
+package dev.lockscope.analysis.blame;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** One way of grouping contention (seed 001 §4.3.2); a tree groups by an ordered list of aspects. */
+public enum Aspect {
+    KIND("kind") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return c.lock().kind().label();
+        }
+    },
+    LOCK("lock") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return c.lock().label();
+        }
+    },
+    LOCK_CLASS("lock-class") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return c.lock().lockClass();
+        }
+    },
+    WAITER_THREAD("waiter-thread") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return ChainView.thread(c.waiter());
+        }
+    },
+    WAITER_METHOD("waiter-method") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return view.method(c.waiterFrames());
+        }
+    },
+    WAITER_CHAIN("waiter-chain") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return view.chain(c.waiterFrames());
+        }
+    },
+    OWNER_THREAD("owner-thread") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return ChainView.thread(c.cause().owner());
+        }
+    },
+    OWNER_METHOD("owner-method") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return view.method(c.cause().frames());
+        }
+    },
+    OWNER_CHAIN("owner-chain") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return view.chain(c.cause().frames());
+        }
+    },
+    /** How the owner chain was obtained: exact, acquisition-site, sampled, unknown. */
+    CHAIN_CLASS("chain-class") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return c.cause().chain().label();
+        }
+    };
+
+    /** The seed's default: the lock first, then the owner's method. */
+    public static final List<Aspect> DEFAULT = List.of(LOCK, OWNER_METHOD);
+
+    private final String label;
+
+    Aspect(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** The group this contention falls in. */
+    public abstract String keyOf(Contention c, ChainView view);
+
+    /**
+     * Parses {@code "owner-method,lock-class,waiter-method"}.
+     *
+     * @throws IllegalArgumentException naming the unknown aspect and the known ones
+     */
+    public static List<Aspect> parseList(String csv) {
+        List<Aspect> out = new ArrayList<>();
+        for (String part : csv.split(",")) {
+            String name = part.trim().toLowerCase(Locale.ROOT);
+            if (name.isEmpty()) {
+                continue;
+            }
+            out.add(Arrays.stream(values()).filter(a -> a.label.equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown aspect '" + part.trim() + "' (known: "
+                            + Arrays.stream(values()).map(Aspect::label).collect(Collectors.joining(", ")) + ")")));
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no aspect given");
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.lockscope.analysis.blame;
+
+import dev.lockscope.analysis.model.ThreadRef;
+
+import java.util.List;
+
+/**
+ * How call chains and threads are shown and grouped. By default the JDK's lock internals on top of a
+ * chain ({@code LockSupport}, AQS, {@code ReentrantLock.unlock}, {@code Object.wait}, ...) are hidden, so that a chain
+ * starts at the code that used the lock; {@link #RAW} keeps every frame.
+ */
+public final class ChainView {
+    public static final ChainView FILTERED = new ChainView(false);
+    public static final ChainView RAW = new ChainView(true);
+    /** Key of a thread, method or chain nobody knows. */
+    public static final String UNKNOWN = "(unknown)";
+
+    /** Frames of these prefixes on top of a chain are lock machinery (Condition.await blocks through ForkJoinPool). */
+    private static final List<String> INTERNAL_PREFIXES = List.of("java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.",
+            "sun.misc.Unsafe.", "java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+            "java.lang.Object.wait");
+
+    private final boolean raw;
+
+    private ChainView(boolean raw) {
+        this.raw = raw;
+    }
+
+    public static ChainView of(boolean raw) {
+        return raw ? RAW : FILTERED;
+    }
+
+    /** The frames shown: lock internals at the top removed unless raw (all frames when nothing else is left). */
+    public List<String> visible(List<String> frames) {
+        if (raw) {
+            return frames;
+        }
+        int first = 0;
+        while (first < frames.size() && isInternal(frames.get(first))) {
+            first++;
+        }
+        return first == frames.size() ? frames : frames.subList(first, frames.size());
+    }
+
+    /** The innermost visible method, {@code package.Class.method}, or {@link #UNKNOWN}. */
+    public String method(List<String> frames) {
+        List<String> v = visible(frames);
+        return v.isEmpty() ? UNKNOWN : FrameText.method(v.get(0));
+    }
+
+    /** The visible chain as one key, innermost first, frames separated by {@code " <- "}. */
+    public String chain(List<String> frames) {
+        List<String> v = visible(frames);
+        return v.isEmpty() ? UNKNOWN : String.join(" <- ", v);
+    }
+
+    /** {@code name #tid}, or {@link #UNKNOWN}. */
+    public static String thread(ThreadRef t) {
+        return t == null || t.equals(ThreadRef.UNKNOWN) ? UNKNOWN : t.name() + " #" + t.javaTid();
+    }
+
+    private static boolean isInternal(String frame) {
+        for (String p : INTERNAL_PREFIXES) {
+            if (frame.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

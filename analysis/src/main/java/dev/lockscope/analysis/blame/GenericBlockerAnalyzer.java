@@ -1,0 +1,26 @@
+package dev.lockscope.analysis.blame;
+
+import dev.lockscope.analysis.model.ParkWait;
+
+/**
+ * Any other blocker ({@code Semaphore}, {@code CountDownLatch}, {@code Phaser}, {@code ForkJoinPool},
+ * ...): the park time is contention, but there is no owner to blame, so the cause is unknown. When
+ * the blocker is an {@code AbstractOwnableSynchronizer} with an exclusive owner at park time (e.g. a
+ * ThreadPoolExecutor worker), that owner thread is named, without a chain.
+ */
+final class GenericBlockerAnalyzer implements BlockerAnalyzer {
+    static final GenericBlockerAnalyzer INSTANCE = new GenericBlockerAnalyzer();
+
+    private GenericBlockerAnalyzer() {
+    }
+
+    @Override
+    public void analyze(BlockerTrace trace, BlameCollector out) {
+        for (ParkWait p : trace.parks()) {
+            Cause cause = Cause.threadOnly(trace.thread(p.ownerTid(), p.ownerName()));
+            long end = trace.endOf(p);
+            out.add(new Contention(trace.lock(), p.thread(), p.frames(), p.beginNanos(), end - p.beginNanos(), cause,
+                    ConditionWaitAnalyzer.reacquiresAfterAwait(p.frames())));
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.lockscope.analysis.blame;
+
+import dev.lockscope.core.LockKind;
+
+/**
+ * Identity of one lock in a recording.
+ *
+ * @param kind      park (java.util.concurrent blocker) or monitor
+ * @param lockClass the blocker's class (e.g. {@code java.util.concurrent.locks.ReentrantLock$NonfairSync})
+ *                  or the monitor object's class
+ * @param id        identity hash in hex for blockers; the JVM monitor address in hex for monitors
+ *                  (stable only while the monitor stays inflated, see docs/owner-blame.md)
+ */
+public record LockId(LockKind kind, String lockClass, String id) implements Comparable<LockId> {
+    public static LockId blocker(String blockerClass, int identityHash) {
+        return new LockId(LockKind.PARK, blockerClass, Integer.toHexString(identityHash));
+    }
+
+    public static LockId monitor(String monitorClass, long address) {
+        return new LockId(LockKind.MONITOR, monitorClass, "0x" + Long.toHexString(address));
+    }
+
+    /** {@code class@id}, the form shown to users. */
+    public String label() {
+        return lockClass + "@" + id;
+    }
+
+    @Override
+    public int compareTo(LockId o) {
+        int c = kind.compareTo(o.kind);
+        if (c == 0) {
+            c = lockClass.compareTo(o.lockClass);
+        }
+        return c != 0 ? c : id.compareTo(o.id);
+    }
+}

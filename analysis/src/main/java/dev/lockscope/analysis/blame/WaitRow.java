@@ -1,0 +1,33 @@
+package dev.lockscope.analysis.blame;
+
+import dev.lockscope.analysis.model.ThreadRef;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Conditional waiting grouped by lock × waiter thread and method × notifier. */
+public record WaitRow(LockId lock, ThreadRef waiterThread, String waiterMethod, ThreadRef notifier, long nanos,
+                      long count, long timedOut) {
+    public static List<WaitRow> of(List<WaitRecord> waits, ChainView view) {
+        Map<String, WaitRow> rows = new TreeMap<>();
+        for (WaitRecord w : waits) {
+            String method = view.method(w.frames());
+            String key = String.join("\u0000", w.lock().label(), w.lock().kind().name(), Long.toString(w.waiter().javaTid()),
+                    method, Long.toString(w.notifier().javaTid()));
+            WaitRow old = rows.get(key);
+            long timedOut = w.timedOut() ? 1 : 0;
+            rows.put(key, old == null
+                    ? new WaitRow(w.lock(), w.waiter(), method, w.notifier(), w.durationNanos(), 1, timedOut)
+                    : new WaitRow(old.lock, old.waiterThread, method, old.notifier, old.nanos + w.durationNanos(),
+                    old.count + 1, old.timedOut + timedOut));
+        }
+        List<WaitRow> out = new ArrayList<>(rows.values());
+        out.sort(Comparator.comparingLong(WaitRow::nanos).reversed().thenComparing(WaitRow::lock)
+                .thenComparing(r -> r.waiterThread().javaTid()).thenComparing(WaitRow::waiterMethod)
+                .thenComparing(r -> r.notifier().javaTid()));
+        return out;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.lockscope.analysis.blame;
+
+import dev.lockscope.analysis.model.ThreadRef;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static dev.lockscope.analysis.blame.RecordingBuilder.SEMAPHORE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MonitorAndGenericBlameTest {
+    private static final String MON = "app.Fig$Lock";
+    private final RecordingBuilder b = new RecordingBuilder();
+    private final ThreadRef t1 = b.thread(1, "T1");
+    private final ThreadRef t2 = b.thread(2, "T2");
+    private final ThreadRef t3 = b.thread(3, "T3");
+
+    @Test
+    void fig44WithMonitorSplitsAtTheHandOffSeenByTheOtherWaiter() {
+        b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5", "app.Fig.run:1"))
+                .enter(t3, MON, 0x7f00, 20, 150, t2, List.of("app.Fig.t3:5"))
+                .sample(t1, 50, List.of("app.Fig.t1busy:7"));
+        BlameResult r = BlameAnalysis.analyze(b.build());
+
+        assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T1", 90.0).hasSize(1);
+        assertThat(BlameSums.byOwner(r, "T3")).containsEntry("T1", 80.0).containsEntry("T2", 50.0).hasSize(2);
+        Contention onT2 = r.contentions().stream().filter(c -> c.cause().owner().equals(t2)).findFirst().orElseThrow();
+        assertThat(onT2.cause().chain()).isEqualTo(OwnerChain.ACQUISITION_SITE);
+        assertThat(onT2.cause().frames()).containsExactly("app.Fig.t2:5", "app.Fig.run:1");
+        Contention onT1 = r.contentions().stream().filter(c -> c.waiter().equals(t3) && c.cause().owner().equals(t1))
+                .findFirst().orElseThrow();
+        assertThat(onT1.cause().chain()).isEqualTo(OwnerChain.SAMPLED);
+        assertThat(onT1.cause().frames()).containsExactly("app.Fig.t1busy:7");
+    }
+
+    /** T1 got the monitor at X (contended), handed it to T2, took it back uncontended: X is stale for T3's wait. */
+    @Test
+    void acquisitionSiteBeforeAHandOffByTheOwnerIsNotUsed() {
+        ThreadRef t4 = b.thread(4, "T4");
+        b.enter(t1, MON, 0x7f00, 0, 10, t4, List.of("app.C.chainX:1"))
+                .enter(t2, MON, 0x7f00, 15, 20, t1, List.of("app.C.chainY:2"))
+                .enter(t3, MON, 0x7f00, 30, 40, t1, List.of("app.C.other:3"));
+        BlameResult r = BlameAnalysis.analyze(b.build());
+        Contention onT1ByT2 = r.contentions().stream().filter(c -> c.waiter().equals(t2)).findFirst().orElseThrow();
+        assertThat(onT1ByT2.cause().chain()).isEqualTo(OwnerChain.ACQUISITION_SITE);
+        assertThat(onT1ByT2.cause().frames()).containsExactly("app.C.chainX:1");
+        Contention onT1ByT3 = r.contentions().stream().filter(c -> c.waiter().equals(t3)).findFirst().orElseThrow();
+        assertThat(onT1ByT3.cause().owner()).isEqualTo(t1);
+        assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+    }
+
+    @Test
+    void ownerWithoutAcquisitionOrSamplesIsNamedWithUnknownChain() {
+        b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5"));
+        Contention c = BlameAnalysis.analyze(b.build()).contentions().get(0);
+        assertThat(c.cause().owner()).isEqualTo(t1);
+        assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+        assertThat(c.cause().frames()).isEmpty();
+    }
+
+    @Test
+    void objectWaitIsKeptApartWithItsNotifierAndReacquisitionIsFlagged() {
+        b.monitorWait(t2, MON, 0x10, 0, 50, t1, List.of("java.lang.Object.wait:-1", "app.W.take:3"))
+                .enter(t2, MON, 0x10, 50.2, 70, t1, List.of("java.lang.Object.wait:-1", "app.W.take:3"))
+                .monitorWait(t3, MON, 0x10, 0, 40, null, List.of("java.lang.Object.wait:-1", "app.W.poll:3"));
+        BlameResult r = BlameAnalysis.analyze(b.build());
+
+        assertThat(r.waits()).hasSize(2);
+        assertThat(r.waits()).filteredOn(w -> w.waiter().equals(t2)).singleElement()
+                .satisfies(w -> assertThat(w.notifier()).isEqualTo(t1));
+        assertThat(r.waits()).filteredOn(w -> w.waiter().equals(t3)).singleElement()
+                .satisfies(w -> assertThat(w.timedOut()).isTrue());
+        assertThat(r.contentions()).singleElement().satisfies(c -> {
+            assertThat(c.afterWait()).isTrue();
+            assertThat(c.durationNanos()).isEqualTo(RecordingBuilder.ns(70) - RecordingBuilder.ns(50.2));
+        });
+    }
+
+    @Test
+    void semaphoreParkTimeHasNoOwner() {
+        b.park(t2, SEMAPHORE, 3, 10, 60, 1, 2, List.of("app.S.acquire:1"))
+                .unpark(t1, 59.9, 2, t2, SEMAPHORE, 3, List.of("app.S.release:1"));
+        BlameResult r = BlameAnalysis.analyze(b.build());
+        assertThat(r.contentions()).singleElement().satisfies(c -> {
+            assertThat(c.cause()).isEqualTo(Cause.UNKNOWN);
+            assertThat(c.durationNanos()).isEqualTo(RecordingBuilder.ns(50));
+            assertThat(c.lock().lockClass()).isEqualTo(SEMAPHORE);
+        });
+    }
+
+    @Test
+    void genericBlockerWithExclusiveOwnerNamesTheThreadOnly() {
+        b.park(t2, "java.util.concurrent.ThreadPoolExecutor$Worker", 3, 10, 20, 1, 0, 1, "T1", List.of("app.X:1"));
+        Contention c = BlameAnalysis.analyze(b.build()).contentions().get(0);
+        assertThat(c.cause().owner()).isEqualTo(t1);
+        assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+    }
+}

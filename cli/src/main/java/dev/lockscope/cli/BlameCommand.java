@@ -1,0 +1,62 @@
+package dev.lockscope.cli;
+
+import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameAnalysis;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.report.blame.BlameJsonReport;
+import dev.lockscope.report.blame.BlameTextReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code lockscope blame <recording>}: who held each lock, in what code, while others waited. */
+@Command(name = "blame", description = "Owner blame: contention of each lock attributed to the thread that held it "
+        + "and the call chain it held it in, as a tree over the chosen aspects.")
+final class BlameCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<recording>", description = "JFR file written by the lockscope agent")
+    Path recording;
+
+    @Option(names = "--group-by", paramLabel = "aspects", description = "comma-separated aspects, outermost first: kind, "
+            + "lock, lock-class, waiter-thread, waiter-method, waiter-chain, owner-thread, owner-method, owner-chain, "
+            + "chain-class (default: lock,owner-method)")
+    String groupBy;
+
+    @Option(names = "--raw", description = "keep JDK lock internals (AQS, LockSupport) at the top of call chains")
+    boolean raw;
+
+    @Option(names = "--format", paramLabel = "text|json", description = "output format (default: text)")
+    String format = "text";
+
+    @Override
+    public Integer call() {
+        List<Aspect> aspects;
+        try {
+            aspects = groupBy == null ? Aspect.DEFAULT : Aspect.parseList(groupBy);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--group-by: " + e.getMessage());
+        }
+        if (!format.equals("text") && !format.equals("json")) {
+            throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
+        }
+        BlameSummary summary;
+        try {
+            summary = BlameSummary.of(BlameAnalysis.analyze(RecordingReader.read(recording)), aspects, raw);
+        } catch (RecordingException e) {
+            throw new UserError(e.getMessage());
+        }
+        spec.commandLine().getOut().print(format.equals("json") ? BlameJsonReport.render(summary) : BlameTextReport.render(summary));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}

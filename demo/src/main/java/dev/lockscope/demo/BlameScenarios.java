@@ -1,0 +1,44 @@
+package dev.lockscope.demo;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The owner-blame scenarios with known answers (issue 4), by pattern name. */
+final class BlameScenarios {
+    static final Map<String, String> PATTERNS = new TreeMap<>();
+
+    static {
+        PATTERNS.put("blame-fig44-sync", "seed 001 Fig. 4.4 with synchronized (3 rounds)");
+        PATTERNS.put("blame-fig44-juc", "seed 001 Fig. 4.4 with ReentrantLock (3 rounds)");
+        PATTERNS.put("blame-article-sync", "seed 001 demo: wait in queryByArticleNo, held in queryByName (synchronized)");
+        PATTERNS.put("blame-article-juc", "the same with ReentrantLock");
+        PATTERNS.put("blame-calibration-sync", "chains X (9 ms) and Y (1 ms) on one monitor: owner shares 90%/10%");
+        PATTERNS.put("blame-calibration-juc", "the same with ReentrantLock");
+        PATTERNS.put("blame-barging-juc", "seed 001 Fig. 4.6: a thread barges into a non-fair ReentrantLock");
+        PATTERNS.put("blame-rw-juc", "ReentrantReadWriteLock: writer→readers, writer→writer, readers→writer");
+        PATTERNS.put("blame-semaphore-juc", "a one-permit Semaphore (no owner)");
+        PATTERNS.put("blame-wait-sync", "Object.wait/notifyAll, then contention re-acquiring the monitor");
+        PATTERNS.put("blame-wait-juc", "Condition.await/signalAll, then contention re-acquiring the lock");
+    }
+
+    private BlameScenarios() {
+    }
+
+    /** The scenario for a pattern, or null when the pattern is not a blame scenario. */
+    static Scenario forPattern(String pattern) {
+        return switch (pattern) {
+            case "blame-fig44-sync" -> new Fig44Scenario(true);
+            case "blame-fig44-juc" -> new Fig44Scenario(false);
+            case "blame-article-sync" -> new ArticleScenario(true);
+            case "blame-article-juc" -> new ArticleScenario(false);
+            case "blame-calibration-sync" -> new CalibrationScenario(true);
+            case "blame-calibration-juc" -> new CalibrationScenario(false);
+            case "blame-barging-juc" -> new BargingScenario();
+            case "blame-rw-juc" -> new ReadWriteScenario();
+            case "blame-semaphore-juc" -> new SemaphoreScenario();
+            case "blame-wait-sync" -> new WaitNotifyScenario(true);
+            case "blame-wait-juc" -> new WaitNotifyScenario(false);
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,135 @@
+package dev.lockscope.e2e;
+
+import dev.lockscope.analysis.blame.BlameAnalysis;
+import dev.lockscope.analysis.blame.BlameResult;
+import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingReader;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a demo scenario in a child JVM under the lockscope agent and analyses its recording. The
+ * child's java is {@code -Dlockscope.test.java=/path/to/bin/java}, by default the running JVM's.
+ */
+final class ScenarioRunner {
+    private static final long CHILD_TIMEOUT_SECONDS = 120;
+
+    /** A finished run: the recording, its blame and what the workload says it did. */
+    record Run(Path file, LockRecording recording, BlameResult blame, TruthLog truth, String output) {
+    }
+
+    private ScenarioRunner() {
+    }
+
+    static String javaBinary() {
+        String configured = System.getProperty("lockscope.test.java");
+        return configured != null && !configured.isBlank() ? configured
+                : Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static Path jar(String property) {
+        String p = System.getProperty(property);
+        if (p == null) {
+            throw new IllegalStateException("system property " + property + " is not set (run through Maven)");
+        }
+        Path path = Path.of(p);
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalStateException(path + " does not exist: run mvn -B -q package -DskipTests first");
+        }
+        return path;
+    }
+
+    /** Where runs keep their recordings and output: under target/, so a failed run can be looked at. */
+    static Path workDir(String name) throws IOException {
+        Path dir = Path.of("target", "blame-e2e", name).toAbsolutePath();
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    /**
+     * Runs the scenario until its own timeline matches its script (at most {@link #ATTEMPTS} times): a
+     * busy machine can delay a thread's start or wake-up by tens of milliseconds, and then the
+     * scenario is not the one whose answer is known.
+     */
+    static Run runAsScripted(String pattern, double seconds, java.util.function.Predicate<TruthLog> asScripted)
+            throws Exception {
+        return runUntil(pattern, seconds, run -> asScripted.test(run.truth()));
+    }
+
+    /** {@link #runAsScripted} with a check that may also look at the recording. */
+    static Run runUntil(String pattern, double seconds, java.util.function.Predicate<Run> asScripted) throws Exception {
+        StringBuilder rejected = new StringBuilder();
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            Run run = replayDir() != null ? replay(pattern, attempt) : run(pattern, seconds, workDir(pattern + "-" + attempt));
+            if (asScripted.test(run)) {
+                return run;
+            }
+            rejected.append(run.output());
+        }
+        throw new AssertionError("the machine is too busy: " + pattern + " never ran as scripted in " + ATTEMPTS
+                + " attempts:\n" + rejected);
+    }
+
+    static final int ATTEMPTS = 3;
+
+    /**
+     * {@code -Dlockscope.test.recordings=DIR}: analyse recordings made earlier by
+     * {@code e2e/record-blame-scenarios.sh} ({@code PATTERN-N.jfr} and its output {@code PATTERN-N.out})
+     * instead of running the scenarios.
+     */
+    static Path replayDir() {
+        String dir = System.getProperty("lockscope.test.recordings");
+        return dir == null || dir.isBlank() ? null : Path.of(dir);
+    }
+
+    private static Run replay(String pattern, int attempt) throws Exception {
+        Path file = replayDir().resolve(pattern + "-" + attempt + ".jfr");
+        String output = Files.readString(replayDir().resolve(pattern + "-" + attempt + ".out"), StandardCharsets.UTF_8);
+        LockRecording recording = RecordingReader.read(file);
+        return new Run(file, recording, BlameAnalysis.analyze(recording), TruthLog.parse(output), output);
+    }
+
+    static Run run(String pattern, double seconds, Path dir) throws Exception {
+        if (replayDir() != null) {
+            return replay(pattern, 1);
+        }
+        Path file = dir.resolve(pattern + ".jfr");
+        Files.deleteIfExists(file);
+        Path repository = Files.createDirectories(dir.resolve("jfr-repository")); // private: nobody else cleans it up
+        List<String> cmd = new ArrayList<>(List.of(javaBinary(),
+                "-XX:FlightRecorderOptions:repository=" + repository,
+                "-javaagent:" + jar("lockscope.agent.jar") + "=file=" + file + ",quiet,report=off",
+                "-cp", jar("lockscope.demo.jar").toString(), "dev.lockscope.demo.DemoMain", pattern,
+                "--seconds", Double.toString(seconds)));
+        String output = exec(cmd, dir);
+        for (int retry = 0; retry < 2 && Files.size(file) == 0; retry++) {
+            // The agent's shutdown hook and JFR's own can race at exit and lose the recording ("Missing
+            // chunkfile", seen on JDK 17 under load): an agent problem, not what these tests are about.
+            output = exec(cmd, dir);
+        }
+        LockRecording recording = RecordingReader.read(file);
+        return new Run(file, recording, BlameAnalysis.analyze(recording), TruthLog.parse(output), output);
+    }
+
+    /** Runs a command, returns its stdout; fails with its output when it does not exit with 0. */
+    static String exec(List<String> cmd, Path dir) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(dir, "child", ".out");
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
+        if (!p.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out: " + cmd);
+        }
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        if (p.exitValue() != 0) {
+            throw new AssertionError("exit " + p.exitValue() + " from " + cmd + ":\n" + text);
+        }
+        return text;
+    }
+}

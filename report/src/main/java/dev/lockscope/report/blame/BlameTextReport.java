@@ -1,0 +1,72 @@
+package dev.lockscope.report.blame;
+
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameNode;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.LockChainShare;
+import dev.lockscope.analysis.blame.OwnerChain;
+import dev.lockscope.analysis.blame.WaitRow;
+
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Owner blame as text: the aggregation tree (indentation, share of all contention, time, count),
+ * the owner-chain classes per lock, and the conditional waits kept apart from contention.
+ */
+public final class BlameTextReport {
+    private BlameTextReport() {
+    }
+
+    public static String render(BlameSummary s) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %d spans, grouped by %s%s%n",
+                BlameText.millis(s.totalNanos()), s.contentionCount(),
+                s.groupBy().stream().map(Aspect::label).collect(Collectors.joining(" > ")),
+                s.raw() ? " (raw chains)" : ""));
+        out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s%n", "share", "time", "count", "group"));
+        for (BlameNode child : s.tree().children()) {
+            node(out, child, 0);
+        }
+        chainShares(out, s);
+        waits(out, s);
+        return out.toString();
+    }
+
+    private static void node(StringBuilder out, BlameNode n, int depth) {
+        String key = n.aspect() == Aspect.OWNER_CHAIN || n.aspect() == Aspect.WAITER_CHAIN ? BlameText.shortChain(n.key()) : n.key();
+        out.append(String.format(Locale.ROOT, "%8s %12s %7d  %s%s%n", BlameText.percent(n.share()),
+                BlameText.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
+        for (BlameNode child : n.children()) {
+            node(out, child, depth + 1);
+        }
+    }
+
+    private static void chainShares(StringBuilder out, BlameSummary s) {
+        if (s.chainShares().isEmpty()) {
+            return;
+        }
+        out.append(String.format(Locale.ROOT, "%nOwner chains per lock (exact: recorded at release; acquisition-site, "
+                + "sampled: approximate, see docs/owner-blame.md):%n"));
+        for (LockChainShare l : s.chainShares()) {
+            out.append(String.format(Locale.ROOT, "  %-60s", l.lock().label()));
+            for (OwnerChain c : OwnerChain.values()) {
+                out.append(String.format(Locale.ROOT, "  %s %s", c.label(), BlameText.percent(l.share(c)).trim()));
+            }
+            out.append(System.lineSeparator());
+        }
+    }
+
+    private static void waits(StringBuilder out, BlameSummary s) {
+        if (s.waits().isEmpty()) {
+            return;
+        }
+        out.append(String.format(Locale.ROOT, "%nConditional waits (Object.wait, Condition.await; not contention):%n"));
+        for (WaitRow w : s.waits()) {
+            out.append(String.format(Locale.ROOT, "  %12s %5d  %s in %s on %s, notified by %s%s%n",
+                    BlameText.millis(w.nanos()), w.count(), BlameText.thread(w.waiterThread()), w.waiterMethod(),
+                    w.lock().label(), BlameText.thread(w.notifier()),
+                    w.timedOut() > 0 ? " (" + w.timedOut() + " timed out)" : ""));
+        }
+    }
+}
