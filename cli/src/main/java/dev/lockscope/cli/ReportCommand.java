@@ -2,6 +2,7 @@ package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.model.LockRecording;
@@ -53,6 +54,15 @@ final class ReportCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Side side;
 
+    @Option(names = "--group-by", paramLabel = "ASPECTS", defaultValue = "lock,owner-method",
+            description = "Owner-blame tree (text, json): comma-separated aspects in order, from kind, lock, lock-class, "
+                    + "waiter-thread, waiter-method, waiter-chain, owner-thread, owner-method, owner-chain, chain-class "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String groupBy;
+
+    @Option(names = "--raw", description = "Keep java.util.concurrent lock internals (AQS, LockSupport frames) at the top of chains.")
+    boolean raw;
+
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Write the report to FILE instead of standard output.")
     Path output;
@@ -79,7 +89,7 @@ final class ReportCommand implements Callable<Integer> {
         LockContention contention = LockContentionAnalysis.analyze(model, options);
         byte[] report;
         try {
-            report = format.render(model, contention, side);
+            report = format.render(model, contention, side, Aspect.parseList(groupBy), raw);
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }

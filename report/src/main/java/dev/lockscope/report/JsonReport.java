@@ -90,9 +90,14 @@ public final class JsonReport {
     }
 
     public static String render(LockContention contention) {
+        return write(toJson(contention));
+    }
+
+    /** The tree as text, indented, with a final newline. */
+    public static String write(ObjectNode report) {
         StringWriter out = new StringWriter();
         try {
-            write(toJson(contention), out);
+            write(report, out);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail
         }

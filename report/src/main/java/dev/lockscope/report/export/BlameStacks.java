@@ -26,7 +26,7 @@ public final class BlameStacks {
 
     /** @throws IllegalArgumentException when the document has no {@code blame} member */
     public static List<Stack> of(ObjectNode doc, Side side) {
-        JsonNode blame = doc.get(WaiterOnlyBlame.MEMBER);
+        JsonNode blame = doc.get("blame");
         if (blame == null || !blame.isArray()) {
             throw new IllegalArgumentException("the report has no blame data to export");
         }

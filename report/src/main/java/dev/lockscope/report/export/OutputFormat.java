@@ -7,7 +7,11 @@ import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.TextReport;
 import dev.lockscope.report.html.HtmlReport;
 
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.report.blame.BlameTextReport;
+
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** Every format {@code lockscope report} writes, each rendered from the analysis of one recording. */
 public enum OutputFormat {
@@ -22,18 +26,29 @@ public enum OutputFormat {
     /** gzipped pprof profile.proto */
     pprof;
 
-    /** @param side the stack side of {@link #collapsed} and {@link #pprof}; ignored by the others */
+    /** With owner blame grouped by its default aspects. */
     public byte[] render(LockRecording recording, LockContention contention, Side side) {
-        if (this == json) {
-            return utf8(JsonReport.render(contention));
-        }
-        ObjectNode doc = ReportDocument.build(recording, contention, ReportDocument.defaultSections());
+        return render(recording, contention, side, Aspect.DEFAULT, false);
+    }
+
+    /**
+     * @param side    the stack side of {@link #collapsed} and {@link #pprof}; ignored by the others
+     * @param groupBy the aspects of the owner-blame tree (text, json)
+     * @param raw     keep AQS/LockSupport frames at the top of chains
+     */
+    public byte[] render(LockRecording recording, LockContention contention, Side side, List<Aspect> groupBy, boolean raw) {
+        OwnerBlameSection blame = new OwnerBlameSection(groupBy, raw);
+        List<ReportSection> sections = this == json || this == text
+                ? List.of(blame, new BottleGraphSection()) // no per-thread timeline in the JSON report
+                : List.of(blame, new BottleGraphSection(), new ThreadTimeline());
+        ObjectNode doc = ReportDocument.build(recording, contention, sections);
         return switch (this) {
-            case text -> utf8(TextReport.render(contention, ReportDocument.findings(doc), null));
+            case text -> utf8(TextReport.render(contention, ReportDocument.findings(doc), null)
+                    + System.lineSeparator() + BlameTextReport.render(blame.summary(recording)));
+            case json -> utf8(JsonReport.write(doc));
             case html -> utf8(HtmlReport.render(doc));
             case collapsed -> utf8(CollapsedStacks.render(doc, side));
             case pprof -> PprofProfile.render(doc, side);
-            case json -> throw new AssertionError("rendered above");
         };
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.report.JsonReport;
 
@@ -18,22 +19,20 @@ public final class ReportDocument {
     private ReportDocument() {
     }
 
-    /**
-     * The sections lockscope computes today. Owner blame (issue 4) and the bottle graph (issue 5)
-     * plug in here: replace {@link WaiterOnlyBlame} by the owner-blame section ({@code "blame"})
-     * and add the bottle-graph section ({@code "bottleGraph"}).
-     */
+    /** Every section, owner blame grouped by its default aspects (lock, then owner method). */
     public static List<ReportSection> defaultSections() {
-        return List.of(new WaiterOnlyBlame(), new ThreadTimeline());
+        return sections(Aspect.DEFAULT, false);
+    }
+
+    /** Every section: owner blame grouped by {@code groupBy}, the bottle graph, the thread timeline. */
+    public static List<ReportSection> sections(List<Aspect> groupBy, boolean raw) {
+        return List.of(new OwnerBlameSection(groupBy, raw), new BottleGraphSection(), new ThreadTimeline());
     }
 
     public static ObjectNode build(LockRecording recording, LockContention contention, List<ReportSection> sections) {
         ObjectNode doc = JsonReport.toJson(contention);
         for (ReportSection section : sections) {
-            JsonNode value = section.build(recording, contention);
-            if (value != null) {
-                doc.set(section.member(), value);
-            }
+            section.contribute(doc, recording, contention);
         }
         ArrayNode findings = doc.putArray("findings");
         TopFindings.of(doc).forEach(findings::add);

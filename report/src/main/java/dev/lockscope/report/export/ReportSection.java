@@ -15,4 +15,13 @@ public interface ReportSection {
 
     /** @return the member's value, or null to leave the member out (the HTML page then says it is missing) */
     JsonNode build(LockRecording recording, LockContention contention);
+
+    /** Puts this section into the document; a section that fills several members overrides it. */
+    default void contribute(com.fasterxml.jackson.databind.node.ObjectNode doc, LockRecording recording,
+                            LockContention contention) {
+        JsonNode value = build(recording, contention);
+        if (value != null) {
+            doc.set(member(), value);
+        }
+    }
 }
