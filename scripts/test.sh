@@ -15,6 +15,6 @@ for jdk in "$jdk17" "$jdk25"; do
     exit 1
   fi
   echo "=== tests on $("$jdk/bin/java" -version 2>&1 | head -1) ==="
-  JAVA_HOME="$jdk" mvn -B -ntp verify "$@" || status=1
+  JAVA_HOME="$jdk" mvn -B -ntp -fae verify "$@" || status=1
 done
 exit $status

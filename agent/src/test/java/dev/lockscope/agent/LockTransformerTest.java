@@ -52,11 +52,11 @@ class LockTransformerTest {
         LockTransformer t = new LockTransformer();
         byte[] out = t.instrument(LockTransformer.LOCK_SUPPORT, jdkClass(LockTransformer.LOCK_SUPPORT));
         assertThat(hookCalls(out)).contains(
-                "park->parkBegin", "park->parkEnd",
+                "park->parkBegin", "park->parkEnd", "park->parkBeginCurrentBlocker",
                 "parkNanos->parkBegin", "parkNanos->parkEnd",
                 "parkUntil->parkBegin", "parkUntil->parkEnd",
                 "unpark->unparkBegin", "unpark->unparkEnd");
-        assertThat(t.transformedMethods()).isEqualTo(4);
+        assertThat(t.transformedMethods()).isEqualTo(5); // park(), park(Object), parkNanos, parkUntil, unpark
         assertThat(verify(out)).isEmpty();
     }
 
