@@ -1,5 +1,6 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.demo.DemoMain;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,6 +51,8 @@ final class DemoCommand implements Callable<Integer> {
         int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording, "quiet"),
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
+        AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold, agent.printThreshold),
+                AfterRun.htmlBeside(recording));
         return rc;
     }
 }

@@ -47,23 +47,8 @@ final class RecordCommand implements Callable<Integer> {
         int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording),
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
-        if (!noHtml && Files.isRegularFile(recording)) {
-            Path page = html != null ? html : Path.of(recording.toString().replaceFirst("\\.jfr$", "") + ".html");
-            writeHtml(recording, page, new ContentionOptions(agent.collectionThreshold, agent.printThreshold));
-        }
+        AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold, agent.printThreshold),
+                noHtml ? null : html != null ? html : AfterRun.htmlBeside(recording));
         return rc;
-    }
-
-    /** The HTML report of the finished run; a failure costs the page, not the run's exit code. */
-    private static void writeHtml(Path recording, Path html, ContentionOptions options) {
-        try {
-            LockRecording model = RecordingReader.read(recording);
-            byte[] page = OutputFormat.html.render(model,
-                    LockContentionAnalysis.analyze(model, options), Side.waiter);
-            Files.write(html, page);
-            System.err.println(TextReport.htmlPointer(html));
-        } catch (RecordingException | IOException e) {
-            System.err.println("lockscope: no HTML report: " + e.getMessage());
-        }
     }
 }
