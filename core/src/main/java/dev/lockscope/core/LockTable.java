@@ -90,7 +90,7 @@ public final class LockTable {
     }
 
     /** Last resort for what the layout cannot bound (thread names, notes, huge numbers). */
-    private static String clipLines(String text) {
+    public static String clipLines(String text) {
         StringBuilder out = new StringBuilder(text.length());
         for (String line : text.split("\n", -1)) {
             if (out.length() > 0) {
@@ -106,7 +106,7 @@ public final class LockTable {
      * segments become their first letter from the left ({@code j.u.c.locks.X.m:1}), then the start
      * is cut ({@code ...X.m:1}), so the class, method and line, the informative end, survive.
      */
-    static String abbreviate(String frame, int max) {
+    public static String abbreviate(String frame, int max) {
         if (frame.length() <= max) {
             return frame;
         }

@@ -17,7 +17,7 @@ public record LockId(LockKind kind, String lockClass, String id) implements Comp
     }
 
     public static LockId monitor(String monitorClass, long address) {
-        return new LockId(LockKind.MONITOR, monitorClass, "0x" + Long.toHexString(address));
+        return new LockId(LockKind.MONITOR, monitorClass, Long.toHexString(address)); // the same id as locks[].identityHash
     }
 
     /** {@code class@id}, the form shown to users. */

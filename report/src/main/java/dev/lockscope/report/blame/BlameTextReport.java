@@ -1,5 +1,6 @@
 package dev.lockscope.report.blame;
 
+import dev.lockscope.core.LockTable;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameNode;
 import dev.lockscope.analysis.blame.BlameSummary;
@@ -35,6 +36,7 @@ public final class BlameTextReport {
 
     private static void node(StringBuilder out, BlameNode n, int depth) {
         String key = n.aspect() == Aspect.OWNER_CHAIN || n.aspect() == Aspect.WAITER_CHAIN ? BlameText.shortChain(n.key()) : n.key();
+        key = LockTable.abbreviate(key, Math.max(20, LockTable.WIDTH - 31 - 2 * depth)); // keep lines within 100 columns
         out.append(String.format(Locale.ROOT, "%8s %12s %7d  %s%s%n", BlameText.percent(n.share()),
                 BlameText.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
         for (BlameNode child : n.children()) {
@@ -46,10 +48,11 @@ public final class BlameTextReport {
         if (s.chainShares().isEmpty()) {
             return;
         }
-        out.append(String.format(Locale.ROOT, "%nOwner chains per lock (exact: recorded at release; acquisition-site, "
-                + "sampled: approximate, see docs/owner-blame.md):%n"));
+        out.append(String.format(Locale.ROOT, "%nOwner chains per lock (exact: recorded at release; the others "
+                + "approximate, docs/owner-blame.md):%n"));
         for (LockChainShare l : s.chainShares()) {
-            out.append(String.format(Locale.ROOT, "  %-60s", l.lock().label()));
+            out.append("  ").append(LockTable.abbreviate(l.lock().label(), LockTable.WIDTH - 2)).append(System.lineSeparator());
+            out.append("   ");
             for (OwnerChain c : OwnerChain.values()) {
                 out.append(String.format(Locale.ROOT, "  %s %s", c.label(), BlameText.percent(l.share(c)).trim()));
             }
@@ -63,10 +66,12 @@ public final class BlameTextReport {
         }
         out.append(String.format(Locale.ROOT, "%nConditional waits (Object.wait, Condition.await; not contention):%n"));
         for (WaitRow w : s.waits()) {
-            out.append(String.format(Locale.ROOT, "  %12s %5d  %s in %s on %s, notified by %s%s%n",
-                    BlameText.millis(w.nanos()), w.count(), BlameText.thread(w.waiterThread()), w.waiterMethod(),
-                    w.lock().label(), BlameText.thread(w.notifier()),
-                    w.timedOut() > 0 ? " (" + w.timedOut() + " timed out)" : ""));
+            out.append(LockTable.clipLines(String.format(Locale.ROOT, "  %12s %5d  %s in %s", BlameText.millis(w.nanos()),
+                    w.count(), BlameText.thread(w.waiterThread()), LockTable.abbreviate(w.waiterMethod(), 60))))
+                    .append(System.lineSeparator());
+            out.append(LockTable.clipLines(String.format(Locale.ROOT, "%22s on %s, notified by %s%s", "",
+                    LockTable.abbreviate(w.lock().label(), 50), BlameText.thread(w.notifier()),
+                    w.timedOut() > 0 ? " (" + w.timedOut() + " timed out)" : ""))).append(System.lineSeparator());
         }
     }
 }

@@ -42,7 +42,8 @@ class BlameReportsTest {
                 .contains("  90.00%      90.0 ms       1    app.Shop.queryByName")
                 .contains("  10.00%      10.0 ms       1    (unknown)")
                 .contains("exact 90.00%").contains("unknown 10.00%")
-                .contains("caller #11 in app.Queue.take on app.Queue@0x10, notified by searcher #12");
+                .contains("caller #11 in app.Queue.take").contains(" on app.Queue@10, notified by searcher #12");
+        assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
         assertThat(BlameTextReport.render(summary(true))).contains("java.util.concurrent.locks.LockSupport.unpark");
     }
 

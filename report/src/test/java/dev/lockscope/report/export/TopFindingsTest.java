@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TopFindingsTest {
     private final LockRecording recording = Recordings.small();
     private final ObjectNode doc = ReportDocument.build(recording, Recordings.contention(recording),
-            ReportDocument.defaultSections());
+            List.of(new WaiterOnlyBlame(), new ThreadTimeline()));
 
     @Test
     void namesLockWaiterMethodThreadsAndWallTimeShare() {

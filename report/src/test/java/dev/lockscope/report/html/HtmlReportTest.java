@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.report.export.Recordings;
 import dev.lockscope.report.export.ReportDocument;
+import java.util.List;
+import dev.lockscope.report.export.WaiterOnlyBlame;
+import dev.lockscope.report.export.ThreadTimeline;
 import org.junit.jupiter.api.Test;
 
 import java.util.regex.Matcher;
@@ -16,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HtmlReportTest {
     private final LockRecording recording = Recordings.small();
     private final ObjectNode doc = ReportDocument.build(recording, Recordings.contention(recording),
-            ReportDocument.defaultSections());
+            List.of(new WaiterOnlyBlame(), new ThreadTimeline()));
 
     @Test
     void pageIsSelfContained() {
