@@ -37,7 +37,7 @@ final class AttachCommand implements Callable<Integer> {
             System.out.print(target.table(agentJar, true));
             return 0;
         }
-        Duration wait = duration == null ? null : parse(duration);
+        Duration wait = duration == null ? null : Durations.parse(duration, "--duration", null);
         Path recording = agent.recordingFile();
         target.loadAgent(agentJar, agent.agentArgs(recording, "quiet"));
         if (wait == null) {
@@ -59,19 +59,5 @@ final class AttachCommand implements Callable<Integer> {
         System.out.print(target.table(agentJar, true));
         ChildJvm.announce(recording);
         return 0;
-    }
-
-    static Duration parse(String text) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text);
-        if (!m.matches()) {
-            throw new UserError("--duration must look like 500ms, 30s, 5m or 1h, not '" + text + "'");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-        };
     }
 }

@@ -28,8 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** {@code lockscope bottle}: bottle graphs (share × parallelism per thread) from recorded scheduling data. */
 @Command(name = "bottle", sortOptions = false, mixinStandardHelpOptions = true,
@@ -51,7 +49,6 @@ import java.util.regex.Pattern;
                 + "a WARNING says parallelism was bounded by the machine.",
             ""})
 final class BottleCommand implements Callable<Integer> {
-    private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m)?$");
 
     @Spec
     CommandSpec spec;
@@ -88,7 +85,7 @@ final class BottleCommand implements Callable<Integer> {
         BottleGraph whole = BottleGraphs.whole(trace, classifier);
         List<NeckExplainer.Neck> necks = explainNecks(trace, whole);
         List<BottleGraph> slices = slice == null ? List.of(whole)
-                : BottleGraphs.slices(trace, classifier, parseDuration(slice));
+                : BottleGraphs.slices(trace, classifier, Durations.parse(slice, "--slice", "ms").toNanos());
         String out = switch (format) {
             case "json" -> BottleJson.render(whole, slices, necks);
             case "svg" -> BottleSvg.render(slices, byGroup);
@@ -157,26 +154,5 @@ final class BottleCommand implements Callable<Integer> {
             }
         }
         return trace;
-    }
-
-    /** "500ms", "2s", "1.5s", "250" (ms) to nanoseconds. */
-    static long parseDuration(String s) {
-        Matcher m = DURATION.matcher(s.trim());
-        if (!m.matches()) {
-            throw new UserError("bad --slice '" + s + "' (expected e.g. 500ms or 2s)");
-        }
-        double v = Double.parseDouble(m.group(1));
-        String unit = m.group(2) == null ? "ms" : m.group(2);
-        double nanos = v * switch (unit) {
-            case "ns" -> 1;
-            case "us" -> 1e3;
-            case "s" -> 1e9;
-            case "m" -> 60e9;
-            default -> 1e6;
-        };
-        if (nanos < 1) {
-            throw new UserError("--slice must be at least 1ns");
-        }
-        return (long) nanos;
     }
 }

@@ -29,7 +29,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 @Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,
@@ -52,7 +51,6 @@ import java.util.regex.Pattern;
         exitCodeList = {"0:at least one point succeeded", "1:no point succeeded", "2:bad options",
                 "130:interrupted (finished points are kept)"})
 final class ScaleCommand implements Callable<Integer> {
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)?");
 
     @Option(names = "--threads", paramLabel = "N", split = ",", defaultValue = "1,2,4,8,16",
             description = "Thread counts to sweep (default: ${DEFAULT-VALUE}).")
@@ -286,21 +284,7 @@ final class ScaleCommand implements Callable<Integer> {
     }
 
     static Duration parseDuration(String text, String option) {
-        Matcher m = DURATION.matcher(text.trim());
-        if (!m.matches()) {
-            throw new UserError(option + " must be a duration such as 500ms, 20s or 2m, not '" + text + "'");
-        }
-        double v = Double.parseDouble(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        long millis = Math.round(v * switch (unit) {
-            case "ms" -> 1;
-            case "m" -> 60_000;
-            default -> 1000;
-        });
-        if (millis <= 0) {
-            throw new UserError(option + " must be positive, not '" + text + "'");
-        }
-        return Duration.ofMillis(millis);
+        return Durations.parse(text, option, "s");
     }
 
     private static void requireTaskset() {
