@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
 
 /** {@code lockscope bottle}: bottle graphs (share × parallelism per thread) from recorded scheduling data. */
