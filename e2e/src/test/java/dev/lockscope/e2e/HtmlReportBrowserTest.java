@@ -75,7 +75,7 @@ class HtmlReportBrowserTest {
                 .put("screenshots", OUT.resolve("screenshots").toString());
         ArrayNode reports = config.putArray("reports");
         reports.addObject().put("file", demoHtml.toString()).put("name", "demo").put("expectLock", "ReentrantLock")
-                .put("owners", true) // record runs the owner-blame analysis.put("bottleGraph", false);
+                .put("owners", true).put("bottleGraph", false); // record runs the owner-blame analysis
         reports.addObject().put("file", fixtureHtml.toString()).put("name", "demo-fixtures").put("expectLock", "ReentrantLock")
                 .put("expectThread", "worker-").put("owners", true).put("bottleGraph", true);
         reports.addObject().put("file", largeHtml.toString()).put("name", "large-100k").put("expectLock", "Shard")
