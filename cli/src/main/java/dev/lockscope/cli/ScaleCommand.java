@@ -178,12 +178,16 @@ final class ScaleCommand implements Callable<Integer> {
             }
             result = analysis.analyse(runs);
             write(dir, result, context(dir, notes));
+            if (interrupted) {
+                // before releasing the Ctrl-C hook: once it returns the JVM exits, mid-line if need be
+                System.err.printf(Locale.ROOT, "lockscope: interrupted after %d of %d runs; results so far in %s%n",
+                        runs.size(), total, dir);
+                System.err.flush();
+            }
         } finally {
             written.countDown();
         }
         if (interrupted) {
-            System.err.printf(Locale.ROOT, "lockscope: interrupted after %d of %d runs; results so far in %s%n",
-                    runs.size(), total, dir);
             return 130;
         }
         Runtime.getRuntime().removeShutdownHook(onInterrupt);
