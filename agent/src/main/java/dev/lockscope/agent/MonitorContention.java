@@ -1,9 +1,9 @@
 package dev.lockscope.agent;
 
 import dev.lockscope.core.Frames;
-import dev.lockscope.core.IntervalReplay;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockWaits;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -15,7 +15,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,22 +29,12 @@ final class MonitorContention {
     private MonitorContention() {
     }
 
-    private static final class Monitor {
-        final String className;
-        final String address;
-        final IntervalReplay waits = new IntervalReplay();
-        long firstStart = Long.MAX_VALUE;
-        String firstThread = "?";
-        List<String> firstFrames = List.of();
-
-        Monitor(String className, String address) {
-            this.className = className;
-            this.address = address;
-        }
+    /** One contended entry, kept until all are read: JFR files are not in begin order. */
+    private record Entry(String className, String address, long begin, long end, String thread, RecordedStackTrace stack) {
     }
 
     static List<LockMetrics> read(Path recording, long totalExecutionNanos) throws IOException {
-        Map<String, Monitor> monitors = new HashMap<>();
+        List<Entry> entries = new ArrayList<>();
         try (RecordingFile file = new RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
@@ -51,24 +42,21 @@ final class MonitorContention {
                     continue;
                 }
                 RecordedClass cls = e.getValue("monitorClass");
-                String className = cls == null ? "?" : cls.getName();
-                String address = Long.toHexString(e.getLong("address"));
-                Monitor m = monitors.computeIfAbsent(className + "@" + address, k -> new Monitor(className, address));
-                long start = nanos(e.getStartTime());
-                long end = nanos(e.getEndTime());
-                m.waits.add(start, end);
-                if (start < m.firstStart) {
-                    m.firstStart = start;
-                    RecordedThread t = e.getThread();
-                    m.firstThread = t == null ? "?" : t.getJavaName();
-                    m.firstFrames = frames(e.getStackTrace());
-                }
+                RecordedThread t = e.getThread();
+                entries.add(new Entry(cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")),
+                        nanos(e.getStartTime()), nanos(e.getEndTime()), t == null ? "?" : t.getJavaName(), e.getStackTrace()));
             }
         }
+        entries.sort(Comparator.comparingLong(Entry::begin));
+        Map<String, LockWaits> monitors = new LinkedHashMap<>();
+        for (Entry e : entries) {
+            monitors.computeIfAbsent(e.className() + "@" + e.address(),
+                            k -> new LockWaits(LockKind.MONITOR, e.className(), e.address(), 0))
+                    .add(e.begin(), e.end(), e.thread(), frames(e.stack()));
+        }
         List<LockMetrics> out = new ArrayList<>();
-        for (Monitor m : monitors.values()) {
-            out.add(new LockMetrics(LockKind.MONITOR, m.className, m.address, m.firstThread, m.firstFrames,
-                    m.waits.tally(0), totalExecutionNanos));
+        for (LockWaits w : monitors.values()) {
+            out.add(w.metrics(totalExecutionNanos));
         }
         return out;
     }

@@ -7,6 +7,7 @@ import dev.lockscope.core.IntervalReplay;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
+import dev.lockscope.core.LockWaits;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -112,12 +112,16 @@ public final class ParkHooks {
             }
             guard[0] = true;
             long seq = SEQ.incrementAndGet();
+            // The record keeps the blocker's class name and identity hash, so a park on a known
+            // blocker does not compute them again for its two events.
+            BlockerRecord record = BlockerRegistry.recordFor(blocker);
+            String blockerClass = record != null ? record.className : blocker.getClass().getName();
+            int blockerHash = record != null ? record.identityHash : System.identityHashCode(blocker);
             ParkBeginEvent begin = new ParkBeginEvent();
-            ParkEndEvent end = null;
             if (begin.isEnabled()) {
                 begin.seq = seq;
-                begin.blockerClass = blocker.getClass().getName();
-                begin.blockerHash = System.identityHashCode(blocker);
+                begin.blockerClass = blockerClass;
+                begin.blockerHash = blockerHash;
                 begin.timeoutNanos = timeoutNanos;
                 begin.deadlineMillis = deadlineMillis;
                 Thread owner = ownerOf(blocker);
@@ -127,15 +131,15 @@ public final class ParkHooks {
                 }
                 begin.commit();
             }
-            ParkEndEvent candidate = new ParkEndEvent();
-            if (candidate.isEnabled()) {
-                end = candidate;
+            ParkEndEvent end = new ParkEndEvent();
+            if (end.isEnabled()) {
                 end.beginSeq = seq;
-                end.blockerClass = begin.blockerClass != null ? begin.blockerClass : blocker.getClass().getName();
-                end.blockerHash = System.identityHashCode(blocker);
+                end.blockerClass = blockerClass;
+                end.blockerHash = blockerHash;
                 end.begin();
+            } else {
+                end = null;
             }
-            BlockerRecord record = BlockerRegistry.recordFor(blocker);
             long now = System.nanoTime();
             if (record != null) {
                 BlockerRegistry.onPark(record, now);

@@ -1,17 +1,13 @@
-package dev.lockscope.analysis;
-
-import dev.lockscope.core.IntervalReplay;
-import dev.lockscope.core.LockKind;
-import dev.lockscope.core.LockMetrics;
-import dev.lockscope.core.ParkTally;
+package dev.lockscope.core;
 
 import java.util.List;
 
 /**
  * The waits on one lock (a park blocker or a monitor) collected from a recording, fed in begin
- * order, turned into {@link LockMetrics} by replaying them through core's {@link ParkTally}.
+ * order, turned into {@link LockMetrics} by replaying them through {@link ParkTally}. Used by
+ * {@code lockscope report} and by the agent's own table, so both group and measure waits alike.
  */
-final class LockWaits {
+public final class LockWaits {
     private final LockKind kind;
     private final String className;
     private final String identity;
@@ -20,7 +16,7 @@ final class LockWaits {
     private String firstThread = "?";
     private List<String> firstFrames = List.of();
 
-    LockWaits(LockKind kind, String className, String identity, long collectionThreshold) {
+    public LockWaits(LockKind kind, String className, String identity, long collectionThreshold) {
         this.kind = kind;
         this.className = className;
         this.identity = identity;
@@ -31,7 +27,7 @@ final class LockWaits {
      * Adds the next wait in begin order; {@code end} is {@link IntervalReplay#OPEN} for a wait
      * still in progress when the recording stopped.
      */
-    void add(long begin, long end, String thread, List<String> frames) {
+    public void add(long begin, long end, String thread, List<String> frames) {
         // §3.7.1/§3.7.2: the thread and stack of the first *monitored* park, i.e. the park with which
         // the collection threshold is reached. The replay counts parks in the same (begin) order.
         if (waits.size() == collectionThreshold) {
@@ -42,7 +38,7 @@ final class LockWaits {
     }
 
     /** @return the metrics, or null when the collection threshold was never reached */
-    LockMetrics metrics(long totalExecutionNanos) {
+    public LockMetrics metrics(long totalExecutionNanos) {
         ParkTally tally = waits.tally(collectionThreshold);
         if (!tally.collecting) {
             return null;
