@@ -17,4 +17,11 @@ for jdk in "$jdk17" "$jdk25"; do
   echo "=== tests on $("$jdk/bin/java" -version 2>&1 | head -1) ==="
   JAVA_HOME="$jdk" mvn -B -ntp -fae verify "$@" || status=1
 done
+# The performance harness must keep working (not be fast): one short repetition of every section,
+# on the jars the builds above made; it exits non-zero when any run produced no number.
+if [[ $status -eq 0 ]]; then
+  echo "=== performance harness, smoke run ==="
+  JAVA_HOME="$jdk17" "$jdk17/bin/java" -jar bench/target/lockscope-bench.jar --root "$here" --smoke \
+    --java "$jdk17/bin/java" --out target/performance-smoke.md || status=1
+fi
 exit $status

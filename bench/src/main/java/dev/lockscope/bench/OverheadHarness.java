@@ -2,20 +2,18 @@ package dev.lockscope.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lockscope.sched.SchedCollector;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
@@ -28,21 +26,25 @@ import java.util.zip.ZipFile;
  * that drift of a shared, noisy machine hits all configurations alike. Writes a Markdown report
  * with seed 000 §4.2's statistics and every raw number.
  *
- * <pre>java -jar bench/target/lockscope-bench.jar [--repeats N] [--smoke] [--out FILE] [--root DIR]</pre>
+ * Run through {@link PerformanceReport}.
  */
 public final class OverheadHarness {
     private static final Pattern THROUGHPUT = Pattern.compile("throughput: ([0-9.]+) ops/s");
+
+    /** The configuration that also collects scheduling data for bottle graphs. */
+    static final String SCHED = "lockscope+sched";
 
     private final Path root;
     private final Path work;
     private final String java;
     private final boolean smoke;
+    private int failures;
 
-    private OverheadHarness(Path root, String java, boolean smoke) throws IOException {
+    private OverheadHarness(Path root, String java, boolean smoke, Path work) {
         this.root = root;
         this.java = java;
         this.smoke = smoke;
-        this.work = Files.createTempDirectory("lockscope-bench");
+        this.work = work;
     }
 
     /** A profiler configuration: the JVM arguments it adds, given a scratch recording path. */
@@ -57,40 +59,20 @@ public final class OverheadHarness {
     record Run(String workload, String config, int repeat, double opsPerSecond, long peakRssBytes) {
     }
 
-    public static void main(String[] args) throws Exception {
-        int repeats = 5;
-        boolean smoke = false;
-        Path out = Path.of("docs/PERFORMANCE.md");
-        Path root = Path.of(".");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
-                case "--smoke" -> smoke = true;
-                case "--out" -> out = Path.of(args[++i]);
-                case "--root" -> root = Path.of(args[++i]);
-                case "--java" -> java = args[++i];
-                default -> {
-                    System.err.println("usage: OverheadHarness [--repeats N] [--smoke] [--out FILE] [--root DIR] [--java PATH]");
-                    System.exit(2);
-                }
-            }
-        }
-        if (smoke) {
-            repeats = Math.min(repeats, 1);
-        }
-        OverheadHarness h = new OverheadHarness(root.toAbsolutePath().normalize(), java, smoke);
-        List<Run> runs = h.runAll(repeats);
-        String report = h.markdown(runs, repeats, String.join(" ", args));
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, report);
-        System.err.println("bench: wrote " + out);
+    /** The section of docs/PERFORMANCE.md: every workload under every configuration. */
+    static String section(BenchSettings settings) throws Exception {
+        OverheadHarness h = new OverheadHarness(settings.root(), settings.java(), settings.smoke(), settings.work());
+        List<Run> runs = h.runAll(settings.smoke() ? 1 : settings.repeats());
+        settings.failures().addAndGet(h.failures);
+        return h.markdown(runs, settings.smoke() ? 1 : settings.repeats());
     }
 
     List<Config> configs() {
         return List.of(
                 new Config("none", "no profiler"),
                 new Config("lockscope", "lockscope agent, defaults (threshold 0, CPU samples 20 ms)"),
+                new Config(SCHED, "lockscope agent as above plus the bottle-graph scheduling collector "
+                        + "(perf context switches, or the /proc sampler where perf is unavailable), as `record --sched`"),
                 new Config("jfr", "JFR with the same JDK lock events at threshold 0 with stacks"),
                 new Config("async-profiler", "async-profiler 4.2, event=lock (its defaults), JFR output"));
     }
@@ -145,44 +127,38 @@ public final class OverheadHarness {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         Path jfr = work.resolve(w.name() + "-" + config.name() + "-" + repeat + ".jfr");
+        Path sched = work.resolve(w.name() + "-" + repeat + ".sched");
         cmd.addAll(profilerArgs(config, jfr));
         cmd.addAll(w.args());
-        Path log = work.resolve("out.txt");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long peak = 0;
-        Path statm = Path.of("/proc", Long.toString(p.pid()), "statm");
-        while (!p.waitFor(50, TimeUnit.MILLISECONDS)) {
-            try {
-                String[] f = Files.readString(statm).trim().split("\\s+");
-                peak = Math.max(peak, Long.parseLong(f[1]) * 4096);
-            } catch (IOException | RuntimeException ignored) {
-                // the process may have just exited
-            }
-        }
-        String output = Files.readString(log);
+        // The bottle-graph configuration starts the scheduling collector on the workload's pid, as
+        // `lockscope record --sched` does; its CPU time (perf, or the /proc sampler) competes with the workload.
+        MeasuredProcess p = MeasuredProcess.run(cmd, work.resolve("out.txt"),
+                config.name().equals(SCHED) ? pid -> SchedCollector.start(pid, sched) : pid -> () -> { });
         double ops = Double.NaN;
-        if (p.exitValue() == 0) {
+        if (p.exitCode() == 0) {
             if (w.jmhResult() != null) {
                 JsonNode result = new ObjectMapper().readTree(w.jmhResult().toFile());
                 ops = result.get(0).get("primaryMetric").get("score").asDouble();
             } else {
-                Matcher m = THROUGHPUT.matcher(output);
+                Matcher m = THROUGHPUT.matcher(p.output());
                 if (m.find()) {
                     ops = Double.parseDouble(m.group(1));
                 }
             }
         }
         if (Double.isNaN(ops)) {
-            System.err.println("bench: run failed (exit " + p.exitValue() + "): " + cmd + "\n" + tail(output));
+            System.err.println("bench: run failed (exit " + p.exitCode() + "): " + cmd + "\n" + p.tail());
+            failures++;
         }
         Files.deleteIfExists(jfr);
-        return new Run(w.name(), config.name(), repeat, ops, peak);
+        Files.deleteIfExists(sched);
+        return new Run(w.name(), config.name(), repeat, ops, p.peakRssBytes());
     }
 
     private List<String> profilerArgs(Config config, Path jfr) throws IOException {
         return switch (config.name()) {
             case "none" -> List.of();
-            case "lockscope" -> List.of("-javaagent:" + root.resolve("agent/target/lockscope-agent.jar")
+            case "lockscope", SCHED -> List.of("-javaagent:" + root.resolve("agent/target/lockscope-agent.jar")
                     + "=file=" + jfr + ",report=off,quiet");
             case "jfr" -> List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=" + resource("lock-events.jfc"));
             case "async-profiler" -> List.of("-agentpath:" + asyncProfilerLibrary() + "=start,event=lock,jfr,file=" + jfr);
@@ -213,18 +189,10 @@ public final class OverheadHarness {
         return lib;
     }
 
-    private static String tail(String s) {
-        return s.length() <= 2000 ? s : s.substring(s.length() - 2000);
-    }
-
-    String markdown(List<Run> runs, int repeats, String args) throws Exception {
+    String markdown(List<Run> runs, int repeats) {
         StringBuilder md = new StringBuilder();
-        md.append("# lockscope overhead\n\n");
-        md.append("Generated by `scripts/bench-overhead.sh").append(args.isBlank() ? "" : " " + args).append("` on ")
-                .append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append(".\n\n");
-        md.append("- Machine: ").append(machine()).append("\n");
-        md.append("- JDK: ").append(javaVersion()).append("\n");
-        md.append("- Method: every run is a fresh JVM; configurations take turns (order rotated each repetition), ")
+        md.append("## Overhead\n\n");
+        md.append("Every run is a fresh JVM; configurations take turns (order rotated each repetition), ")
                 .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
                 .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS polled from /proc/<pid>/statm every 50 ms.\n\n");
@@ -233,7 +201,7 @@ public final class OverheadHarness {
             byWorkload.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r);
         }
         List<Workload> workloads = workloads();
-        md.append("## Summary: median throughput overhead (%)\n\n| workload |");
+        md.append("### Summary: median throughput overhead (%)\n\n| workload |");
         for (Config c : configs()) {
             if (!c.name().equals("none")) {
                 md.append(' ').append(c.name()).append(" |");
@@ -255,7 +223,7 @@ public final class OverheadHarness {
         md.append("\nPositive = slower than no profiler. Differences within the RLE of the baseline are noise.\n");
         for (Workload w : workloads) {
             List<Run> rs = byWorkload.get(w.name());
-            md.append("\n## ").append(w.name()).append(": ").append(w.description()).append("\n\n");
+            md.append("\n### ").append(w.name()).append(": ").append(w.description()).append("\n\n");
             md.append("| config | N | median ops/s | mean ops/s | SE | RLE% | overhead (median) | overhead (mean) [min, max] | peak RSS MB | memory ratio [min, max] |\n");
             md.append("|---|---|---|---|---|---|---|---|---|---|\n");
             Stats base = stats(rs, "none", false);
@@ -271,11 +239,11 @@ public final class OverheadHarness {
                         mem.mean() / 1e6, Stats.memoryOverhead(mem, baseMem), mv[0], mv[1]));
             }
         }
-        md.append("\n## Configurations\n\n");
+        md.append("\n### Configurations\n\n");
         for (Config c : configs()) {
             md.append("- `").append(c.name()).append("`: ").append(c.description()).append('\n');
         }
-        md.append("\n## Raw runs\n\n| workload | config | repeat | ops/s | peak RSS bytes |\n|---|---|---|---|---|\n");
+        md.append("\n### Raw runs\n\n| workload | config | repeat | ops/s | peak RSS bytes |\n|---|---|---|---|---|\n");
         for (Run r : runs) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %d |%n", r.workload(), r.config(), r.repeat(), r.opsPerSecond(), r.peakRssBytes()));
         }
@@ -294,25 +262,5 @@ public final class OverheadHarness {
 
     private static String pct(double fraction) {
         return Double.isNaN(fraction) ? "n/a" : String.format(Locale.ROOT, "%+.2f%%", 100 * fraction);
-    }
-
-    private static String machine() {
-        String cpu = "?";
-        try {
-            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("?");
-        } catch (IOException ignored) {
-            // keep "?"
-        }
-        return Runtime.getRuntime().availableProcessors() + " CPUs (" + cpu + "), "
-                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB max heap of the harness JVM; "
-                + "the machine is shared, so absolute numbers vary between runs";
-    }
-
-    private String javaVersion() throws Exception {
-        Process p = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
-        String v = new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("?");
-        p.waitFor();
-        return v + " (" + java + ")";
     }
 }

@@ -1,0 +1,17 @@
+package dev.lockscope.bench;
+
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every section of the performance report runs with.
+ *
+ * @param root     the lockscope checkout whose built jars are measured
+ * @param java     the JVM that runs the workloads
+ * @param repeats  repetitions of every measurement
+ * @param smoke    one short repetition of everything: proves the harness works (what CI runs)
+ * @param work     scratch directory
+ * @param failures runs that produced no number; counted so a smoke run can fail
+ */
+record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures) {
+}

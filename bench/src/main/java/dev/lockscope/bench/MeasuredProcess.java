@@ -1,0 +1,65 @@
+package dev.lockscope.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
+
+/**
+ * A child process run to completion while its peak resident set size is polled from
+ * {@code /proc/<pid>/statm} every 50 ms (the JVM's own counters would miss native memory:
+ * JFR buffers, async-profiler, thread stacks).
+ *
+ * @param exitCode   the process's exit status
+ * @param output     stdout and stderr together
+ * @param wallNanos  from start to exit, as seen by the harness
+ * @param peakRssBytes largest RSS seen; 0 if the process exited before the first poll
+ */
+record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRssBytes) {
+    private static final long PAGE_BYTES = 4096;
+
+    static MeasuredProcess run(List<String> command, Path log) throws IOException, InterruptedException {
+        return run(command, log, pid -> () -> { });
+    }
+
+    /**
+     * @param sidecar started with the child's pid right after it starts (e.g. a scheduling
+     *                collector); closed when the child has exited
+     */
+    static MeasuredProcess run(List<String> command, Path log, LongFunction<AutoCloseable> sidecar)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long peak = 0;
+        long wall;
+        Path statm = Path.of("/proc", Long.toString(p.pid()), "statm");
+        try (AutoCloseable ignored = sidecar.apply(p.pid())) {
+            while (!p.waitFor(50, TimeUnit.MILLISECONDS)) {
+                peak = Math.max(peak, residentBytes(statm));
+            }
+            wall = System.nanoTime() - start;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            p.destroyForcibly();
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("closing " + command.get(0) + "'s sidecar failed: " + e.getMessage(), e);
+        }
+        return new MeasuredProcess(p.exitValue(), Files.readString(log), wall, peak);
+    }
+
+    private static long residentBytes(Path statm) {
+        try {
+            String[] f = Files.readString(statm).trim().split("\\s+");
+            return Long.parseLong(f[1]) * PAGE_BYTES;
+        } catch (IOException | RuntimeException e) {
+            return 0; // the process may have just exited
+        }
+    }
+
+    /** The last 2,000 characters of the output, for error messages. */
+    String tail() {
+        return output.length() <= 2000 ? output : output.substring(output.length() - 2000);
+    }
+}

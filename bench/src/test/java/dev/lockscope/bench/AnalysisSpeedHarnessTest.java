@@ -1,0 +1,38 @@
+package dev.lockscope.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AnalysisSpeedHarnessTest {
+    @Test
+    void peakHeapIsTheLargestOccupancyAfterAGc(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("gc.log");
+        Files.writeString(log, """
+                [0.010s][info][gc] Using G1
+                [0.512s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 4.101ms
+                [1.204s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 205M->129M(256M) 18.319ms
+                [1.300s][info][gc] GC(2) Pause Young (Mixed) (G1 Evacuation Pause) 140M->122M(256M) 9.0ms
+                """);
+        assertThat(AnalysisSpeedHarness.peakHeapAfterGc(log)).isEqualTo(129);
+    }
+
+    @Test
+    void noGcMeansNoHeapReading(@TempDir Path dir) throws Exception {
+        assertThat(AnalysisSpeedHarness.peakHeapAfterGc(dir.resolve("missing.log"))).isZero();
+        Path log = dir.resolve("gc.log");
+        Files.writeString(log, "[0.010s][info][gc] Using G1\n");
+        assertThat(AnalysisSpeedHarness.peakHeapAfterGc(log)).isZero();
+    }
+
+    @Test
+    void recordingLengthComesFromTheLinearSizeModel() {
+        AnalysisSpeedHarness.SizeModel model = new AnalysisSpeedHarness.SizeModel(4, 8);
+        assertThat(model.secondsFor(100L << 20)).isEqualTo(12.0);
+        assertThat(model.secondsFor(1L << 20)).isEqualTo(0.2); // never less than a short run
+    }
+}
