@@ -142,8 +142,8 @@ public final class AccuracyHarness {
         cmd.addAll(Profilers.args(root, work, tool, jfr));
         cmd.addAll(List.of("-cp", root.resolve("bench/target/lockscope-bench.jar").toString(), GroundTruthWorkload.class.getName()));
         cmd.addAll(w.args());
-        String output = exec(cmd);
         try {
+            String output = exec(cmd);
             Map<String, GroundTruth.LockTruth> truth = GroundTruth.parse(output);
             if (truth.isEmpty()) {
                 throw new IllegalStateException("no truth lines in the workload's output:\n" + tail(output));
