@@ -5,10 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockscope.sched.SchedCollector;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * Measures what profiling costs: every workload runs in fresh JVMs under each configuration
@@ -128,7 +124,7 @@ public final class OverheadHarness {
         cmd.add(java);
         Path jfr = work.resolve(w.name() + "-" + config.name() + "-" + repeat + ".jfr");
         Path sched = work.resolve(w.name() + "-" + repeat + ".sched");
-        cmd.addAll(profilerArgs(config, jfr));
+        cmd.addAll(Profilers.args(root, work, config.name().equals(SCHED) ? "lockscope" : config.name(), jfr));
         cmd.addAll(w.args());
         // The bottle-graph configuration starts the scheduling collector on the workload's pid, as
         // `lockscope record --sched` does; its CPU time (perf, or the /proc sampler) competes with the workload.
@@ -153,40 +149,6 @@ public final class OverheadHarness {
         Files.deleteIfExists(jfr);
         Files.deleteIfExists(sched);
         return new Run(w.name(), config.name(), repeat, ops, p.peakRssBytes());
-    }
-
-    private List<String> profilerArgs(Config config, Path jfr) throws IOException {
-        return switch (config.name()) {
-            case "none" -> List.of();
-            case "lockscope", SCHED -> List.of("-javaagent:" + root.resolve("agent/target/lockscope-agent.jar")
-                    + "=file=" + jfr + ",report=off,quiet");
-            case "jfr" -> List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=" + resource("lock-events.jfc"));
-            case "async-profiler" -> List.of("-agentpath:" + asyncProfilerLibrary() + "=start,event=lock,jfr,file=" + jfr);
-            default -> throw new IllegalArgumentException(config.name());
-        };
-    }
-
-    private Path resource(String name) throws IOException {
-        Path target = work.resolve(name);
-        if (!Files.exists(target)) {
-            try (InputStream in = OverheadHarness.class.getResourceAsStream("/" + name)) {
-                Files.copy(in, target);
-            }
-        }
-        return target;
-    }
-
-    private Path asyncProfilerLibrary() throws IOException {
-        Path lib = work.resolve("libasyncProfiler.so");
-        if (!Files.exists(lib)) {
-            try (ZipFile zip = new ZipFile(root.resolve("bench/target/async-profiler.jar").toFile())) {
-                ZipEntry e = zip.getEntry("linux-x64/libasyncProfiler.so");
-                try (InputStream in = zip.getInputStream(e)) {
-                    Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-        return lib;
     }
 
     String markdown(List<Run> runs, int repeats) {

@@ -26,6 +26,7 @@ public final class PerformanceReport {
 
     static {
         SECTIONS.put("overhead", OverheadHarness::section);
+        SECTIONS.put("accuracy", AccuracyHarness::section);
         SECTIONS.put("analysis-speed", AnalysisSpeedHarness::section);
     }
 
