@@ -16,10 +16,29 @@ import dev.lockscope.analysis.model.Unpark;
  * the same result.
  */
 public final class BlameAnalysis implements RecordingVisitor {
-    private final BlameCollector out = new BlameCollector();
-    private final ParkBlame parks = new ParkBlame(out);
-    private final MonitorBlame monitors = new MonitorBlame(out);
+    private final BlameCollector out;
+    private final ParkBlame parks;
+    private final MonitorBlame monitors;
     private BlameResult result;
+
+    /** Contention and waits summed by key: bounded by threads × locks × distinct stacks. */
+    public BlameAnalysis() {
+        this(false);
+    }
+
+    private BlameAnalysis(boolean eachSpan) {
+        out = new BlameCollector(eachSpan);
+        parks = new ParkBlame(out);
+        monitors = new MonitorBlame(out);
+    }
+
+    /**
+     * One entry per span of contention and per wait (count 1, {@code firstBeginNanos} its begin), for
+     * tests that check where spans lie in time. Grows with the recording: not for reports.
+     */
+    public static BlameAnalysis eachSpan() {
+        return new BlameAnalysis(true);
+    }
 
     /** Blame of an in-memory recording (tests, small synthetic inputs). */
     public static BlameResult analyze(LockRecording recording) {

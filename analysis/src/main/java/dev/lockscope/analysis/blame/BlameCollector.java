@@ -29,10 +29,10 @@ final class BlameCollector {
      *                 thread of that id once all threads are known; 0 otherwise
      */
     private record Key(LockId lock, ThreadRef waiter, List<String> frames, Cause cause, boolean afterWait,
-                       long ownerTid) {
+                       long ownerTid, long span) {
     }
 
-    private record WaitKey(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier) {
+    private record WaitKey(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, long span) {
     }
 
     /** Count and total of spans, and the earliest span (begin, then length). */
@@ -65,12 +65,24 @@ final class BlameCollector {
 
     private final Map<Key, Sum> contentions = new HashMap<>();
     private final Map<WaitKey, Sum> waits = new HashMap<>();
+    /** Whether every span stays its own entry (see {@link BlameAnalysis#eachSpan()}). */
+    private final boolean eachSpan;
+    private long spans;
+
+    BlameCollector(boolean eachSpan) {
+        this.eachSpan = eachSpan;
+    }
+
+    /** 0 when summing by key; a number of its own for each span otherwise. */
+    private long span() {
+        return eachSpan ? ++spans : 0;
+    }
 
     /** A span of contention; empty spans are dropped. */
     void contention(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, Cause cause,
                     boolean afterWait) {
         if (nanos > 0) {
-            contentions.computeIfAbsent(new Key(lock, waiter, frames, cause, afterWait, 0), k -> new Sum()).add(begin, nanos);
+            contentions.computeIfAbsent(new Key(lock, waiter, frames, cause, afterWait, 0, span()), k -> new Sum()).add(begin, nanos);
         }
     }
 
@@ -81,14 +93,14 @@ final class BlameCollector {
             contention(lock, waiter, frames, begin, nanos, Cause.UNKNOWN, afterWait);
         } else if (nanos > 0) {
             Cause named = Cause.threadOnly(new ThreadRef(ownerTid, 0, ownerName == null ? "?" : ownerName));
-            contentions.computeIfAbsent(new Key(lock, waiter, frames, named, afterWait, ownerTid), k -> new Sum())
+            contentions.computeIfAbsent(new Key(lock, waiter, frames, named, afterWait, ownerTid, span()), k -> new Sum())
                     .add(begin, nanos);
         }
     }
 
     void wait(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, ThreadRef notifier,
               boolean timedOut) {
-        Sum s = waits.computeIfAbsent(new WaitKey(lock, waiter, frames, notifier), k -> new Sum());
+        Sum s = waits.computeIfAbsent(new WaitKey(lock, waiter, frames, notifier, span()), k -> new Sum());
         s.add(begin, nanos);
         s.timedOut += timedOut ? 1 : 0;
     }
@@ -105,7 +117,7 @@ final class BlameCollector {
             Key key = k;
             ThreadRef known = k.ownerTid() == 0 ? null : threads.get(k.ownerTid());
             if (known != null) {
-                key = new Key(k.lock(), k.waiter(), k.frames(), Cause.threadOnly(known), k.afterWait(), 0);
+                key = new Key(k.lock(), k.waiter(), k.frames(), Cause.threadOnly(known), k.afterWait(), 0, k.span());
             }
             resolved.computeIfAbsent(key, x -> new Sum()).add(s);
         });

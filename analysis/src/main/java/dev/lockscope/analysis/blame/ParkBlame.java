@@ -118,11 +118,6 @@ final class ParkBlame {
         openByLock.clear();
     }
 
-    /** Parks open now (for tests of the bound). */
-    int openParks() {
-        return openByThread.values().stream().mapToInt(Map::size).sum();
-    }
-
     private static <K> OpenPark remove(Map<K, Map<ParkKey, OpenPark>> index, K k, ParkKey key) {
         Map<ParkKey, OpenPark> m = index.get(k);
         if (m == null) {

@@ -15,8 +15,11 @@ import java.util.PriorityQueue;
  * {@code seq} order (and JFR's own events slightly out of end order across chunk boundaries). Each
  * window holds at most {@code capacity} events and always releases the smallest, which repairs any
  * disorder shorter than the window. Memory is bounded by the windows and the parks open at a time.
+ *
+ * <p>{@link RecordingReader} feeds it from a file, {@link LockRecording#replay} from lists; a test can
+ * feed it a synthetic stream of any length.
  */
-final class EventOrder {
+public final class EventOrder {
     /** Ranks at an equal sequence number: a park begin, then unparks, then park ends (u.seq &lt;= endSeq wakes). */
     private static final int BEGIN = 0;
     private static final int UNPARK = 1;
@@ -26,7 +29,7 @@ final class EventOrder {
     }
 
     /** A {@code lockscope.ParkEnd}, before it is paired with its begin. */
-    record ParkEnd(long tid, long beginSeq, long endNanos, long endSeq, boolean timedOut) {
+    public record ParkEnd(long tid, long beginSeq, long endNanos, long endSeq, boolean timedOut) {
     }
 
     private static final Comparator<Pending> ORDER = Comparator.comparingLong(Pending::key)
@@ -40,25 +43,26 @@ final class EventOrder {
     private final Map<Long, Map<Long, ParkWait>> openParks = new HashMap<>();
     private long arrivals;
 
-    EventOrder(int capacity, List<RecordingVisitor> visitors) {
+    /** @param capacity events each window holds before it releases the smallest */
+    public EventOrder(int capacity, List<RecordingVisitor> visitors) {
         this.capacity = capacity;
         this.visitors = List.copyOf(visitors);
     }
 
-    void parkBegin(ParkWait open) {
+    public void parkBegin(ParkWait open) {
         addBySeq(new Pending(open.beginSeq(), BEGIN, arrivals++, open));
     }
 
-    void parkEnd(ParkEnd end) {
+    public void parkEnd(ParkEnd end) {
         addBySeq(new Pending(end.endSeq(), END, arrivals++, end));
     }
 
-    void unpark(Unpark u) {
+    public void unpark(Unpark u) {
         addBySeq(new Pending(u.seq(), UNPARK, arrivals++, u));
     }
 
     /** A JFR event (monitor enter or wait, CPU sample, sleep), released in end-time order. */
-    void timed(long endNanos, Object event) {
+    public void timed(long endNanos, Object event) {
         byEndTime.add(new Pending(endNanos, 0, arrivals++, event));
         if (byEndTime.size() > capacity) {
             deliverTimed(byEndTime.poll().event());
@@ -66,7 +70,7 @@ final class EventOrder {
     }
 
     /** Releases everything still held, then tells the visitors that the recording is over. */
-    void finish(RecordingInfo info) {
+    public void finish(RecordingInfo info) {
         while (!bySeq.isEmpty()) {
             deliverOurs(bySeq.poll());
         }
@@ -130,12 +134,4 @@ final class EventOrder {
         }
     }
 
-    /** Open parks still held (for tests of the bound). */
-    int openParkCount() {
-        int n = 0;
-        for (Map<Long, ParkWait> m : openParks.values()) {
-            n += m.size();
-        }
-        return n;
-    }
 }
