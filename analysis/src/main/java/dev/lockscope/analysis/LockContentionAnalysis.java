@@ -31,18 +31,23 @@ import java.util.PriorityQueue;
  * <p>Online: every wait's begin and end go through one {@link ParkTally} per lock in time order (at
  * equal times ends before begins, the end of a zero-length wait after its begin), as the agent feeds
  * it. Parks arrive in about that order; a monitor entry arrives at its end, so its begin is late by
- * the time it blocked. Points wait in a bounded window ({@link #WINDOW}) sorted by time; a point that
- * arrives later than a whole window after a later point is counted as of the tally's last time.
+ * the time it blocked. So each lock holds its latest points in a window sorted by time
+ * ({@link #WINDOW} points, fewer while all locks together hold more than {@link #ALL_WINDOWS}):
+ * exact unless a wait spans more of its own lock's waits than that; a point later than that is
+ * counted as of the tally's last time. Each lock has its own window because its points come from one
+ * stream only (parks or monitor entries), whose pace is its own.
  */
 public final class LockContentionAnalysis implements RecordingVisitor {
-    /** Begin/end points held back to be replayed in time order. */
-    static final int WINDOW = 1 << 16;
+    /** Begin/end points a lock holds back to be replayed in time order. */
+    static final int WINDOW = 1 << 12;
+    /** Points all locks together hold at most. */
+    static final int ALL_WINDOWS = 1 << 18;
 
     private static final byte END = 0;
     private static final byte BEGIN = 1;
     private static final byte END_OF_ZERO_LENGTH = 2;
 
-    private record Point(long time, byte kind, long arrival, Lock lock) {
+    private record Point(long time, byte kind, long arrival) {
     }
 
     private static final Comparator<Point> TIME_ORDER = Comparator.comparingLong(Point::time)
@@ -61,6 +66,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         final String className;
         final String identity;
         ParkTally tally = ParkTally.empty(options.collectionThreshold());
+        final PriorityQueue<Point> points = new PriorityQueue<>(TIME_ORDER);
         /** The collectionThreshold + 1 earliest waits, latest on top. */
         final PriorityQueue<Candidate> earliest = new PriorityQueue<>(BEGIN_ORDER.reversed());
 
@@ -80,13 +86,18 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         Candidate first() {
             return earliest.stream().min(BEGIN_ORDER).orElseThrow();
         }
+
+        void applyEarliest() {
+            Point p = points.poll();
+            tally = p.kind == BEGIN ? tally.park(p.time) : tally.unpark(p.time);
+        }
     }
 
     private final ContentionOptions options;
     private final Map<String, Lock> blockers = new HashMap<>();
     private final Map<String, Lock> monitors = new HashMap<>();
-    private final PriorityQueue<Point> points = new PriorityQueue<>(TIME_ORDER);
     private long arrivals;
+    private long pending;
     private LockContention result;
 
     public LockContentionAnalysis(ContentionOptions options) {
@@ -125,21 +136,24 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     }
 
     private void point(long time, byte kind, Lock lock) {
-        points.add(new Point(time, kind, arrivals++, lock));
-        if (points.size() > WINDOW) {
-            apply(points.poll());
+        lock.points.add(new Point(time, kind, arrivals++));
+        pending++;
+        if (lock.points.size() > WINDOW || pending > ALL_WINDOWS) {
+            lock.applyEarliest();
+            pending--;
         }
-    }
-
-    private static void apply(Point p) {
-        p.lock.tally = p.kind == BEGIN ? p.lock.tally.park(p.time) : p.lock.tally.unpark(p.time);
     }
 
     @Override
     public void finish(RecordingInfo info) {
-        while (!points.isEmpty()) {
-            apply(points.poll());
+        for (Map<String, Lock> locks : List.of(blockers, monitors)) {
+            for (Lock l : locks.values()) {
+                while (!l.points.isEmpty()) {
+                    l.applyEarliest();
+                }
+            }
         }
+        pending = 0;
         long total = info.durationNanos();
         List<LockMetrics> collected = new ArrayList<>();
         collected.addAll(metrics(blockers, total));
