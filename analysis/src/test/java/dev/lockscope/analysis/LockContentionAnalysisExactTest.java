@@ -24,7 +24,7 @@ class LockContentionAnalysisExactTest {
 
     private static ParkWait park(ThreadRef t, String cls, int hash, long begin, long end) {
         seq++;
-        return new ParkWait(t, cls, hash, begin, end, seq, end == LockRecording.OPEN ? 0 : seq + 1000, false, 0, null,
+        return new ParkWait(t, cls, hash, begin, end, seq, end == LockRecording.OPEN ? 0 : seq, false, 0, null,
                 0, 0, List.of("app.Code.wait" + t.name() + ":" + seq));
     }
 
@@ -34,7 +34,7 @@ class LockContentionAnalysisExactTest {
 
     private static LockRecording recording(long start, long end, List<ParkWait> parks, List<MonitorEnter> enters) {
         return new LockRecording(Path.of("hand.jfr"), start, end, Map.of(1L, T1, 2L, T2, 3L, T3), parks, List.of(),
-                enters, List.of(), List.of(), List.of(), List.of(), List.of());
+                enters, List.of(), List.of(), List.of());
     }
 
     private static LockMetrics only(LockContention c, String cls) {

@@ -2,7 +2,6 @@ package dev.lockscope.analysis;
 
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.ParkWait;
-import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
@@ -28,7 +27,7 @@ class LockContentionAnalysisTest {
 
     @BeforeAll
     static void record() throws Exception {
-        recording = RecordingReader.read(RecordedScenario.record(dir));
+        recording = LockRecording.collect(RecordedScenario.record(dir));
     }
 
     private static LockContention analyze(long collectionThreshold, long printThreshold) {

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis;
 
+import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.RecordingReader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class RecordingReaderErrorsTest {
         byte[] twice = Arrays.copyOf(valid, valid.length * 2);
         System.arraycopy(valid, 0, twice, valid.length, valid.length);
         Path file = Files.write(dir.resolve("twice.jfr"), twice);
-        assertThat(RecordingReader.read(file).parks()).hasSize(2 * RecordingReader.read(
+        assertThat(LockRecording.collect(file).parks()).hasSize(2 * LockRecording.collect(
                 Files.write(dir.resolve("once.jfr"), valid)).parks().size());
     }
 

@@ -1,20 +1,17 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.LockContentionAnalysis;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.RecordingException;
-import dev.lockscope.analysis.blame.Aspect;
-import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.report.TextReport;
 import dev.lockscope.report.blame.BlameTextReport;
-import dev.lockscope.report.export.OutputFormat;
 import dev.lockscope.report.export.OwnerBlameSection;
 import dev.lockscope.report.export.ReportDocument;
-import dev.lockscope.report.export.Side;
+import dev.lockscope.report.export.ReportSection;
+import dev.lockscope.report.html.HtmlReport;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,20 +30,22 @@ final class AfterRun {
             return;
         }
         try {
-            LockRecording model = RecordingReader.read(recording);
-            LockContention contention = LockContentionAnalysis.analyze(model, options);
-            OwnerBlameSection blame = new OwnerBlameSection(Aspect.DEFAULT, false);
-            List<String> findings = ReportDocument.findings(ReportDocument.build(model, contention, List.of(blame)));
+            // one pass feeds both the summary and the HTML page
+            List<ReportSection> sections = ReportDocument.defaultSections();
+            ReportDocument.Read read = ReportDocument.read(recording, options, sections);
+            OwnerBlameSection blame = (OwnerBlameSection) sections.get(0);
+            ObjectNode doc = ReportDocument.build(read, sections);
+            List<String> findings = ReportDocument.findings(doc);
             StringBuilder out = new StringBuilder(System.lineSeparator());
             if (!findings.isEmpty()) {
                 out.append("top findings:").append(System.lineSeparator());
                 findings.forEach(f -> out.append("  - ").append(f).append(System.lineSeparator()));
                 out.append(System.lineSeparator());
             }
-            out.append(BlameTextReport.render(blame.summary(model)));
+            out.append(BlameTextReport.render(blame.summary()));
             System.err.print(out);
             if (html != null) {
-                Files.write(html, OutputFormat.html.render(model, contention, Side.waiter));
+                Files.write(html, HtmlReport.render(doc).getBytes(StandardCharsets.UTF_8));
                 System.err.println(TextReport.htmlPointer(html));
             }
         } catch (RecordingException | IOException | RuntimeException e) {

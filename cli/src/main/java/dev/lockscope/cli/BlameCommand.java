@@ -49,12 +49,13 @@ final class BlameCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
         }
-        BlameSummary summary;
+        BlameAnalysis blame = new BlameAnalysis();
         try {
-            summary = BlameSummary.of(BlameAnalysis.analyze(RecordingReader.read(recording)), aspects, raw);
+            RecordingReader.read(recording, blame);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
+        BlameSummary summary = BlameSummary.of(blame.result(), aspects, raw);
         spec.commandLine().getOut().print(format.equals("json") ? BlameJsonReport.render(summary) : BlameTextReport.render(summary));
         spec.commandLine().getOut().flush();
         return 0;

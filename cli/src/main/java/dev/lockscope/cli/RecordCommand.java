@@ -1,20 +1,11 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.LockContentionAnalysis;
-import dev.lockscope.analysis.RecordingException;
-import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.analysis.model.RecordingReader;
-import dev.lockscope.report.TextReport;
-import dev.lockscope.report.export.OutputFormat;
-import dev.lockscope.report.export.Side;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

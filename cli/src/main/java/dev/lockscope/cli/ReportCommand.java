@@ -1,12 +1,8 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.blame.Aspect;
-import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
-import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.report.export.OutputFormat;
 import dev.lockscope.report.export.Side;
 import picocli.CommandLine.Command;
@@ -18,6 +14,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code lockscope report <recording>}: the park-contention table of a finished recording, or its HTML page and exports. */
@@ -80,17 +77,16 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ContentionOptions options = options();
-        LockRecording model;
+        List<Aspect> aspects;
         try {
-            model = RecordingReader.read(recording);
-        } catch (RecordingException e) {
+            aspects = Aspect.parseList(groupBy);
+        } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        LockContention contention = LockContentionAnalysis.analyze(model, options);
         byte[] report;
         try {
-            report = format.render(model, contention, side, Aspect.parseList(groupBy), raw);
-        } catch (IllegalArgumentException e) {
+            report = format.render(recording, options, side, aspects, raw);
+        } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
         if (output == null) {

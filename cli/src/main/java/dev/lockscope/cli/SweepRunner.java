@@ -1,7 +1,7 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.RecordingException;
-import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.scale.LockWaitSource;
 import dev.lockscope.analysis.scale.PointRun;
@@ -134,10 +134,11 @@ final class SweepRunner {
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), null, null, 0, List.of(), null);
         }
         try {
-            LockRecording rec = RecordingReader.read(recording);
+            LockWaitSource.Analysis analysis = locks.start();
+            RecordingInfo rec = RecordingReader.read(recording, analysis);
             // HOOK: the bottle-graph summary of this run (application vs GC vs JIT parallelism) goes in the last argument.
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, rec.durationNanos(),
-                    locks.contendedLocks(rec), null);
+                    analysis.contendedLocks(), null);
         } catch (RecordingException e) {
             notes.accept(stem + ": " + e.getMessage());
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, 0, List.of(), null);

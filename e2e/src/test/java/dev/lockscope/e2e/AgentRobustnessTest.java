@@ -1,7 +1,6 @@
 package dev.lockscope.e2e;
 
 import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.analysis.model.RecordingReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +41,7 @@ class AgentRobustnessTest {
         p.process.destroy(); // SIGTERM
         assertThat(p.process.waitFor(60, TimeUnit.SECONDS)).as("JVM exits after SIGTERM").isTrue();
         assertThat(p.err()).contains("lockscope: lock contention at JVM exit");
-        LockRecording rec = RecordingReader.read(jfr);
+        LockRecording rec = LockRecording.collect(jfr);
         assertThat(rec.parks()).as("park events in the recording").isNotEmpty();
         assertThat(rec.unparks()).isNotEmpty();
     }
@@ -52,7 +51,7 @@ class AgentRobustnessTest {
         Path jfr = dir.resolve("exit.jfr");
         Proc run = Proc.run(dir, 60, Proc.demoCommand("file=" + jfr, "frequent-juc", "--threads", "4", "--seconds", "1"));
         assertThat(run.exitCode()).isZero();
-        LockRecording rec = RecordingReader.read(jfr);
+        LockRecording rec = LockRecording.collect(jfr);
         assertThat(rec.parks()).isNotEmpty();
         assertThat(rec.parks()).allSatisfy(p -> assertThat(p.frames()).isNotEmpty());
     }
@@ -69,7 +68,7 @@ class AgentRobustnessTest {
         assertThat(run.err()).contains("parks on blockers beyond maxBlockers=50 are in the recording only");
         long tableRows = run.err().lines().filter(l -> l.matches("\\s+\\d+\\s+park\\s.*")).count();
         assertThat(tableRows).isBetween(1L, 50L);
-        assertThat(RecordingReader.read(jfr).parks()).hasSizeGreaterThanOrEqualTo(400);
+        assertThat(LockRecording.collect(jfr).parks()).hasSizeGreaterThanOrEqualTo(400);
     }
 
     private static void waitForParks(Proc p, long minMillis) throws Exception {

@@ -17,7 +17,7 @@ final class Blamed {
     }
 
     static double ms(BlameResult r, Predicate<Contention> which) {
-        return r.contentions().stream().filter(which).mapToLong(Contention::durationNanos).sum() / 1e6;
+        return r.contentions().stream().filter(which).mapToLong(Contention::nanos).sum() / 1e6;
     }
 
     /** Share of all contention in the top-level nodes whose key ends with {@code suffix}. */

@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.report.export.ReportSection;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,16 +27,42 @@ final class BottleGraphFixture implements ReportSection {
         return "bottleGraph";
     }
 
+    private final Map<String, long[]> waiting = new LinkedHashMap<>(); // name -> {waiting nanos, os tid}
+    private final Map<List<Long>, ParkWait> open = new LinkedHashMap<>();
+
     @Override
-    public JsonNode build(LockRecording recording, LockContention contention) {
+    public RecordingVisitor visitor() {
+        return new RecordingVisitor() {
+            @Override
+            public void parkBegin(ParkWait p) {
+                open.put(List.of(p.thread().javaTid(), p.beginSeq()), p);
+            }
+
+            @Override
+            public void parkEnd(ParkWait p) {
+                open.remove(List.of(p.thread().javaTid(), p.beginSeq()));
+                add(p.thread(), p.endNanos() - p.beginNanos());
+            }
+
+            @Override
+            public void monitorEnter(MonitorEnter e) {
+                add(e.thread(), e.endNanos() - e.beginNanos());
+            }
+
+            @Override
+            public void finish(RecordingInfo info) {
+                open.values().forEach(p -> add(p.thread(), p.durationNanos(info.endNanos())));
+            }
+        };
+    }
+
+    private void add(ThreadRef t, long nanos) {
+        waiting.computeIfAbsent(t.name(), k -> new long[] {0, t.osTid()})[0] += nanos;
+    }
+
+    @Override
+    public JsonNode build(RecordingInfo recording, LockContention contention) {
         long duration = recording.durationNanos();
-        Map<String, long[]> waiting = new LinkedHashMap<>(); // name -> {waiting nanos, os tid}
-        for (ParkWait p : recording.parks()) {
-            waiting.computeIfAbsent(p.thread().name(), k -> new long[] {0, p.thread().osTid()})[0] += p.durationNanos(recording.endNanos());
-        }
-        for (MonitorEnter e : recording.monitorEnters()) {
-            waiting.computeIfAbsent(e.thread().name(), k -> new long[] {0, e.thread().osTid()})[0] += e.endNanos() - e.beginNanos();
-        }
         long running = 0;
         for (long[] w : waiting.values()) {
             running += Math.max(0, duration - w[0]);

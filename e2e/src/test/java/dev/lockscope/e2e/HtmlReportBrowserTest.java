@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.report.export.ReportDocument;
 import dev.lockscope.report.export.ReportSection;
 import dev.lockscope.report.html.HtmlReport;
@@ -60,11 +58,11 @@ class HtmlReportBrowserTest {
         assertThat(record.err().strip().lines().reduce((a, b) -> b))
                 .hasValue("lockscope: interactive report (open in a browser): " + demoHtml);
 
-        LockRecording model = RecordingReader.read(jfr);
+        LockRecording model = LockRecording.collect(jfr);
         Path fixtureHtml = write("demo-fixtures.html", model, List.<ReportSection>of(new OwnerBlameFixture(), new BottleGraphFixture(),
                 new ThreadTimeline()));
         Path emptyHtml = write("empty.html", new LockRecording(Path.of("empty.jfr"), 0, 0, java.util.Map.of(), List.of(),
-                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of()), List.of());
+                List.of(), List.of(), List.of(), List.of(), List.of()), List.of());
         long began = System.nanoTime();
         Path largeHtml = write("large.html", SyntheticRecording.of(LARGE), List.of(new OwnerBlameFixture(),
                 new BottleGraphFixture(), new ThreadTimeline()));
@@ -100,8 +98,7 @@ class HtmlReportBrowserTest {
     }
 
     private static Path write(String name, LockRecording recording, List<ReportSection> sections) throws IOException {
-        ObjectNode doc = ReportDocument.build(recording,
-                LockContentionAnalysis.analyze(recording, new ContentionOptions(0, 0)), sections);
+        ObjectNode doc = ReportDocument.build(ReportDocument.read(recording, new ContentionOptions(0, 0), sections), sections);
         Path file = OUT.resolve(name);
         Files.writeString(file, HtmlReport.render(doc), StandardCharsets.UTF_8);
         return file;

@@ -5,9 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.Unpark;
 import dev.lockscope.report.export.ReportSection;
@@ -16,7 +17,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * TEST FIXTURE, not product code: a {@code blame} array in the owner-blame contract (issue 4) filled
@@ -31,26 +31,58 @@ final class OwnerBlameFixture implements ReportSection {
         return "blame";
     }
 
+    private final Map<List<Object>, long[]> totals = new LinkedHashMap<>();
+    /** Open parks by thread id and begin seq, each with the first unpark of its thread since it began. */
+    private final Map<List<Long>, Unpark[]> open = new LinkedHashMap<>();
+    private final Map<List<Long>, ParkWait> openParks = new HashMap<>();
+
     @Override
-    public JsonNode build(LockRecording recording, LockContention contention) {
-        Map<Long, TreeMap<Long, Unpark>> unparksByTarget = new HashMap<>();
-        for (Unpark u : recording.unparks()) {
-            unparksByTarget.computeIfAbsent(u.targetTid(), k -> new TreeMap<>()).put(u.seq(), u);
-        }
-        Map<List<Object>, long[]> totals = new LinkedHashMap<>();
-        for (ParkWait p : recording.parks()) {
-            Map.Entry<Long, Unpark> next = unparksByTarget.getOrDefault(p.thread().javaTid(), new TreeMap<>())
-                    .higherEntry(p.beginSeq());
-            Unpark u = next != null && !p.isOpen() && next.getKey() <= p.endSeq() ? next.getValue() : null;
-            add(totals, List.of("park", p.blockerClass(), Integer.toHexString(p.blockerHash()), p.thread().name(),
-                    p.frames(), u == null ? "" : u.thread().name(), u == null ? List.of() : u.frames(),
-                    u == null ? "unknown" : "exact"), p.durationNanos(recording.endNanos()));
-        }
-        for (MonitorEnter e : recording.monitorEnters()) {
-            ThreadRef owner = e.previousOwner();
-            add(totals, List.of("monitor", e.monitorClass(), Long.toHexString(e.address()), e.thread().name(), e.frames(),
-                    owner == null ? "" : owner.name(), List.of(), "unknown"), e.endNanos() - e.beginNanos());
-        }
+    public RecordingVisitor visitor() {
+        return new RecordingVisitor() {
+            @Override
+            public void parkBegin(ParkWait p) {
+                open.put(List.of(p.thread().javaTid(), p.beginSeq()), new Unpark[1]);
+                openParks.put(List.of(p.thread().javaTid(), p.beginSeq()), p);
+            }
+
+            @Override
+            public void unpark(Unpark u) {
+                open.forEach((k, waker) -> {
+                    if (k.get(0) == u.targetTid() && k.get(1) < u.seq() && waker[0] == null) {
+                        waker[0] = u;
+                    }
+                });
+            }
+
+            @Override
+            public void parkEnd(ParkWait p) {
+                List<Long> k = List.of(p.thread().javaTid(), p.beginSeq());
+                openParks.remove(k);
+                park(p, open.remove(k)[0], p.endNanos() - p.beginNanos());
+            }
+
+            @Override
+            public void monitorEnter(MonitorEnter e) {
+                ThreadRef owner = e.previousOwner();
+                add(totals, List.of("monitor", e.monitorClass(), Long.toHexString(e.address()), e.thread().name(), e.frames(),
+                        owner == null ? "" : owner.name(), List.of(), "unknown"), e.endNanos() - e.beginNanos());
+            }
+
+            @Override
+            public void finish(RecordingInfo info) {
+                openParks.values().forEach(p -> park(p, null, p.durationNanos(info.endNanos())));
+            }
+        };
+    }
+
+    private void park(ParkWait p, Unpark u, long nanos) {
+        add(totals, List.of("park", p.blockerClass(), Integer.toHexString(p.blockerHash()), p.thread().name(),
+                p.frames(), u == null ? "" : u.thread().name(), u == null ? List.of() : u.frames(),
+                u == null ? "unknown" : "exact"), nanos);
+    }
+
+    @Override
+    public JsonNode build(RecordingInfo recording, LockContention contention) {
         ArrayNode blame = JsonNodeFactory.instance.arrayNode();
         totals.forEach((k, v) -> {
             ObjectNode o = blame.addObject();

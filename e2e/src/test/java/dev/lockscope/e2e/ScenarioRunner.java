@@ -3,7 +3,6 @@ package dev.lockscope.e2e;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.blame.BlameResult;
 import dev.lockscope.analysis.model.LockRecording;
-import dev.lockscope.analysis.model.RecordingReader;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -91,8 +90,8 @@ final class ScenarioRunner {
     private static Run replay(String pattern, int attempt) throws Exception {
         Path file = replayDir().resolve(pattern + "-" + attempt + ".jfr");
         String output = Files.readString(replayDir().resolve(pattern + "-" + attempt + ".out"), StandardCharsets.UTF_8);
-        LockRecording recording = RecordingReader.read(file);
-        return new Run(file, recording, BlameAnalysis.analyze(recording), TruthLog.parse(output), output);
+        LockRecording recording = LockRecording.collect(file);
+        return new Run(file, recording, spanBySpan(recording), TruthLog.parse(output), output);
     }
 
     static Run run(String pattern, double seconds, Path dir) throws Exception {
@@ -113,8 +112,15 @@ final class ScenarioRunner {
             // chunkfile", seen on JDK 17 under load): an agent problem, not what these tests are about.
             output = exec(cmd, dir);
         }
-        LockRecording recording = RecordingReader.read(file);
-        return new Run(file, recording, BlameAnalysis.analyze(recording), TruthLog.parse(output), output);
+        LockRecording recording = LockRecording.collect(file);
+        return new Run(file, recording, spanBySpan(recording), TruthLog.parse(output), output);
+    }
+
+    /** Owner blame with one entry per span, so that tests can check where each span lies. */
+    private static BlameResult spanBySpan(LockRecording recording) {
+        BlameAnalysis blame = BlameAnalysis.eachSpan();
+        recording.replay(blame);
+        return blame.result();
     }
 
     /** Runs a command, returns its stdout; fails with its output when it does not exit with 0. */

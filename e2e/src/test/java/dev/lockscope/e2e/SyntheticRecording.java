@@ -56,7 +56,7 @@ final class SyntheticRecording {
         waits.sort(java.util.Comparator.comparingLong(ParkWait::beginNanos).thenComparingLong(ParkWait::beginSeq));
         samples.sort(java.util.Comparator.comparingLong(CpuSample::timeNanos));
         return new LockRecording(Path.of("synthetic-" + parks + ".jfr"), START, endNanos, byTid, waits, unparks,
-                List.of(), List.of(), samples, List.of(), List.of(), List.of());
+                List.of(), List.of(), samples, List.of());
     }
 
     /** A call chain, innermost first, distinct per (kind, n), through the lock's shard. */

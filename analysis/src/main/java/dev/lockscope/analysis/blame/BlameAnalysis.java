@@ -1,20 +1,93 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.MonitorWait;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.model.Unpark;
 
 /**
- * Owner blame (seed 001 chapter 4): turns a recording into contention records, each blamed on the
- * thread that held the lock and the call chain in which it held it, plus conditional waits kept apart.
- * A pure function of the recording: the same recording always gives the same result.
+ * Owner blame (seed 001 chapter 4): turns a recording into contention, each span blamed on the
+ * thread that held the lock and the call chain in which it held it, plus conditional waits kept
+ * apart. Fed by one pass over the recording; a pure function of it: the same recording always gives
+ * the same result.
  */
-public final class BlameAnalysis {
-    private BlameAnalysis() {
+public final class BlameAnalysis implements RecordingVisitor {
+    private final BlameCollector out;
+    private final ParkBlame parks;
+    private final MonitorBlame monitors;
+    private BlameResult result;
+
+    /** Contention and waits summed by key: bounded by threads × locks × distinct stacks. */
+    public BlameAnalysis() {
+        this(false);
     }
 
+    private BlameAnalysis(boolean eachSpan) {
+        out = new BlameCollector(eachSpan);
+        parks = new ParkBlame(out);
+        monitors = new MonitorBlame(out);
+    }
+
+    /**
+     * One entry per span of contention and per wait (count 1, {@code firstBeginNanos} its begin), for
+     * tests that check where spans lie in time. Grows with the recording: not for reports.
+     */
+    public static BlameAnalysis eachSpan() {
+        return new BlameAnalysis(true);
+    }
+
+    /** Blame of an in-memory recording (tests, small synthetic inputs). */
     public static BlameResult analyze(LockRecording recording) {
-        BlameCollector out = new BlameCollector();
-        ParkBlame.analyze(recording, out);
-        MonitorBlame.analyze(recording, out);
-        return out.result();
+        BlameAnalysis blame = new BlameAnalysis();
+        recording.replay(blame);
+        return blame.result();
+    }
+
+    @Override
+    public void parkBegin(ParkWait open) {
+        parks.parkBegin(open);
+    }
+
+    @Override
+    public void unpark(Unpark u) {
+        parks.unpark(u);
+    }
+
+    @Override
+    public void parkEnd(ParkWait ended) {
+        parks.parkEnd(ended);
+    }
+
+    @Override
+    public void monitorEnter(MonitorEnter e) {
+        monitors.monitorEnter(e);
+    }
+
+    @Override
+    public void monitorWait(MonitorWait w) {
+        monitors.monitorWait(w);
+    }
+
+    @Override
+    public void cpuSample(CpuSample s) {
+        monitors.cpuSample(s);
+    }
+
+    @Override
+    public void finish(RecordingInfo info) {
+        parks.finish(info);
+        result = out.result(info.threads());
+    }
+
+    /** The result; available once the recording has been read. */
+    public BlameResult result() {
+        if (result == null) {
+            throw new IllegalStateException("the recording has not been read to its end");
+        }
+        return result;
     }
 }

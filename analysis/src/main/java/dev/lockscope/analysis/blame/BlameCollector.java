@@ -1,36 +1,134 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.analysis.model.ThreadRef;
+
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Where analyzers put what they find; sorts everything into one deterministic order at the end. */
+/**
+ * Where analyzers put what they find, summed at once by full key (lock, waiter thread and chain,
+ * cause): its size is bounded by threads × locks × distinct stacks, not by the number of waits.
+ */
 final class BlameCollector {
-    private static final Comparator<Contention> CONTENTION_ORDER = Comparator.comparingLong(Contention::beginNanos)
+    private static final Comparator<Contention> CONTENTION_ORDER = Comparator.comparingLong(Contention::firstBeginNanos)
             .thenComparingLong(c -> c.waiter().javaTid())
             .thenComparing(Contention::lock)
-            .thenComparingLong(Contention::durationNanos);
-    private static final Comparator<WaitRecord> WAIT_ORDER = Comparator.comparingLong(WaitRecord::beginNanos)
+            .thenComparingLong(Contention::firstNanos)
+            .thenComparing(Contention::toString);
+    private static final Comparator<WaitRecord> WAIT_ORDER = Comparator.comparingLong(WaitRecord::firstBeginNanos)
             .thenComparingLong(w -> w.waiter().javaTid())
             .thenComparing(WaitRecord::lock)
-            .thenComparingLong(WaitRecord::durationNanos);
+            .thenComparingLong(WaitRecord::firstNanos)
+            .thenComparing(WaitRecord::toString);
 
-    private final List<Contention> contentions = new ArrayList<>();
-    private final List<WaitRecord> waits = new ArrayList<>();
+    /**
+     * @param ownerTid for a cause known by owner id only (generic blockers), resolved to the recording's
+     *                 thread of that id once all threads are known; 0 otherwise
+     */
+    private record Key(LockId lock, ThreadRef waiter, List<String> frames, Cause cause, boolean afterWait,
+                       long ownerTid, long span) {
+    }
 
-    void add(Contention c) {
-        if (c.durationNanos() > 0) {
-            contentions.add(c);
+    private record WaitKey(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, long span) {
+    }
+
+    /** Count and total of spans, and the earliest span (begin, then length). */
+    private static final class Sum {
+        long count;
+        long nanos;
+        long timedOut;
+        long firstBegin = Long.MAX_VALUE;
+        long firstNanos;
+
+        void add(long begin, long length) {
+            count++;
+            nanos += length;
+            if (begin < firstBegin || begin == firstBegin && length < firstNanos) {
+                firstBegin = begin;
+                firstNanos = length;
+            }
+        }
+
+        void add(Sum other) {
+            count += other.count;
+            nanos += other.nanos;
+            timedOut += other.timedOut;
+            if (other.firstBegin < firstBegin || other.firstBegin == firstBegin && other.firstNanos < firstNanos) {
+                firstBegin = other.firstBegin;
+                firstNanos = other.firstNanos;
+            }
         }
     }
 
-    void add(WaitRecord w) {
-        waits.add(w);
+    private final Map<Key, Sum> contentions = new HashMap<>();
+    private final Map<WaitKey, Sum> waits = new HashMap<>();
+    /** Whether every span stays its own entry (see {@link BlameAnalysis#eachSpan()}). */
+    private final boolean eachSpan;
+    private long spans;
+
+    BlameCollector(boolean eachSpan) {
+        this.eachSpan = eachSpan;
     }
 
-    BlameResult result() {
-        contentions.sort(CONTENTION_ORDER);
-        waits.sort(WAIT_ORDER);
-        return new BlameResult(contentions, waits);
+    /** 0 when summing by key; a number of its own for each span otherwise. */
+    private long span() {
+        return eachSpan ? ++spans : 0;
+    }
+
+    /** A span of contention; empty spans are dropped. */
+    void contention(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, Cause cause,
+                    boolean afterWait) {
+        if (nanos > 0) {
+            contentions.computeIfAbsent(new Key(lock, waiter, frames, cause, afterWait, 0, span()), k -> new Sum()).add(begin, nanos);
+        }
+    }
+
+    /** A span of contention blamed on the thread with this id, without a chain (see {@link #result}). */
+    void contentionOwnedBy(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, long ownerTid,
+                           String ownerName, boolean afterWait) {
+        if (ownerTid == 0) {
+            contention(lock, waiter, frames, begin, nanos, Cause.UNKNOWN, afterWait);
+        } else if (nanos > 0) {
+            Cause named = Cause.threadOnly(new ThreadRef(ownerTid, 0, ownerName == null ? "?" : ownerName));
+            contentions.computeIfAbsent(new Key(lock, waiter, frames, named, afterWait, ownerTid, span()), k -> new Sum())
+                    .add(begin, nanos);
+        }
+    }
+
+    void wait(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, ThreadRef notifier,
+              boolean timedOut) {
+        Sum s = waits.computeIfAbsent(new WaitKey(lock, waiter, frames, notifier, span()), k -> new Sum());
+        s.add(begin, nanos);
+        s.timedOut += timedOut ? 1 : 0;
+    }
+
+    /**
+     * Everything in one deterministic order.
+     *
+     * @param threads the recording's threads by id: an owner known by id is named as the recording
+     *                names that thread (its latest name), or by the name its blocker gave
+     */
+    BlameResult result(Map<Long, ThreadRef> threads) {
+        Map<Key, Sum> resolved = new HashMap<>();
+        contentions.forEach((k, s) -> {
+            Key key = k;
+            ThreadRef known = k.ownerTid() == 0 ? null : threads.get(k.ownerTid());
+            if (known != null) {
+                key = new Key(k.lock(), k.waiter(), k.frames(), Cause.threadOnly(known), k.afterWait(), 0, k.span());
+            }
+            resolved.computeIfAbsent(key, x -> new Sum()).add(s);
+        });
+        List<Contention> c = new ArrayList<>(resolved.size());
+        resolved.forEach((k, s) -> c.add(new Contention(k.lock(), k.waiter(), k.frames(), k.cause(), k.afterWait(),
+                s.count, s.nanos, s.firstBegin, s.firstNanos)));
+        c.sort(CONTENTION_ORDER);
+        List<WaitRecord> w = new ArrayList<>(waits.size());
+        waits.forEach((k, s) -> w.add(new WaitRecord(k.lock(), k.waiter(), k.frames(), k.notifier(), s.count, s.nanos,
+                s.timedOut, s.firstBegin, s.firstNanos)));
+        w.sort(WAIT_ORDER);
+        return new BlameResult(c, w);
     }
 }

@@ -3,9 +3,9 @@ package dev.lockscope.analysis.blame;
 import java.util.List;
 
 /**
- * Owner blame for a whole recording.
+ * Owner blame for a whole recording, summed by key (see {@link Contention}).
  *
- * @param contentions every contention span, sorted by begin time, then waiter thread id, then lock
+ * @param contentions contention by lock, waiter, chain and cause, earliest first
  * @param waits       conditional waits (not contention), in the same order
  */
 public record BlameResult(List<Contention> contentions, List<WaitRecord> waits) {
@@ -18,8 +18,17 @@ public record BlameResult(List<Contention> contentions, List<WaitRecord> waits) 
     public long totalNanos() {
         long sum = 0;
         for (Contention c : contentions) {
-            sum += c.durationNanos();
+            sum += c.nanos();
         }
         return sum;
+    }
+
+    /** Spans of contention: a wait split at hand-offs counts once per owner. */
+    public long contentionCount() {
+        long n = 0;
+        for (Contention c : contentions) {
+            n += c.count();
+        }
+        return n;
     }
 }

@@ -19,6 +19,7 @@ public final class BlameRows {
     private BlameRows() {
     }
 
+    /** @param contentions in {@link BlameResult} order: a row names its threads as its earliest contention does */
     public static List<BlameRow> of(List<Contention> contentions, ChainView view) {
         Map<String, BlameRow> rows = new TreeMap<>();
         for (Contention c : contentions) {
@@ -29,9 +30,9 @@ public final class BlameRows {
                     Long.toString(c.cause().owner().javaTid()), String.join("\n", owner), c.cause().chain().name());
             BlameRow old = rows.get(key);
             rows.put(key, old == null
-                    ? new BlameRow(c.lock(), c.waiter(), waiter, c.cause().owner(), owner, c.cause().chain(), c.durationNanos(), 1)
+                    ? new BlameRow(c.lock(), c.waiter(), waiter, c.cause().owner(), owner, c.cause().chain(), c.nanos(), c.count())
                     : new BlameRow(old.lock(), old.waiterThread(), old.waiterFrames(), old.ownerThread(), old.ownerFrames(),
-                    old.ownerChain(), old.nanos() + c.durationNanos(), old.count() + 1));
+                    old.ownerChain(), old.nanos() + c.nanos(), old.count() + c.count()));
         }
         List<BlameRow> out = new ArrayList<>(rows.values());
         out.sort(ORDER);

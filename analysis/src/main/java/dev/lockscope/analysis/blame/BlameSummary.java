@@ -17,7 +17,7 @@ public record BlameSummary(long totalNanos, long contentionCount, List<Aspect> g
 
     public static BlameSummary of(BlameResult result, List<Aspect> groupBy, boolean raw) {
         ChainView view = ChainView.of(raw);
-        return new BlameSummary(result.totalNanos(), result.contentions().size(), groupBy, raw,
+        return new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameTree.build(result.contentions(), groupBy, view), BlameRows.of(result.contentions(), view),
                 LockChainShare.of(result.contentions()), WaitRow.of(result.waits(), view));
     }

@@ -14,11 +14,11 @@ public final class BlameTree {
     private BlameTree() {
     }
 
-    /** The root ("all") with one level per aspect; every contention record lands in exactly one leaf. */
+    /** The root ("all") with one level per aspect; every contention sum lands in exactly one leaf. */
     public static BlameNode build(List<Contention> contentions, List<Aspect> aspects, ChainView view) {
         long grand = 0;
         for (Contention c : contentions) {
-            grand += c.durationNanos();
+            grand += c.nanos();
         }
         return node(null, "all", contentions, aspects, view, grand);
     }
@@ -27,10 +27,12 @@ public final class BlameTree {
                                   long grand) {
         if (rest.isEmpty()) {
             long total = 0;
+            long count = 0;
             for (Contention c : group) {
-                total += c.durationNanos();
+                total += c.nanos();
+                count += c.count();
             }
-            return new BlameNode(aspect, key, total, group.size(), share(total, grand), List.of());
+            return new BlameNode(aspect, key, total, count, share(total, grand), List.of());
         }
         Aspect next = rest.get(0);
         Map<String, List<Contention>> byKey = new TreeMap<>();

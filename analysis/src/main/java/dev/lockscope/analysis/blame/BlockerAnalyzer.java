@@ -1,8 +1,22 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.Unpark;
+
 /** Blame for the parks on one kind of blocker (seed 001 §4.3: one analyzer per blocker class). */
 interface BlockerAnalyzer {
-    void analyze(BlockerTrace trace, BlameCollector out);
+    /** Whether this unpark hands the lock over, splitting every park open on the blocker at it. */
+    default boolean handsOver(Unpark u) {
+        return false;
+    }
+
+    /**
+     * A park on the blocker ended at {@code end} (for a park still open when the recording stopped,
+     * the recording's end).
+     *
+     * @param park the park as recorded: ended, or still open
+     */
+    void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out);
 
     /** The analyzer for a blocker class. */
     static BlockerAnalyzer forClass(String blockerClass) {

@@ -2,7 +2,6 @@ package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.ThreadRef;
-import dev.lockscope.analysis.model.Unpark;
 
 import java.util.List;
 
@@ -19,14 +18,10 @@ final class ConditionWaitAnalyzer implements BlockerAnalyzer {
     }
 
     @Override
-    public void analyze(BlockerTrace trace, BlameCollector out) {
-        for (ParkWait p : trace.parks()) {
-            Unpark waker = trace.wakeups().wakerOf(p);
-            ThreadRef notifier = waker == null ? ThreadRef.UNKNOWN : waker.thread();
-            long end = trace.endOf(p);
-            out.add(new WaitRecord(trace.lock(), p.thread(), p.frames(), p.beginNanos(), end - p.beginNanos(),
-                    notifier, p.timedOut()));
-        }
+    public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
+        ThreadRef notifier = open.waker == null ? ThreadRef.UNKNOWN : open.waker.thread();
+        out.wait(open.lock, park.thread(), park.frames(), park.beginNanos(), end - park.beginNanos(), notifier,
+                park.timedOut());
     }
 
     /** A lock park whose waiter is inside {@code await}: re-acquiring the lock after conditional waiting. */

@@ -15,12 +15,8 @@ final class GenericBlockerAnalyzer implements BlockerAnalyzer {
     }
 
     @Override
-    public void analyze(BlockerTrace trace, BlameCollector out) {
-        for (ParkWait p : trace.parks()) {
-            Cause cause = Cause.threadOnly(trace.thread(p.ownerTid(), p.ownerName()));
-            long end = trace.endOf(p);
-            out.add(new Contention(trace.lock(), p.thread(), p.frames(), p.beginNanos(), end - p.beginNanos(), cause,
-                    ConditionWaitAnalyzer.reacquiresAfterAwait(p.frames())));
-        }
+    public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
+        out.contentionOwnedBy(open.lock, park.thread(), park.frames(), park.beginNanos(), end - park.beginNanos(),
+                park.ownerTid(), park.ownerName(), ConditionWaitAnalyzer.reacquiresAfterAwait(park.frames()));
     }
 }

@@ -26,7 +26,7 @@ public record LockChainShare(LockId lock, long totalNanos, Map<OwnerChain, Long>
     public static List<LockChainShare> of(List<Contention> contentions) {
         Map<LockId, EnumMap<OwnerChain, Long>> byLock = new TreeMap<>();
         for (Contention c : contentions) {
-            byLock.computeIfAbsent(c.lock(), k -> zeroes()).merge(c.cause().chain(), c.durationNanos(), Long::sum);
+            byLock.computeIfAbsent(c.lock(), k -> zeroes()).merge(c.cause().chain(), c.nanos(), Long::sum);
         }
         List<LockChainShare> out = new ArrayList<>();
         byLock.forEach((lock, m) -> out.add(new LockChainShare(lock, m.values().stream().mapToLong(Long::longValue).sum(), m)));

@@ -1,16 +1,17 @@
 package dev.lockscope.analysis.blame;
 
-import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ThreadRef;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Intrinsic monitors, from {@code jdk.JavaMonitorEnter} and {@code jdk.JavaMonitorWait}.
@@ -21,69 +22,79 @@ import java.util.TreeMap;
  * previousOwner held the monitor until then (Fig. 4.4: T3 is blamed on T1 until T2 got the monitor,
  * then on T2). The rest of the wait is blamed on this wait's own previousOwner. Hand-offs to threads
  * that acquired without contention are not recorded and cannot be seen.
+ *
+ * <p>JFR records a monitor wait when it ends, so the hand-offs inside it have been seen already:
+ * each monitor keeps its {@link MonitorOwnerChains#ENTERS_KEPT} latest enters, which covers any wait
+ * during which fewer other threads got the monitor.
  */
 final class MonitorBlame {
     /** A contended enter beginning this soon after the same thread's wait on the monitor ended re-acquires after it. */
     private static final long AFTER_WAIT_SLACK_NANOS = 1_000_000;
+    /** Object.wait calls kept per thread to recognise re-acquiring after a wait. */
+    private static final int WAITS_KEPT = 4;
+    private static final Comparator<MonitorEnter> BY_END = Comparator.comparingLong(MonitorEnter::endNanos)
+            .thenComparingLong(e -> e.thread().javaTid());
 
-    private MonitorBlame() {
+    private final BlameCollector out;
+    private final MonitorOwnerChains chains = new MonitorOwnerChains();
+    private final Map<Long, ArrayDeque<MonitorWait>> recentWaitsByThread = new HashMap<>();
+
+    MonitorBlame(BlameCollector out) {
+        this.out = out;
     }
 
     static LockId lockOf(MonitorEnter e) {
         return LockId.monitor(e.monitorClass(), e.address());
     }
 
-    static void analyze(LockRecording rec, BlameCollector out) {
-        MonitorOwnerChains chains = new MonitorOwnerChains(rec.monitorEnters(), rec.cpuSamples());
-        Map<LockId, List<MonitorEnter>> byLock = new TreeMap<>();
-        for (MonitorEnter e : rec.monitorEnters()) {
-            byLock.computeIfAbsent(lockOf(e), k -> new ArrayList<>()).add(e);
-        }
-        Map<Long, List<MonitorWait>> waitsByThread = new HashMap<>();
-        for (MonitorWait w : rec.monitorWaits()) {
-            waitsByThread.computeIfAbsent(w.thread().javaTid(), k -> new ArrayList<>()).add(w);
-        }
-        byLock.forEach((lock, enters) -> analyzeMonitor(lock, enters, chains, waitsByThread, out));
-        for (MonitorWait w : rec.monitorWaits()) {
-            ThreadRef notifier = w.notifier() == null ? ThreadRef.UNKNOWN : w.notifier();
-            out.add(new WaitRecord(LockId.monitor(w.monitorClass(), w.address()), w.thread(), w.frames(),
-                    w.beginNanos(), w.endNanos() - w.beginNanos(), notifier, w.timedOut()));
+    void cpuSample(CpuSample s) {
+        chains.sample(s);
+    }
+
+    void monitorWait(MonitorWait w) {
+        ThreadRef notifier = w.notifier() == null ? ThreadRef.UNKNOWN : w.notifier();
+        out.wait(LockId.monitor(w.monitorClass(), w.address()), w.thread(), w.frames(), w.beginNanos(),
+                w.endNanos() - w.beginNanos(), notifier, w.timedOut());
+        ArrayDeque<MonitorWait> recent = recentWaitsByThread.computeIfAbsent(w.thread().javaTid(), k -> new ArrayDeque<>());
+        recent.addLast(w);
+        if (recent.size() > WAITS_KEPT) {
+            recent.removeFirst();
         }
     }
 
-    private static void analyzeMonitor(LockId lock, List<MonitorEnter> enters, MonitorOwnerChains chains,
-                                       Map<Long, List<MonitorWait>> waitsByThread,
-                                       BlameCollector out) {
-        List<MonitorEnter> byEnd = new ArrayList<>(enters);
-        byEnd.sort(Comparator.comparingLong(MonitorEnter::endNanos).thenComparingLong(e -> e.thread().javaTid()));
-        for (MonitorEnter w : enters) {
-            List<Handoff> inside = new ArrayList<>();
-            long cursor = w.beginNanos();
-            for (int i = SortedSearch.firstAfter(byEnd, MonitorEnter::endNanos, w.beginNanos()); i < byEnd.size(); i++) {
-                MonitorEnter other = byEnd.get(i);
-                if (other.endNanos() >= w.endNanos()) {
-                    break;
-                }
-                if (other.thread().equals(w.thread())) {
-                    continue;
-                }
-                inside.add(new Handoff(other.endNanos(), chains.causeOf(other.previousOwner(), lock, cursor, other.endNanos())));
-                cursor = other.endNanos();
+    void monitorEnter(MonitorEnter w) {
+        LockId lock = lockOf(w);
+        chains.enter(lock, w);
+        List<MonitorEnter> inside = new ArrayList<>();
+        for (Iterator<MonitorEnter> it = chains.latestFirst(lock); it.hasNext(); ) {
+            MonitorEnter other = it.next();
+            if (other.endNanos() <= w.beginNanos()) {
+                break;
             }
-            Cause tail = chains.causeOf(w.previousOwner(), lock, cursor, w.endNanos());
-            boolean afterWait = reacquiresAfterWait(w, lock, waitsByThread.getOrDefault(w.thread().javaTid(), List.of()));
-            for (WaitSplitter.Span s : WaitSplitter.split(w.beginNanos(), w.endNanos(), inside, tail)) {
-                out.add(new Contention(lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait));
+            if (other.endNanos() < w.endNanos() && !other.thread().equals(w.thread())) {
+                inside.add(other);
             }
+        }
+        inside.sort(BY_END);
+        List<Handoff> handoffs = new ArrayList<>(inside.size());
+        long cursor = w.beginNanos();
+        for (MonitorEnter other : inside) {
+            handoffs.add(new Handoff(other.endNanos(), chains.causeOf(other.previousOwner(), lock, cursor, other.endNanos())));
+            cursor = other.endNanos();
+        }
+        Cause tail = chains.causeOf(w.previousOwner(), lock, cursor, w.endNanos());
+        boolean afterWait = reacquiresAfterWait(w, lock);
+        for (WaitSplitter.Span s : WaitSplitter.split(w.beginNanos(), w.endNanos(), handoffs, tail)) {
+            out.contention(lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
         }
     }
 
     /** Object.wait on the stack, or the same thread's wait on this monitor ended just before. */
-    private static boolean reacquiresAfterWait(MonitorEnter e, LockId lock, List<MonitorWait> waitsOfThread) {
+    private boolean reacquiresAfterWait(MonitorEnter e, LockId lock) {
         if (FrameText.anyMethodStartsWith(e.frames(), "java.lang.Object.wait")) {
             return true;
         }
-        for (MonitorWait w : waitsOfThread) {
+        for (MonitorWait w : recentWaitsByThread.getOrDefault(e.thread().javaTid(), new ArrayDeque<>())) {
             if (LockId.monitor(w.monitorClass(), w.address()).equals(lock)
                     && w.endNanos() <= e.beginNanos() + AFTER_WAIT_SLACK_NANOS
                     && w.endNanos() >= e.beginNanos() - AFTER_WAIT_SLACK_NANOS) {

@@ -4,9 +4,9 @@ import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ThreadRef;
 
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,28 +22,70 @@ import java.util.TreeMap;
  *   <li>{@link OwnerChain#SAMPLED}: the owner's most frequent stack in the CPU samples inside the span;</li>
  *   <li>{@link OwnerChain#UNKNOWN}: the owner thread only.</li>
  * </ol>
+ *
+ * <p>Fed in end order, it keeps bounded recent history: per monitor its {@link #ENTERS_KEPT} latest
+ * contended enters (and per thread of them, the latest one that fell out, and the latest hand-off),
+ * and per thread its {@link #SAMPLES_KEPT} latest CPU samples. A span older than that history is
+ * blamed from what is left of it.
  */
 final class MonitorOwnerChains {
-    private static final Comparator<MonitorEnter> BY_END = Comparator.comparingLong(MonitorEnter::endNanos);
+    static final int ENTERS_KEPT = 256;
+    static final int SAMPLES_KEPT = 256;
 
-    private final Map<String, List<MonitorEnter>> entersByMonitorAndThread = new HashMap<>();
-    /** Times at which a thread handed a monitor to another thread (their contended enters naming it previousOwner). */
-    private final Map<String, List<Long>> handoffsByMonitorAndOwner = new HashMap<>();
-    private final Map<Long, List<CpuSample>> samplesByThread = new HashMap<>();
+    /** One thread's part of one monitor's history. */
+    private static final class ThreadOnMonitor {
+        /** Its contended enters among the monitor's kept ones, oldest first. */
+        final ArrayDeque<MonitorEnter> enters = new ArrayDeque<>();
+        /** End times of other threads' enters that name it previousOwner, among the monitor's kept ones. */
+        final ArrayDeque<Long> handoffs = new ArrayDeque<>();
+        MonitorEnter lastDropped;
+        long lastDroppedHandoff = Long.MIN_VALUE;
+    }
 
-    MonitorOwnerChains(List<MonitorEnter> enters, List<CpuSample> samplesInTimeOrder) {
-        for (MonitorEnter e : enters) {
-            LockId lock = MonitorBlame.lockOf(e);
-            entersByMonitorAndThread.computeIfAbsent(key(lock, e.thread()), k -> new ArrayList<>()).add(e);
-            if (e.previousOwner() != null && !e.previousOwner().equals(e.thread())) {
-                handoffsByMonitorAndOwner.computeIfAbsent(key(lock, e.previousOwner()), k -> new ArrayList<>()).add(e.endNanos());
+    /** One monitor's history. */
+    private static final class Monitor {
+        final ArrayDeque<MonitorEnter> enters = new ArrayDeque<>();
+        final Map<Long, ThreadOnMonitor> threads = new HashMap<>();
+
+        ThreadOnMonitor of(ThreadRef t) {
+            return threads.computeIfAbsent(t.javaTid(), k -> new ThreadOnMonitor());
+        }
+    }
+
+    private final Map<LockId, Monitor> monitors = new HashMap<>();
+    private final Map<Long, ArrayDeque<CpuSample>> samplesByThread = new HashMap<>();
+
+    void sample(CpuSample s) {
+        ArrayDeque<CpuSample> ring = samplesByThread.computeIfAbsent(s.thread().javaTid(), k -> new ArrayDeque<>());
+        ring.addLast(s);
+        if (ring.size() > SAMPLES_KEPT) {
+            ring.removeFirst();
+        }
+    }
+
+    /** The next contended enter of {@code lock}, in end order. */
+    void enter(LockId lock, MonitorEnter e) {
+        Monitor m = monitors.computeIfAbsent(lock, k -> new Monitor());
+        m.enters.addLast(e);
+        m.of(e.thread()).enters.addLast(e);
+        if (isHandoff(e)) {
+            m.of(e.previousOwner()).handoffs.addLast(e.endNanos());
+        }
+        if (m.enters.size() > ENTERS_KEPT) {
+            MonitorEnter dropped = m.enters.removeFirst();
+            ThreadOnMonitor t = m.of(dropped.thread());
+            t.lastDropped = t.enters.removeFirst();
+            if (isHandoff(dropped)) {
+                ThreadOnMonitor prev = m.of(dropped.previousOwner());
+                prev.lastDroppedHandoff = Math.max(prev.lastDroppedHandoff, prev.handoffs.removeFirst());
             }
         }
-        entersByMonitorAndThread.values().forEach(l -> l.sort(BY_END));
-        handoffsByMonitorAndOwner.values().forEach(l -> l.sort(null));
-        for (CpuSample s : samplesInTimeOrder) {
-            samplesByThread.computeIfAbsent(s.thread().javaTid(), k -> new ArrayList<>()).add(s);
-        }
+    }
+
+    /** The monitor's kept enters, latest first. */
+    Iterator<MonitorEnter> latestFirst(LockId lock) {
+        Monitor m = monitors.get(lock);
+        return m == null ? List.<MonitorEnter>of().iterator() : m.enters.descendingIterator();
     }
 
     /** The cause for {@code owner} holding {@code lock} during [from, to]; unknown when owner is null. */
@@ -51,8 +93,9 @@ final class MonitorOwnerChains {
         if (owner == null || owner.equals(ThreadRef.UNKNOWN)) {
             return Cause.UNKNOWN;
         }
-        MonitorEnter site = lastAcquisition(owner, lock, to);
-        if (site != null && !handedOffBetween(owner, lock, site.endNanos(), to)) {
+        ThreadOnMonitor history = monitors.get(lock).threads.get(owner.javaTid());
+        MonitorEnter site = history == null ? null : lastAcquisition(history, to);
+        if (site != null && !handedOffBetween(history, site.endNanos(), to)) {
             return new Cause(owner, site.frames(), OwnerChain.ACQUISITION_SITE);
         }
         List<String> sampled = mostFrequentStack(owner, from, to);
@@ -62,24 +105,40 @@ final class MonitorOwnerChains {
         return Cause.threadOnly(owner);
     }
 
-    private MonitorEnter lastAcquisition(ThreadRef owner, LockId lock, long notAfter) {
-        List<MonitorEnter> list = entersByMonitorAndThread.getOrDefault(key(lock, owner), List.of());
-        int after = SortedSearch.firstAfter(list, MonitorEnter::endNanos, notAfter);
-        return after > 0 ? list.get(after - 1) : null;
+    private static boolean isHandoff(MonitorEnter e) {
+        return e.previousOwner() != null && !e.previousOwner().equals(e.thread());
+    }
+
+    /** The owner's latest contended enter of the monitor that ended no later than {@code notAfter}. */
+    private static MonitorEnter lastAcquisition(ThreadOnMonitor history, long notAfter) {
+        MonitorEnter best = history.lastDropped != null && history.lastDropped.endNanos() <= notAfter
+                ? history.lastDropped : null;
+        for (MonitorEnter e : history.enters) {
+            if (e.endNanos() <= notAfter && (best == null || e.endNanos() >= best.endNanos())) {
+                best = e;
+            }
+        }
+        return best;
     }
 
     /** Whether the owner handed the monitor to another thread strictly between the two times. */
-    private boolean handedOffBetween(ThreadRef owner, LockId lock, long after, long before) {
-        List<Long> times = handoffsByMonitorAndOwner.getOrDefault(key(lock, owner), List.of());
-        int next = SortedSearch.firstAfter(times, Long::longValue, after);
-        return next < times.size() && times.get(next) < before;
+    private static boolean handedOffBetween(ThreadOnMonitor history, long after, long before) {
+        if (history.lastDroppedHandoff > after && history.lastDroppedHandoff < before) {
+            return true;
+        }
+        for (long t : history.handoffs) {
+            if (t > after && t < before) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Most frequent non-empty stack of the owner sampled in [from, to]; ties go to the smaller text. */
     private List<String> mostFrequentStack(ThreadRef owner, long from, long to) {
         Map<String, Integer> counts = new TreeMap<>();
         Map<String, List<String>> stacks = new HashMap<>();
-        for (CpuSample s : samplesByThread.getOrDefault(owner.javaTid(), List.of())) {
+        for (CpuSample s : samplesByThread.getOrDefault(owner.javaTid(), new ArrayDeque<>())) {
             if (s.timeNanos() >= from && s.timeNanos() <= to && !s.frames().isEmpty()) {
                 String text = String.join("\n", s.frames());
                 counts.merge(text, 1, Integer::sum);
@@ -95,9 +154,5 @@ final class MonitorOwnerChains {
             }
         }
         return best == null ? null : stacks.get(best);
-    }
-
-    private static String key(LockId lock, ThreadRef thread) {
-        return lock.label() + "/" + thread.javaTid();
     }
 }

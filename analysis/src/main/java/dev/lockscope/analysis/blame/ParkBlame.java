@@ -1,34 +1,132 @@
 package dev.lockscope.analysis.blame;
 
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.Unpark;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
-/** Dispatches the parks and unparks of a recording to one analyzer per blocker object. */
+/**
+ * Dispatches the parks and unparks of a recording, in sequence order, to one analyzer per blocker
+ * class. Only the parks open now are kept: each with the hand-offs of its blocker seen since it began
+ * and the unpark that woke it.
+ */
 final class ParkBlame {
-    private ParkBlame() {
+    /**
+     * Hand-offs kept per open park before the oldest is turned into a span. A hand-off is kept
+     * until the park ends because a span ends at min(hand-off, park end); one that many hand-offs
+     * old lies before the park's end in any real recording.
+     */
+    static final int HANDOFFS_KEPT = 64;
+
+    /** A park in progress. */
+    static final class OpenPark {
+        final ParkWait park;
+        final LockId lock;
+        final BlockerAnalyzer analyzer;
+        /** Where the part of the wait not yet turned into spans begins. */
+        long cursor;
+        final List<Handoff> handoffs = new ArrayList<>();
+        /**
+         * The unpark that woke this park: the first unpark of its thread after it began (beginSeq &lt; seq);
+         * events come in sequence order, so an unpark seen while the park is open has seq &lt;= endSeq.
+         */
+        Unpark waker;
+
+        OpenPark(ParkWait park) {
+            this.park = park;
+            this.lock = LockId.blocker(park.blockerClass(), park.blockerHash());
+            this.analyzer = BlockerAnalyzer.forClass(park.blockerClass());
+            this.cursor = park.beginNanos();
+        }
     }
 
-    static void analyze(LockRecording rec, BlameCollector out) {
-        ParkWakeups wakeups = new ParkWakeups(rec.unparks());
-        Map<LockId, List<ParkWait>> parksByLock = new TreeMap<>();
-        for (ParkWait p : rec.parks()) {
-            parksByLock.computeIfAbsent(LockId.blocker(p.blockerClass(), p.blockerHash()), k -> new ArrayList<>()).add(p);
+    private record ParkKey(long tid, long beginSeq) {
+    }
+
+    private final BlameCollector out;
+    private final Map<LockId, Map<ParkKey, OpenPark>> openByLock = new HashMap<>();
+    private final Map<Long, Map<ParkKey, OpenPark>> openByThread = new HashMap<>();
+
+    ParkBlame(BlameCollector out) {
+        this.out = out;
+    }
+
+    void parkBegin(ParkWait p) {
+        OpenPark open = new OpenPark(p);
+        ParkKey key = new ParkKey(p.thread().javaTid(), p.beginSeq());
+        openByLock.computeIfAbsent(open.lock, k -> new LinkedHashMap<>()).put(key, open);
+        openByThread.computeIfAbsent(key.tid(), k -> new LinkedHashMap<>()).put(key, open);
+    }
+
+    void unpark(Unpark u) {
+        for (OpenPark p : openByThread.getOrDefault(u.targetTid(), Map.of()).values()) {
+            if (p.waker == null && p.park.beginSeq() < u.seq()) {
+                p.waker = u;
+            }
         }
-        Map<LockId, List<Unpark>> unparksByLock = new HashMap<>();
-        for (Unpark u : rec.unparks()) {
-            unparksByLock.computeIfAbsent(LockId.blocker(u.blockerClass(), u.blockerHash()), k -> new ArrayList<>()).add(u);
+        LockId lock = LockId.blocker(u.blockerClass(), u.blockerHash());
+        Map<ParkKey, OpenPark> parked = openByLock.get(lock);
+        if (parked == null || !BlockerAnalyzer.forClass(lock.lockClass()).handsOver(u)) {
+            return;
         }
-        parksByLock.forEach((lock, parks) -> {
-            BlockerTrace trace = new BlockerTrace(lock, parks, unparksByLock.getOrDefault(lock, List.of()), wakeups,
-                    rec.threads(), rec.endNanos());
-            BlockerAnalyzer.forClass(lock.lockClass()).analyze(trace, out);
-        });
+        Handoff handoff = new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
+        for (OpenPark p : parked.values()) {
+            if (p.park.beginSeq() < u.seq()) {
+                p.handoffs.add(handoff);
+                if (p.handoffs.size() > HANDOFFS_KEPT) {
+                    spanToOldestHandoff(p);
+                }
+            }
+        }
+    }
+
+    /** Blames the wait up to its oldest kept hand-off, as {@link WaitSplitter} would at the park's end. */
+    private void spanToOldestHandoff(OpenPark p) {
+        Handoff h = p.handoffs.remove(0);
+        ParkWait w = p.park;
+        boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(w.frames());
+        for (WaitSplitter.Span s : WaitSplitter.split(p.cursor, h.releaseNanos(), List.of(h), Cause.UNKNOWN)) {
+            out.contention(p.lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
+        }
+        p.cursor = Math.max(p.cursor, h.releaseNanos());
+    }
+
+    void parkEnd(ParkWait ended) {
+        ParkKey key = new ParkKey(ended.thread().javaTid(), ended.beginSeq());
+        OpenPark p = remove(openByThread, key.tid(), key);
+        if (p == null) {
+            return;
+        }
+        remove(openByLock, p.lock, key);
+        p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
+    }
+
+    /** Parks still open when the recording stopped end with it; nothing woke them. */
+    void finish(RecordingInfo info) {
+        for (Map<ParkKey, OpenPark> parked : openByThread.values()) {
+            for (OpenPark p : parked.values()) {
+                p.waker = null;
+                p.analyzer.parkEnded(p, p.park, Math.max(info.endNanos(), p.park.beginNanos()), out);
+            }
+        }
+        openByThread.clear();
+        openByLock.clear();
+    }
+
+    private static <K> OpenPark remove(Map<K, Map<ParkKey, OpenPark>> index, K k, ParkKey key) {
+        Map<ParkKey, OpenPark> m = index.get(k);
+        if (m == null) {
+            return null;
+        }
+        OpenPark p = m.remove(key);
+        if (m.isEmpty()) {
+            index.remove(k);
+        }
+        return p;
     }
 }

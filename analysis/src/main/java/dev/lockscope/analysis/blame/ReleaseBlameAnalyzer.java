@@ -3,9 +3,6 @@ package dev.lockscope.analysis.blame;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.Unpark;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * {@code ReentrantLock} and {@code ReentrantReadWriteLock} (seed 001 §4.2.3, Fig. 4.6). An unpark of
  * a thread parked on the lock's synchronizer, issued from a release, means the unparking thread held
@@ -27,24 +24,15 @@ final class ReleaseBlameAnalyzer implements BlockerAnalyzer {
     }
 
     @Override
-    public void analyze(BlockerTrace trace, BlameCollector out) {
-        List<Unpark> releases = new ArrayList<>();
-        List<Handoff> handoffs = new ArrayList<>();
-        for (Unpark u : trace.unparks()) {
-            if (isRelease(u)) {
-                releases.add(u);
-                handoffs.add(new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT)));
-            }
-        }
-        for (ParkWait p : trace.parks()) {
-            int first = ParkWakeups.firstAfter(releases, p.beginSeq());
-            int last = p.isOpen() ? releases.size() : ParkWakeups.firstAfter(releases, p.endSeq());
-            boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(p.frames());
-            for (WaitSplitter.Span s : WaitSplitter.split(p.beginNanos(), trace.endOf(p), handoffs.subList(first, last),
-                    Cause.UNKNOWN)) {
-                out.add(new Contention(trace.lock(), p.thread(), p.frames(), s.beginNanos(), s.durationNanos(),
-                        s.cause(), afterWait));
-            }
+    public boolean handsOver(Unpark u) {
+        return isRelease(u);
+    }
+
+    @Override
+    public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
+        boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(park.frames());
+        for (WaitSplitter.Span s : WaitSplitter.split(open.cursor, end, open.handoffs, Cause.UNKNOWN)) {
+            out.contention(open.lock, park.thread(), park.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
         }
     }
 

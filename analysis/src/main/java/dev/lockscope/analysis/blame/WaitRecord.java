@@ -6,15 +6,21 @@ import java.util.List;
 
 /**
  * Conditional waiting, reported apart from contention: {@code Object.wait} on a monitor, or
- * {@code Condition.await} (a park on an AQS ConditionObject).
+ * {@code Condition.await} (a park on an AQS ConditionObject). One record sums the waits of one waiter
+ * thread and call chain on one lock with one notifier.
  *
- * @param notifier for monitors JFR's notifier (the thread that called notify/notifyAll); for
- *                 conditions the thread whose unpark woke the waiter (the one that signalled, or
- *                 released the lock after signalling); {@link ThreadRef#UNKNOWN} on timeout or when
- *                 nobody is known
+ * @param notifier        for monitors JFR's notifier (the thread that called notify/notifyAll); for
+ *                        conditions the thread whose unpark woke the waiter (the one that signalled, or
+ *                        released the lock after signalling); {@link ThreadRef#UNKNOWN} on timeout or when
+ *                        nobody is known
+ * @param count           waits
+ * @param nanos           their total length
+ * @param timedOut        how many of them timed out
+ * @param firstBeginNanos begin of the earliest wait (ties: the shorter): orders equal keys deterministically
+ * @param firstNanos      length of that wait
  */
-public record WaitRecord(LockId lock, ThreadRef waiter, List<String> frames, long beginNanos, long durationNanos,
-                         ThreadRef notifier, boolean timedOut) {
+public record WaitRecord(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, long count, long nanos,
+                         long timedOut, long firstBeginNanos, long firstNanos) {
     public WaitRecord {
         frames = List.copyOf(frames);
     }

@@ -18,11 +18,10 @@ public record WaitRow(LockId lock, ThreadRef waiterThread, String waiterMethod, 
             String key = String.join("\u0000", w.lock().label(), w.lock().kind().name(), Long.toString(w.waiter().javaTid()),
                     method, Long.toString(w.notifier().javaTid()));
             WaitRow old = rows.get(key);
-            long timedOut = w.timedOut() ? 1 : 0;
             rows.put(key, old == null
-                    ? new WaitRow(w.lock(), w.waiter(), method, w.notifier(), w.durationNanos(), 1, timedOut)
-                    : new WaitRow(old.lock, old.waiterThread, method, old.notifier, old.nanos + w.durationNanos(),
-                    old.count + 1, old.timedOut + timedOut));
+                    ? new WaitRow(w.lock(), w.waiter(), method, w.notifier(), w.nanos(), w.count(), w.timedOut())
+                    : new WaitRow(old.lock, old.waiterThread, method, old.notifier, old.nanos + w.nanos(),
+                    old.count + w.count(), old.timedOut + w.timedOut()));
         }
         List<WaitRow> out = new ArrayList<>(rows.values());
         out.sort(Comparator.comparingLong(WaitRow::nanos).reversed().thenComparing(WaitRow::lock)

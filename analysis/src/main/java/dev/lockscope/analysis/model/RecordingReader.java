@@ -2,42 +2,62 @@ package dev.lockscope.analysis.model;
 
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.core.Frames;
+import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
-import jdk.jfr.consumer.RecordingFile;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads a JFR recording made by the lockscope agent into a {@link LockRecording}. The only class
- * that knows JFR event names and field names.
+ * Reads a JFR recording made by the lockscope agent in one pass and feeds its events to
+ * {@link RecordingVisitor}s. The only class that knows JFR event names and field names.
+ *
+ * <p>Memory does not grow with the number of events: JFR's {@link EventStream} holds one chunk at a
+ * time, each event is turned into a small model record at once, strings and call chains are
+ * interned (one copy per distinct text or stack), and {@link EventOrder} holds a bounded window.
  */
 public final class RecordingReader {
     /** Frames of lockscope's own hooks sit on top of LockSupport in every stack the agent records. */
     private static final String HOOK_PREFIX = "dev.lockscope.agent.boot.";
+    /** Events held to put lockscope's events into sequence order (and JFR's into end order). */
+    static final int REORDER_WINDOW = 1 << 14;
+    private static final int CHUNK_STACKS_KEPT = 1 << 16;
 
     private final Map<Long, ThreadRef> threads = new TreeMap<>();
-    private final Map<RecordedStackTrace, List<String>> frameCache = new HashMap<>();
+    private final Map<String, String> strings = new HashMap<>();
+    private final Map<List<String>, List<String>> stacks = new HashMap<>();
+    /** JFR's stack-trace objects of the current chunk: the same object recurs within a chunk only. */
+    private final Map<RecordedStackTrace, List<String>> chunkStacks = new IdentityHashMap<>();
+    private final EventOrder order;
+    private long start = Long.MAX_VALUE;
+    private long end = Long.MIN_VALUE;
 
-    private RecordingReader() {
+    private RecordingReader(List<RecordingVisitor> visitors) {
+        this.order = new EventOrder(REORDER_WINDOW, visitors);
     }
 
-    public static LockRecording read(Path path) throws RecordingException {
+    /**
+     * Streams the recording through the visitors, then calls their {@link RecordingVisitor#finish}.
+     *
+     * @throws RecordingException with a one-line message when the file is missing or not a complete JFR recording
+     */
+    public static RecordingInfo read(Path path, RecordingVisitor... visitors) throws RecordingException {
         if (!Files.exists(path)) {
             throw new RecordingException("recording not found: " + path, null);
         }
@@ -49,94 +69,74 @@ public final class RecordingReader {
             if (problem != null) {
                 throw new RecordingException(problem + ": " + path, null);
             }
-            return new RecordingReader().readAll(path);
-        } catch (NoSuchFileException e) {
-            throw new RecordingException("recording not found: " + path, e);
-        } catch (AccessDeniedException e) {
-            throw new RecordingException("cannot read recording (permission denied): " + path, e);
-        } catch (EOFException e) {
-            throw new RecordingException(JfrFileCheck.truncated() + ": " + path, e);
+            return new RecordingReader(List.of(visitors)).readAll(path);
+        } catch (UncheckedIOException e) {
+            throw failure(path, e.getCause());
         } catch (IOException | RuntimeException e) {
-            // The chunk structure was fine, but JFR could not parse the content. Its message is kept
-            // as a hint; the exception class is not, since users read this line.
-            String detail = e.getMessage() == null ? "" : " (" + e.getMessage().lines().findFirst().orElse("") + ")";
-            throw new RecordingException("recording is damaged or truncated: " + path + detail, e);
+            throw failure(path, e);
         }
     }
 
-    private LockRecording readAll(Path path) throws IOException {
-        long start = Long.MAX_VALUE;
-        long end = Long.MIN_VALUE;
-        List<RecordedEvent> parkBegins = new ArrayList<>();
-        Map<String, RecordedEvent> parkEnds = new HashMap<>();
-        List<Unpark> unparks = new ArrayList<>();
-        List<MonitorEnter> enters = new ArrayList<>();
-        List<MonitorWait> waits = new ArrayList<>();
-        List<CpuSample> samples = new ArrayList<>();
-        List<Interval> sleeps = new ArrayList<>();
-        List<Interval> acquires = new ArrayList<>();
-        Map<Long, long[]> life = new HashMap<>();
-        boolean any = false;
-        try (RecordingFile file = new RecordingFile(path)) {
-            while (file.hasMoreEvents()) {
-                RecordedEvent e = file.readEvent();
-                any = true;
-                long b = nanos(e.getStartTime());
-                long en = nanos(e.getEndTime());
-                start = Math.min(start, b);
-                end = Math.max(end, en);
-                switch (e.getEventType().getName()) {
-                    case "lockscope.ParkBegin" -> parkBegins.add(e);
-                    case "lockscope.ParkEnd" -> parkEnds.put(thread(e.getThread()).javaTid() + ":" + e.getLong("beginSeq"), e);
-                    case "lockscope.Unpark" -> unparks.add(new Unpark(thread(e.getThread()), b, e.getLong("seq"),
-                            e.getLong("targetTid"), e.getString("targetName"), e.getString("blockerClass"),
-                            e.getInt("blockerHash"), frames(e.getStackTrace())));
-                    case "lockscope.Acquire" -> acquires.add(new Interval("lockscope.Acquire", thread(e.getThread()), b, en, List.of()));
-                    case "jdk.JavaMonitorEnter" -> enters.add(new MonitorEnter(thread(e.getThread()), className(e, "monitorClass"),
-                            e.getLong("address"), b, en, nullableThread(e.getThread("previousOwner")), frames(e.getStackTrace())));
-                    case "jdk.JavaMonitorWait" -> waits.add(new MonitorWait(thread(e.getThread()), className(e, "monitorClass"),
-                            e.getLong("address"), b, en, nullableThread(e.getThread("notifier")), e.getBoolean("timedOut"),
-                            e.getLong("timeout"), frames(e.getStackTrace())));
-                    case "jdk.ExecutionSample" -> samples.add(new CpuSample(thread(e.getThread("sampledThread")), b,
-                            frames(e.getStackTrace())));
-                    case "jdk.ThreadSleep" -> sleeps.add(new Interval("jdk.ThreadSleep", thread(e.getThread()), b, en, frames(e.getStackTrace())));
-                    case "jdk.ThreadStart" -> life.computeIfAbsent(thread(e.getThread("thread")).javaTid(),
-                            k -> new long[] {LockRecording.OPEN, LockRecording.OPEN})[0] = b;
-                    case "jdk.ThreadEnd" -> life.computeIfAbsent(thread(e.getThread("thread")).javaTid(),
-                            k -> new long[] {LockRecording.OPEN, LockRecording.OPEN})[1] = b;
-                    default -> {
-                        // other events are not used
-                    }
-                }
+    private static RecordingException failure(Path path, Exception e) {
+        if (e instanceof NoSuchFileException) {
+            return new RecordingException("recording not found: " + path, e);
+        }
+        if (e instanceof AccessDeniedException) {
+            return new RecordingException("cannot read recording (permission denied): " + path, e);
+        }
+        if (e instanceof EOFException) {
+            return new RecordingException(JfrFileCheck.truncated() + ": " + path, e);
+        }
+        // The chunk structure was fine, but JFR could not parse the content. Its message is kept
+        // as a hint; the exception class is not, since users read this line.
+        String detail = e.getMessage() == null ? "" : " (" + e.getMessage().lines().findFirst().orElse("") + ")";
+        return new RecordingException("recording is damaged or truncated: " + path + detail, e);
+    }
+
+    private RecordingInfo readAll(Path path) throws IOException {
+        try (EventStream stream = EventStream.openFile(path)) {
+            stream.setOrdered(true);
+            stream.onEvent(this::accept);
+            stream.onFlush(chunkStacks::clear);
+            stream.start();
+        }
+        boolean any = start != Long.MAX_VALUE;
+        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads);
+        order.finish(info);
+        return info;
+    }
+
+    private void accept(RecordedEvent e) {
+        long b = nanos(e.getStartTime());
+        long en = nanos(e.getEndTime());
+        start = Math.min(start, b);
+        end = Math.max(end, en);
+        switch (e.getEventType().getName()) {
+            case "lockscope.ParkBegin" -> order.parkBegin(new ParkWait(thread(e.getThread()), text(e.getString("blockerClass")),
+                    e.getInt("blockerHash"), b, ParkWait.OPEN, e.getLong("seq"), 0, false, e.getLong("ownerTid"),
+                    text(e.getString("ownerName")), e.getLong("timeoutNanos"), e.getLong("deadlineMillis"),
+                    frames(e.getStackTrace())));
+            case "lockscope.ParkEnd" -> order.parkEnd(new EventOrder.ParkEnd(thread(e.getThread()).javaTid(),
+                    e.getLong("beginSeq"), en, e.getLong("seq"), e.getBoolean("timedOut")));
+            case "lockscope.Unpark" -> order.unpark(new Unpark(thread(e.getThread()), b, e.getLong("seq"),
+                    e.getLong("targetTid"), text(e.getString("targetName")), text(e.getString("blockerClass")),
+                    e.getInt("blockerHash"), frames(e.getStackTrace())));
+            case "jdk.JavaMonitorEnter" -> order.timed(en, new MonitorEnter(thread(e.getThread()), className(e, "monitorClass"),
+                    e.getLong("address"), b, en, nullableThread(e.getThread("previousOwner")), frames(e.getStackTrace())));
+            case "jdk.JavaMonitorWait" -> order.timed(en, new MonitorWait(thread(e.getThread()), className(e, "monitorClass"),
+                    e.getLong("address"), b, en, nullableThread(e.getThread("notifier")), e.getBoolean("timedOut"),
+                    e.getLong("timeout"), frames(e.getStackTrace())));
+            case "jdk.ExecutionSample" -> order.timed(b, new CpuSample(thread(e.getThread("sampledThread")), b,
+                    frames(e.getStackTrace())));
+            case "jdk.ThreadSleep" -> order.timed(en, new Interval("jdk.ThreadSleep", thread(e.getThread()), b, en,
+                    frames(e.getStackTrace())));
+            // threads are named by every event they appear in, the latest name winning
+            case "jdk.ThreadStart", "jdk.ThreadEnd" -> thread(e.getThread("thread"));
+            case "lockscope.Acquire" -> thread(e.getThread());
+            default -> {
+                // other events only widen the recording's time span
             }
         }
-        if (!any) {
-            start = end = 0;
-        }
-        List<ParkWait> parks = new ArrayList<>(parkBegins.size());
-        for (RecordedEvent pb : parkBegins) {
-            ThreadRef t = thread(pb.getThread());
-            long seq = pb.getLong("seq");
-            RecordedEvent pe = parkEnds.get(t.javaTid() + ":" + seq);
-            long ownerTid = pb.getLong("ownerTid");
-            parks.add(new ParkWait(t, pb.getString("blockerClass"), pb.getInt("blockerHash"), nanos(pb.getStartTime()),
-                    pe == null ? LockRecording.OPEN : nanos(pe.getEndTime()), seq, pe == null ? 0 : pe.getLong("seq"),
-                    pe != null && pe.getBoolean("timedOut"), ownerTid, pb.getString("ownerName"),
-                    pb.getLong("timeoutNanos"), pb.getLong("deadlineMillis"), frames(pb.getStackTrace())));
-        }
-        List<ThreadLifetime> lifetimes = new ArrayList<>();
-        life.forEach((tid, se) -> lifetimes.add(new ThreadLifetime(threads.getOrDefault(tid, ThreadRef.UNKNOWN), se[0], se[1])));
-        parks.sort(Comparator.comparingLong(ParkWait::beginNanos).thenComparingLong(ParkWait::beginSeq));
-        unparks.sort(Comparator.comparingLong(Unpark::seq));
-        enters.sort(Comparator.comparingLong(MonitorEnter::beginNanos).thenComparingLong(m -> m.thread().javaTid()));
-        waits.sort(Comparator.comparingLong(MonitorWait::beginNanos).thenComparingLong(m -> m.thread().javaTid()));
-        samples.sort(Comparator.comparingLong(CpuSample::timeNanos).thenComparingLong(s -> s.thread().javaTid()));
-        sleeps.sort(Comparator.comparingLong(Interval::beginNanos).thenComparingLong(s -> s.thread().javaTid()));
-        acquires.sort(Comparator.comparingLong(Interval::beginNanos).thenComparingLong(s -> s.thread().javaTid()));
-        lifetimes.sort(Comparator.comparingLong(l -> l.thread().javaTid()));
-        return new LockRecording(path, start, end, Map.copyOf(threads), List.copyOf(parks), List.copyOf(unparks),
-                List.copyOf(enters), List.copyOf(waits), List.copyOf(samples), List.copyOf(sleeps),
-                List.copyOf(acquires), List.copyOf(lifetimes));
     }
 
     private ThreadRef thread(RecordedThread t) {
@@ -149,7 +149,7 @@ public final class RecordingReader {
         if (known != null && known.name().equals(name)) {
             return known;
         }
-        ThreadRef ref = new ThreadRef(tid, t.getOSThreadId(), name == null ? "?" : name);
+        ThreadRef ref = new ThreadRef(tid, t.getOSThreadId(), name == null ? "?" : text(name));
         threads.put(tid, ref); // a renamed thread keeps its latest name
         return ref;
     }
@@ -158,16 +158,20 @@ public final class RecordingReader {
         return t == null ? null : thread(t);
     }
 
-    private static String className(RecordedEvent e, String field) {
+    private String className(RecordedEvent e, String field) {
         RecordedClass c = e.getValue(field);
-        return c == null ? "?" : c.getName();
+        return c == null ? "?" : text(c.getName());
+    }
+
+    private String text(String s) {
+        return s == null ? null : strings.computeIfAbsent(s, k -> k);
     }
 
     private List<String> frames(RecordedStackTrace st) {
         if (st == null) {
             return List.of();
         }
-        List<String> cached = frameCache.get(st);
+        List<String> cached = chunkStacks.get(st);
         if (cached != null) {
             return cached;
         }
@@ -180,11 +184,14 @@ public final class RecordingReader {
             if (out.isEmpty() && cls.startsWith(HOOK_PREFIX)) {
                 continue;
             }
-            out.add(Frames.format(cls, f.getMethod().getName(), f.getLineNumber()));
+            out.add(text(Frames.format(cls, f.getMethod().getName(), f.getLineNumber())));
         }
-        List<String> frozen = List.copyOf(out);
-        frameCache.put(st, frozen);
-        return frozen;
+        List<String> interned = stacks.computeIfAbsent(List.copyOf(out), k -> k);
+        if (chunkStacks.size() >= CHUNK_STACKS_KEPT) {
+            chunkStacks.clear(); // in case the stream flushes rarely: it is a cache only
+        }
+        chunkStacks.put(st, interned);
+        return interned;
     }
 
     static long nanos(Instant t) {

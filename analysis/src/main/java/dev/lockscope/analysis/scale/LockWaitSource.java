@@ -1,6 +1,6 @@
 package dev.lockscope.analysis.scale;
 
-import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingVisitor;
 
 import java.util.List;
 
@@ -10,6 +10,12 @@ import java.util.List;
  * in here instead, with no change to the sweep.
  */
 public interface LockWaitSource {
-    /** The contended locks of one run, largest wait thread-time first. */
-    List<ContendedLock> contendedLocks(LockRecording recording);
+    /** A fresh analysis of one run's recording, fed by {@link dev.lockscope.analysis.model.RecordingReader}. */
+    Analysis start();
+
+    /** One recording's analysis. */
+    interface Analysis extends RecordingVisitor {
+        /** The contended locks of the run, largest wait thread-time first; once the recording has been read. */
+        List<ContendedLock> contendedLocks();
+    }
 }

@@ -1,10 +1,9 @@
 package dev.lockscope.analysis.scale;
 
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.Unpark;
-import dev.lockscope.core.IntervalReplay;
 import dev.lockscope.core.LockKind;
 
 import java.util.ArrayList;
@@ -16,10 +15,10 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The sweep's own per-lock waits and owner estimate, straight from a {@link LockRecording}:
+ * The sweep's own per-lock waits and owner estimate, in one pass over a recording:
  * <ul>
- *   <li>wait thread-time: parks (or blocked monitor entries) replayed through the seed 000 tally
- *       ({@link IntervalReplay}), whose thread-time §3.7.8 is the sum of the wait durations;</li>
+ *   <li>wait thread-time: the seed 000 tally's thread-time §3.7.8 with no collection threshold, which
+ *       is the sum of the wait durations (a wait still open counts up to the lock's last event);</li>
  *   <li>owner of a park blocker: the stacks of the {@code Unpark} events on the same blocker (class
  *       and identity hash): the releasing code, which held the lock until then;</li>
  *   <li>owner of a monitor: JFR's {@code previousOwner} of each entry, located at its own most recent
@@ -34,92 +33,122 @@ public final class OwnerEstimate implements LockWaitSource {
     static final int FRAMES_KEPT = 6;
 
     @Override
-    public List<ContendedLock> contendedLocks(LockRecording rec) {
-        List<ContendedLock> out = new ArrayList<>();
-        parkLocks(rec, out);
-        monitorLocks(rec, out);
-        out.sort(Comparator.comparingLong(ContendedLock::threadTimeNanos).reversed().thenComparing(ContendedLock::key));
-        return out;
+    public Analysis start() {
+        return new Estimate();
     }
 
     private record Blocker(String className, long identity) {
     }
 
-    private static void parkLocks(LockRecording rec, List<ContendedLock> out) {
-        Map<Blocker, List<ParkWait>> byBlocker = new LinkedHashMap<>();
-        for (ParkWait p : rec.parks()) {
-            byBlocker.computeIfAbsent(new Blocker(p.blockerClass(), p.blockerHash()), k -> new ArrayList<>()).add(p);
+    /** The waits on one lock, summed. */
+    private static final class Waits {
+        final StackVotes waiters = new StackVotes();
+        final StackVotes owners = new StackVotes();
+        final TreeSet<String> threads = new TreeSet<>();
+        /** Open parks: their begins, so their time can be counted up to the lock's last event. */
+        final List<ParkWait> open = new ArrayList<>();
+        /** Monitors: each thread's latest contended entry, in end order. */
+        final Map<Long, MonitorEnter> latestByThread = new HashMap<>();
+        long count;
+        long closedNanos;
+        long lastTime = Long.MIN_VALUE;
+
+        void wait(String thread, long begin, long end) {
+            count++;
+            threads.add(thread);
+            lastTime = Math.max(lastTime, Math.max(begin, end));
+            closedNanos += end - begin;
         }
-        Map<Blocker, StackVotes> owners = new HashMap<>();
-        for (Unpark u : rec.unparks()) {
-            owners.computeIfAbsent(new Blocker(u.blockerClass(), u.blockerHash()), k -> new StackVotes())
-                    .add(LayerClassifier.withoutLockImplementation(u.frames()), 1);
-        }
-        byBlocker.forEach((blocker, parks) -> {
-            IntervalReplay replay = new IntervalReplay();
-            StackVotes waiters = new StackVotes();
-            TreeSet<String> threads = new TreeSet<>();
-            for (ParkWait p : parks) {
-                threads.add(p.thread().name());
-                replay.add(p.beginNanos(), p.endNanos());
-                waiters.add(LayerClassifier.withoutLockImplementation(p.frames()), p.durationNanos(rec.endNanos()));
+
+        long threadTimeNanos() {
+            long t = closedNanos;
+            for (ParkWait p : open) {
+                t += lastTime - p.beginNanos();
             }
-            StackVotes owner = owners.get(blocker);
-            out.add(lock(LockKind.PARK, blocker.className(), waiters, owner, "unpark", parks.size(),
-                    replay.tally(0).threadTimeNanos, threads));
-        });
+            return t;
+        }
     }
 
-    private static void monitorLocks(LockRecording rec, List<ContendedLock> out) {
-        Map<Blocker, List<MonitorEnter>> byMonitor = new LinkedHashMap<>();
-        for (MonitorEnter m : rec.monitorEnters()) {
-            byMonitor.computeIfAbsent(new Blocker(m.monitorClass(), m.address()), k -> new ArrayList<>()).add(m);
-        }
-        byMonitor.forEach((monitor, enters) -> {
-            IntervalReplay replay = new IntervalReplay();
-            StackVotes waiters = new StackVotes();
-            TreeSet<String> threads = new TreeSet<>();
-            for (MonitorEnter m : enters) {
-                threads.add(m.thread().name());
-                replay.add(m.beginNanos(), m.endNanos());
-                waiters.add(m.frames(), m.endNanos() - m.beginNanos());
-            }
-            out.add(lock(LockKind.MONITOR, monitor.className(), waiters, previousOwners(enters), "previousOwner",
-                    enters.size(), replay.tally(0).threadTimeNanos, threads));
-        });
-    }
+    private static final class Estimate implements Analysis {
+        private final Map<Blocker, Waits> parks = new LinkedHashMap<>();
+        private final Map<Blocker, Waits> monitors = new LinkedHashMap<>();
+        private List<ContendedLock> result;
 
-    /**
-     * For each entry with a previous owner: that owner's latest contended entry of this monitor that
-     * ended (it got the monitor) no later than this one did. Entries are visited in order of their
-     * end, keeping each thread's latest entry so far.
-     */
-    private static StackVotes previousOwners(List<MonitorEnter> enters) {
-        List<MonitorEnter> byEnd = new ArrayList<>(enters);
-        byEnd.sort(Comparator.comparingLong(MonitorEnter::endNanos));
-        Map<Long, MonitorEnter> latestByThread = new HashMap<>();
-        StackVotes owners = new StackVotes();
-        for (MonitorEnter m : byEnd) {
+        @Override
+        public void parkBegin(ParkWait p) {
+            Waits w = parks.computeIfAbsent(new Blocker(p.blockerClass(), p.blockerHash()), k -> new Waits());
+            w.count++;
+            w.threads.add(p.thread().name());
+            w.lastTime = Math.max(w.lastTime, p.beginNanos());
+            w.open.add(p);
+        }
+
+        @Override
+        public void parkEnd(ParkWait p) {
+            Waits w = parks.get(new Blocker(p.blockerClass(), p.blockerHash()));
+            w.open.removeIf(o -> o.beginSeq() == p.beginSeq() && o.thread().javaTid() == p.thread().javaTid());
+            w.count--; // counted again, now with its end
+            w.wait(p.thread().name(), p.beginNanos(), p.endNanos());
+            w.waiters.add(LayerClassifier.withoutLockImplementation(p.frames()), p.endNanos() - p.beginNanos());
+        }
+
+        @Override
+        public void unpark(Unpark u) {
+            parks.computeIfAbsent(new Blocker(u.blockerClass(), u.blockerHash()), k -> new Waits())
+                    .owners.add(LayerClassifier.withoutLockImplementation(u.frames()), 1);
+        }
+
+        /**
+         * For each entry with a previous owner: that owner's latest contended entry of this monitor that
+         * ended (it got the monitor) no later than this one did. Entries come in order of their end.
+         */
+        @Override
+        public void monitorEnter(MonitorEnter m) {
+            Waits w = monitors.computeIfAbsent(new Blocker(m.monitorClass(), m.address()), k -> new Waits());
+            w.wait(m.thread().name(), m.beginNanos(), m.endNanos());
+            w.waiters.add(m.frames(), m.endNanos() - m.beginNanos());
             if (m.previousOwner() != null) {
-                MonitorEnter ownersEntry = latestByThread.get(m.previousOwner().javaTid());
+                MonitorEnter ownersEntry = w.latestByThread.get(m.previousOwner().javaTid());
                 if (ownersEntry != null) {
-                    owners.add(ownersEntry.frames(), 1);
+                    w.owners.add(ownersEntry.frames(), 1);
                 }
             }
-            latestByThread.put(m.thread().javaTid(), m);
+            w.latestByThread.put(m.thread().javaTid(), m);
         }
-        return owners;
+
+        @Override
+        public void finish(RecordingInfo info) {
+            List<ContendedLock> out = new ArrayList<>();
+            parks.forEach((blocker, w) -> {
+                if (w.count > 0) {
+                    for (ParkWait p : w.open) {
+                        w.waiters.add(LayerClassifier.withoutLockImplementation(p.frames()), p.durationNanos(info.endNanos()));
+                    }
+                    out.add(lock(LockKind.PARK, blocker.className(), w, "unpark"));
+                }
+            });
+            monitors.forEach((monitor, w) -> out.add(lock(LockKind.MONITOR, monitor.className(), w, "previousOwner")));
+            out.sort(Comparator.comparingLong(ContendedLock::threadTimeNanos).reversed().thenComparing(ContendedLock::key));
+            result = out;
+        }
+
+        @Override
+        public List<ContendedLock> contendedLocks() {
+            if (result == null) {
+                throw new IllegalStateException("the recording has not been read to its end");
+            }
+            return result;
+        }
     }
 
-    private static ContendedLock lock(LockKind kind, String className, StackVotes waiters, StackVotes owners,
-                                      String ownerSource, long waits, long threadTime, TreeSet<String> threads) {
-        List<String> waiterStack = waiters.winner();
+    private static ContendedLock lock(LockKind kind, String className, Waits w, String ownerSource) {
+        List<String> waiterStack = w.waiters.winner();
         String site = waiterStack.isEmpty() ? "?" : waiterStack.get(0);
-        boolean haveOwner = owners != null && !owners.isEmpty();
-        List<String> ownerStack = haveOwner ? owners.winner() : waiterStack;
+        boolean haveOwner = !w.owners.isEmpty();
+        List<String> ownerStack = haveOwner ? w.owners.winner() : waiterStack;
         return new ContendedLock(kind, className, site, top(waiterStack), top(ownerStack),
-                haveOwner ? ownerSource : "waiter-site", waits, threadTime,
-                threads.stream().limit(ContendedLock.THREADS_KEPT).toList());
+                haveOwner ? ownerSource : "waiter-site", w.count, w.threadTimeNanos(),
+                w.threads.stream().limit(ContendedLock.THREADS_KEPT).toList());
     }
 
     private static List<String> top(List<String> frames) {

@@ -12,7 +12,7 @@ final class BlameSums {
         Map<String, Double> out = new TreeMap<>();
         for (Contention c : r.contentions()) {
             if (c.waiter().name().equals(waiter)) {
-                out.merge(c.cause().owner().name(), c.durationNanos() / 1e6, Double::sum);
+                out.merge(c.cause().owner().name(), c.nanos() / 1e6, Double::sum);
             }
         }
         return out;

@@ -26,8 +26,8 @@ class BlameTreePropertiesTest {
                                                             @ForAll boolean raw) {
         BlameNode root = BlameTree.build(contentions, aspects, ChainView.of(raw));
 
-        assertThat(root.totalNanos()).isEqualTo(contentions.stream().mapToLong(Contention::durationNanos).sum());
-        assertThat(root.count()).isEqualTo(contentions.size());
+        assertThat(root.totalNanos()).isEqualTo(contentions.stream().mapToLong(Contention::nanos).sum());
+        assertThat(root.count()).isEqualTo(contentions.stream().mapToLong(Contention::count).sum());
         assertThat(root.share()).isEqualTo(contentions.isEmpty() || root.totalNanos() == 0 ? 0.0 : 1.0);
         checkNode(root, aspects.size(), root.totalNanos());
         assertThat(BlameTree.build(contentions, aspects, ChainView.of(raw))).isEqualTo(root); // deterministic
@@ -73,7 +73,10 @@ class BlameTreePropertiesTest {
         Arbitrary<Cause> causes = Combinators.combine(threads, frames, Arbitraries.of(OwnerChain.class))
                 .as((t, f, c) -> c == OwnerChain.UNKNOWN ? Cause.UNKNOWN : new Cause(t, f, c));
         return Combinators.combine(locks, threads, frames, Arbitraries.longs().between(0, 1_000_000_000L),
-                        Arbitraries.longs().between(1, 50_000_000L), causes, Arbitraries.of(true, false))
-                .as(Contention::new).list().ofMaxSize(40);
+                        Arbitraries.longs().between(1, 50_000_000L), causes, Arbitraries.of(true, false),
+                        Arbitraries.longs().between(1, 5))
+                .as((lock, waiter, f, begin, nanos, cause, afterWait, count) ->
+                        new Contention(lock, waiter, f, cause, afterWait, count, nanos * count, begin, nanos))
+                .list().ofMaxSize(40);
     }
 }

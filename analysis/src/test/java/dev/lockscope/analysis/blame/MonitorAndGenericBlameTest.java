@@ -69,10 +69,10 @@ class MonitorAndGenericBlameTest {
         assertThat(r.waits()).filteredOn(w -> w.waiter().equals(t2)).singleElement()
                 .satisfies(w -> assertThat(w.notifier()).isEqualTo(t1));
         assertThat(r.waits()).filteredOn(w -> w.waiter().equals(t3)).singleElement()
-                .satisfies(w -> assertThat(w.timedOut()).isTrue());
+                .satisfies(w -> assertThat(w.timedOut()).isEqualTo(1));
         assertThat(r.contentions()).singleElement().satisfies(c -> {
             assertThat(c.afterWait()).isTrue();
-            assertThat(c.durationNanos()).isEqualTo(RecordingBuilder.ns(70) - RecordingBuilder.ns(50.2));
+            assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(70) - RecordingBuilder.ns(50.2));
         });
     }
 
@@ -83,7 +83,7 @@ class MonitorAndGenericBlameTest {
         BlameResult r = BlameAnalysis.analyze(b.build());
         assertThat(r.contentions()).singleElement().satisfies(c -> {
             assertThat(c.cause()).isEqualTo(Cause.UNKNOWN);
-            assertThat(c.durationNanos()).isEqualTo(RecordingBuilder.ns(50));
+            assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(50));
             assertThat(c.lock().lockClass()).isEqualTo(SEMAPHORE);
         });
     }

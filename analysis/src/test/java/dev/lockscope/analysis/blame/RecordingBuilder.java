@@ -98,7 +98,7 @@ final class RecordingBuilder {
         waits.sort(Comparator.comparingLong(MonitorWait::beginNanos));
         samples.sort(Comparator.comparingLong(CpuSample::timeNanos));
         return new LockRecording(Path.of("hand-built.jfr"), 0, end, Map.copyOf(threads), parks, unparks, enters, waits,
-                samples, List.of(), List.of(), List.of());
+                samples, List.of());
     }
 
     static long ns(double ms) {

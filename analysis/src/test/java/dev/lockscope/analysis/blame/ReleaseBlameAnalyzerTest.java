@@ -97,7 +97,7 @@ class ReleaseBlameAnalyzerTest {
 
         assertThat(r.waits()).singleElement().satisfies(w -> {
             assertThat(w.notifier()).isEqualTo(t1);
-            assertThat(w.durationNanos()).isEqualTo(RecordingBuilder.ns(50.2));
+            assertThat(w.nanos()).isEqualTo(RecordingBuilder.ns(50.2));
         });
         assertThat(r.contentions()).allSatisfy(c -> assertThat(c.afterWait()).isTrue());
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T3", 19.0);

@@ -35,7 +35,13 @@ class OwnerEstimateTest {
 
     private static LockRecording recording(List<ParkWait> parks, List<Unpark> unparks, List<MonitorEnter> enters) {
         return new LockRecording(Path.of("x.jfr"), 0, 1000, Map.of(1L, A, 2L, B, 3L, C), parks, unparks, enters,
-                List.of(), List.of(), List.of(), List.of(), List.of());
+                List.of(), List.of(), List.of());
+    }
+
+    private static List<ContendedLock> contendedLocks(LockRecording rec) {
+        LockWaitSource.Analysis analysis = new OwnerEstimate().start();
+        rec.replay(analysis);
+        return analysis.contendedLocks();
     }
 
     @Test
@@ -46,7 +52,7 @@ class OwnerEstimateTest {
                         new Unpark(A, 250, 251, 2, "worker-1", SYNC, 7, UNLOCK_STACK),
                         new Unpark(A, 10, 11, 3, "worker-2", SYNC, 9, List.of("com.other.Thing.release:3"))),
                 List.of());
-        List<ContendedLock> locks = new OwnerEstimate().contendedLocks(rec);
+        List<ContendedLock> locks = contendedLocks(rec);
         assertThat(locks).hasSize(2);
         ContendedLock top = locks.get(0);
         assertThat(top.kind()).isEqualTo(LockKind.PARK);
@@ -71,7 +77,7 @@ class OwnerEstimateTest {
                 new MonitorEnter(B, "java.util.Hashtable", 0xabc, 10, 40, null, renderEntry),
                 new MonitorEnter(A, "java.util.Hashtable", 0xabc, 30, 100, B, CACHE),
                 new MonitorEnter(C, "java.util.Hashtable", 0xabc, 60, 200, A, CACHE)));
-        List<ContendedLock> locks = new OwnerEstimate().contendedLocks(rec);
+        List<ContendedLock> locks = contendedLocks(rec);
         assertThat(locks).hasSize(1);
         ContendedLock l = locks.get(0);
         assertThat(l.kind()).isEqualTo(LockKind.MONITOR);
@@ -86,7 +92,7 @@ class OwnerEstimateTest {
     void monitorWithoutKnownOwnerFallsBackToTheWaitersSite() {
         LockRecording rec = recording(List.of(), List.of(), List.of(
                 new MonitorEnter(A, "java.lang.Object", 0x1, 0, 50, B, List.of("com.shop.Global.critical:9"))));
-        ContendedLock l = new OwnerEstimate().contendedLocks(rec).get(0);
+        ContendedLock l = contendedLocks(rec).get(0);
         assertThat(l.ownerSource()).isEqualTo("waiter-site");
         assertThat(l.ownerFrames()).containsExactly("com.shop.Global.critical:9");
     }

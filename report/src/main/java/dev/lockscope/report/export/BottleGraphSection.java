@@ -6,7 +6,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
-import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
 import dev.lockscope.sched.SchedFile;
@@ -30,7 +30,7 @@ public final class BottleGraphSection implements ReportSection {
     }
 
     @Override
-    public JsonNode build(LockRecording recording, LockContention contention) {
+    public JsonNode build(RecordingInfo recording, LockContention contention) {
         if (recording.source() == null) {
             return null;
         }

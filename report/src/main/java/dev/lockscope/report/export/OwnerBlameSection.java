@@ -6,7 +6,8 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.report.blame.BlameJsonReport;
 
 import java.util.List;
@@ -21,6 +22,7 @@ public final class OwnerBlameSection implements ReportSection {
 
     private final List<Aspect> groupBy;
     private final boolean raw;
+    private final BlameAnalysis analysis = new BlameAnalysis();
     private BlameSummary summary;
 
     public OwnerBlameSection(List<Aspect> groupBy, boolean raw) {
@@ -34,22 +36,27 @@ public final class OwnerBlameSection implements ReportSection {
     }
 
     @Override
-    public JsonNode build(LockRecording recording, LockContention contention) {
-        return BlameJsonReport.toJson(summary(recording)).get("blame");
+    public RecordingVisitor visitor() {
+        return analysis;
     }
 
     @Override
-    public void contribute(ObjectNode doc, LockRecording recording, LockContention contention) {
-        ObjectNode all = BlameJsonReport.toJson(summary(recording));
+    public JsonNode build(RecordingInfo recording, LockContention contention) {
+        return BlameJsonReport.toJson(summary()).get("blame");
+    }
+
+    @Override
+    public void contribute(ObjectNode doc, RecordingInfo recording, LockContention contention) {
+        ObjectNode all = BlameJsonReport.toJson(summary());
         for (String m : MEMBERS) {
             doc.set(m, all.get(m));
         }
     }
 
-    /** The summary of the last recording this section saw (computed once per recording). */
-    public BlameSummary summary(LockRecording recording) {
+    /** The summary of the recording this section was fed (computed once). */
+    public BlameSummary summary() {
         if (summary == null) {
-            summary = BlameSummary.of(BlameAnalysis.analyze(recording), groupBy, raw);
+            summary = BlameSummary.of(analysis.result(), groupBy, raw);
         }
         return summary;
     }

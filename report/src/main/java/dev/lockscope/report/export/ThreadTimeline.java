@@ -7,15 +7,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.Interval;
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,20 +28,60 @@ import java.util.Map;
  * recording (half a pixel of a 1000-pixel-wide timeline) merge, each thread keeps its {@link #MAX_SPANS} longest spans, and
  * the {@link #MAX_THREADS} threads with the most time off-CPU are kept. Spans are flat integer
  * arrays {@code [begin µs, end µs, state, lock index or -1]} relative to the recording start.
+ *
+ * <p>Bounded while reading, too: a thread holds at most {@link #SPANS_HELD} spans (and sample times);
+ * past that they are merged at the resolution of the recording read so far (never coarser than the
+ * final one, so merging again at the end gives the same spans), and when that is not enough the
+ * shortest are left out and counted in {@code spansLeftOut}. Recordings with fewer spans per thread
+ * are not affected.
  */
-public final class ThreadTimeline implements ReportSection {
+public final class ThreadTimeline implements ReportSection, RecordingVisitor {
     public static final List<String> STATES = List.of("running", "blocked", "parked", "waiting", "sleeping");
     static final double RESOLUTION = 1.0 / 2000;
     static final int MAX_SPANS = 2000;
     static final int MAX_THREADS = 200;
+    /** Spans (or CPU sample times) a thread holds while the recording is read. */
+    static final int SPANS_HELD = 4 * MAX_SPANS;
     /** JFR's default Java sampling period, used when a thread has a single sample. */
     private static final long DEFAULT_SAMPLE_NANOS = 20_000_000;
 
     private record Span(long begin, long end, int state, int lock) {
     }
 
-    private final Map<String, Integer> lockIndex = new LinkedHashMap<>();
-    private final Map<ThreadRef, List<Span>> byThread = new LinkedHashMap<>();
+    /** One thread's spans and CPU samples so far. */
+    private static final class Track {
+        List<Span> spans = new ArrayList<>();
+        /** CPU sample times in arrival (time) order; turned into spans once the sampling period is known. */
+        List<Long> samples = new ArrayList<>();
+        /** The shortest positive gap between two consecutive samples. */
+        long period = Long.MAX_VALUE;
+        long lastSample = Long.MIN_VALUE;
+        long spansDropped;
+    }
+
+    /**
+     * Where a lock first appears: parks, then monitor entries, then monitor waits, each by begin time
+     * (ties: sequence number or thread id). Locks are numbered in this order, whatever the order the
+     * events were read in.
+     */
+    private record FirstSeen(int kind, long begin, long tie) implements Comparable<FirstSeen> {
+        @Override
+        public int compareTo(FirstSeen o) {
+            int c = Integer.compare(kind, o.kind);
+            if (c == 0) {
+                c = Long.compare(begin, o.begin);
+            }
+            return c != 0 ? c : Long.compare(tie, o.tie);
+        }
+    }
+
+    /** Locks by name: their id while reading (in the order read) and where each was first seen. */
+    private final Map<String, Integer> lockIds = new LinkedHashMap<>();
+    private final List<FirstSeen> firstSeen = new ArrayList<>();
+    private final Map<ThreadRef, Track> byThread = new LinkedHashMap<>();
+    private final Map<List<Long>, ParkWait> openParks = new LinkedHashMap<>();
+    private long firstTime = Long.MAX_VALUE;
+    private long lastTime = Long.MIN_VALUE;
 
     @Override
     public String member() {
@@ -49,54 +89,118 @@ public final class ThreadTimeline implements ReportSection {
     }
 
     @Override
-    public JsonNode build(LockRecording recording, LockContention contention) {
-        lockIndex.clear();
-        byThread.clear();
-        long end = recording.endNanos();
-        for (ParkWait p : recording.parks()) {
-            add(p.thread(), p.beginNanos(), p.isOpen() ? end : p.endNanos(), 2,
-                    p.blockerClass() + "@" + Integer.toHexString(p.blockerHash()));
-        }
-        for (MonitorEnter e : recording.monitorEnters()) {
-            add(e.thread(), e.beginNanos(), e.endNanos(), 1, e.monitorClass() + "@" + Long.toHexString(e.address()));
-        }
-        for (MonitorWait w : recording.monitorWaits()) {
-            add(w.thread(), w.beginNanos(), w.endNanos(), 3, w.monitorClass() + "@" + Long.toHexString(w.address()));
-        }
-        for (Interval s : recording.sleeps()) {
-            add(s.thread(), s.beginNanos(), s.endNanos(), 4, null);
-        }
-        addSamples(recording.cpuSamples());
-        return toJson(recording);
+    public RecordingVisitor visitor() {
+        return this;
     }
 
-    private void add(ThreadRef thread, long begin, long end, int state, String lock) {
-        int li = lock == null ? -1 : lockIndex.computeIfAbsent(lock, k -> lockIndex.size());
-        byThread.computeIfAbsent(thread, k -> new ArrayList<>()).add(new Span(begin, Math.max(begin, end), state, li));
+    @Override
+    public void parkBegin(ParkWait p) {
+        openParks.put(List.of(p.thread().javaTid(), p.beginSeq()), p);
+    }
+
+    @Override
+    public void parkEnd(ParkWait p) {
+        openParks.remove(List.of(p.thread().javaTid(), p.beginSeq()));
+        addPark(p, p.endNanos());
+    }
+
+    /** Parks still open end with the recording. */
+    @Override
+    public void finish(RecordingInfo info) {
+        openParks.values().forEach(p -> addPark(p, info.endNanos()));
+        openParks.clear();
+        byThread.values().forEach(ThreadTimeline::sampleSpans);
+    }
+
+    private void addPark(ParkWait p, long end) {
+        add(p.thread(), p.beginNanos(), end, 2, p.blockerClass() + "@" + Integer.toHexString(p.blockerHash()),
+                new FirstSeen(0, p.beginNanos(), p.beginSeq()));
+    }
+
+    @Override
+    public void monitorEnter(MonitorEnter e) {
+        add(e.thread(), e.beginNanos(), e.endNanos(), 1, e.monitorClass() + "@" + Long.toHexString(e.address()),
+                new FirstSeen(1, e.beginNanos(), e.thread().javaTid()));
+    }
+
+    @Override
+    public void monitorWait(MonitorWait w) {
+        add(w.thread(), w.beginNanos(), w.endNanos(), 3, w.monitorClass() + "@" + Long.toHexString(w.address()),
+                new FirstSeen(2, w.beginNanos(), w.thread().javaTid()));
+    }
+
+    @Override
+    public void sleep(Interval s) {
+        add(s.thread(), s.beginNanos(), s.endNanos(), 4, null, null);
     }
 
     /** A sample stands for the sampling period after it, taken as the thread's shortest sample gap. */
-    private void addSamples(List<CpuSample> samples) {
-        Map<ThreadRef, List<Long>> times = new HashMap<>();
-        for (CpuSample s : samples) {
-            times.computeIfAbsent(s.thread(), k -> new ArrayList<>()).add(s.timeNanos());
+    @Override
+    public void cpuSample(CpuSample s) {
+        Track t = track(s.thread());
+        long gap = s.timeNanos() - t.lastSample;
+        if (t.lastSample != Long.MIN_VALUE && gap > 0) {
+            t.period = Math.min(t.period, gap);
         }
-        times.forEach((thread, ts) -> {
-            long period = Long.MAX_VALUE;
-            for (int i = 1; i < ts.size(); i++) {
-                long gap = ts.get(i) - ts.get(i - 1);
-                if (gap > 0) {
-                    period = Math.min(period, gap);
-                }
-            }
-            period = period == Long.MAX_VALUE ? DEFAULT_SAMPLE_NANOS : period;
-            for (long t : ts) {
-                add(thread, t, t + period, 0, null);
-            }
-        });
+        t.lastSample = s.timeNanos();
+        t.samples.add(s.timeNanos());
+        seen(s.timeNanos(), s.timeNanos());
+        if (t.samples.size() > SPANS_HELD) {
+            // Samples become spans with the period found so far (the shortest gap, which a long
+            // recording shows early), so that a thread holds a bounded number of them.
+            sampleSpans(t);
+            compact(t);
+        }
     }
 
-    private ObjectNode toJson(LockRecording recording) {
+    private void add(ThreadRef thread, long begin, long end, int state, String lock, FirstSeen seen) {
+        int li = -1;
+        if (lock != null) {
+            li = lockIds.computeIfAbsent(lock, k -> {
+                firstSeen.add(seen);
+                return lockIds.size();
+            });
+            if (seen.compareTo(firstSeen.get(li)) < 0) {
+                firstSeen.set(li, seen);
+            }
+        }
+        Track t = track(thread);
+        t.spans.add(new Span(begin, Math.max(begin, end), state, li));
+        seen(begin, end);
+        if (t.spans.size() > SPANS_HELD) {
+            compact(t);
+        }
+    }
+
+    private Track track(ThreadRef thread) {
+        return byThread.computeIfAbsent(thread, k -> new Track());
+    }
+
+    private void seen(long begin, long end) {
+        firstTime = Math.min(firstTime, begin);
+        lastTime = Math.max(lastTime, end);
+    }
+
+    private static void sampleSpans(Track t) {
+        long period = t.period == Long.MAX_VALUE ? DEFAULT_SAMPLE_NANOS : t.period;
+        for (long at : t.samples) {
+            t.spans.add(new Span(at, at + period, 0, -1));
+        }
+        t.samples = new ArrayList<>();
+    }
+
+    /** Merges at the resolution of what was read so far; drops the shortest spans if still too many. */
+    private void compact(Track t) {
+        t.spans = merged(t.spans, Math.max(1, (long) ((lastTime - firstTime) * RESOLUTION)));
+        if (t.spans.size() > SPANS_HELD / 2) {
+            int keep = SPANS_HELD / 2;
+            t.spansDropped += t.spans.size() - keep;
+            t.spans = longest(t.spans, keep);
+        }
+    }
+
+    @Override
+    public JsonNode build(RecordingInfo recording, LockContention contention) {
         long start = recording.startNanos();
         long merge = Math.max(1, (long) (recording.durationNanos() * RESOLUTION));
         ObjectNode root = JsonNodeFactory.instance.objectNode();
@@ -104,20 +208,29 @@ public final class ThreadTimeline implements ReportSection {
         ArrayNode states = root.putArray("states");
         STATES.forEach(states::add);
         ArrayNode locks = root.putArray("locks");
-        lockIndex.keySet().forEach(locks::add);
-        List<Map.Entry<ThreadRef, List<Span>>> threads = new ArrayList<>(byThread.entrySet());
-        threads.sort(Comparator.comparingLong((Map.Entry<ThreadRef, List<Span>> e) -> -offCpuNanos(e.getValue()))
+        List<String> names = new ArrayList<>(lockIds.keySet());
+        List<Integer> byFirstSeen = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            byFirstSeen.add(i);
+        }
+        byFirstSeen.sort(Comparator.comparing(firstSeen::get));
+        int[] index = new int[names.size()];
+        for (int i = 0; i < byFirstSeen.size(); i++) {
+            index[byFirstSeen.get(i)] = i;
+            locks.add(names.get(byFirstSeen.get(i)));
+        }
+        List<Map.Entry<ThreadRef, Track>> threads = new ArrayList<>(byThread.entrySet());
+        threads.sort(Comparator.comparingLong((Map.Entry<ThreadRef, Track> e) -> -offCpuNanos(e.getValue().spans))
                 .thenComparingLong(e -> e.getKey().javaTid()));
         root.put("threadsLeftOut", Math.max(0, threads.size() - MAX_THREADS));
         long spansLeftOut = 0;
         ArrayNode out = root.putArray("threads");
-        for (Map.Entry<ThreadRef, List<Span>> e : threads.subList(0, Math.min(MAX_THREADS, threads.size()))) {
-            List<Span> spans = merged(e.getValue(), merge);
+        for (Map.Entry<ThreadRef, Track> e : threads.subList(0, Math.min(MAX_THREADS, threads.size()))) {
+            List<Span> spans = merged(renumbered(e.getValue().spans, index), merge);
+            spansLeftOut += e.getValue().spansDropped;
             if (spans.size() > MAX_SPANS) {
                 spansLeftOut += spans.size() - MAX_SPANS;
-                spans.sort(Comparator.comparingLong((Span s) -> s.begin - s.end)); // longest first
-                spans = new ArrayList<>(spans.subList(0, MAX_SPANS));
-                spans.sort(Comparator.comparingLong(Span::begin));
+                spans = longest(spans, MAX_SPANS);
             }
             ObjectNode t = out.addObject();
             t.put("name", e.getKey().name());
@@ -129,6 +242,23 @@ public final class ThreadTimeline implements ReportSection {
         }
         root.put("spansLeftOut", spansLeftOut);
         return root;
+    }
+
+    private static List<Span> renumbered(List<Span> spans, int[] index) {
+        List<Span> out = new ArrayList<>(spans.size());
+        for (Span s : spans) {
+            out.add(s.lock < 0 ? s : new Span(s.begin, s.end, s.state, index[s.lock]));
+        }
+        return out;
+    }
+
+    /** The {@code keep} longest spans, in begin order. */
+    private static List<Span> longest(List<Span> spans, int keep) {
+        List<Span> sorted = new ArrayList<>(spans);
+        sorted.sort(Comparator.comparingLong((Span s) -> s.begin - s.end)); // longest first
+        List<Span> out = new ArrayList<>(sorted.subList(0, keep));
+        out.sort(Comparator.comparingLong(Span::begin));
+        return out;
     }
 
     private static long offCpuNanos(List<Span> spans) {

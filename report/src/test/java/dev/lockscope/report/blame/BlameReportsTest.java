@@ -26,11 +26,12 @@ class BlameReportsTest {
 
     private static BlameSummary summary(boolean raw) {
         BlameResult r = new BlameResult(List.of(
-                new Contention(LOCK, WAITER, List.of("app.Shop.queryByArticleNo:30"), 0, 90_000_000L,
-                        new Cause(OWNER, UNLOCK, OwnerChain.EXACT), false),
-                new Contention(LOCK, WAITER, List.of("app.Shop.queryByArticleNo:30"), 90_000_000L, 10_000_000L, Cause.UNKNOWN, false)),
+                new Contention(LOCK, WAITER, List.of("app.Shop.queryByArticleNo:30"),
+                        new Cause(OWNER, UNLOCK, OwnerChain.EXACT), false, 1, 90_000_000L, 0, 90_000_000L),
+                new Contention(LOCK, WAITER, List.of("app.Shop.queryByArticleNo:30"), Cause.UNKNOWN, false, 1, 10_000_000L,
+                        90_000_000L, 10_000_000L)),
                 List.of(new WaitRecord(LockId.monitor("app.Queue", 0x10), WAITER, List.of("java.lang.Object.wait:-1", "app.Queue.take:5"),
-                        0, 5_000_000L, OWNER, false)));
+                        OWNER, 1, 5_000_000L, 0, 0, 5_000_000L)));
         return BlameSummary.of(r, Aspect.DEFAULT, raw);
     }
 

@@ -21,8 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ExportTotalsTest {
     private final LockRecording recording = Recordings.small();
-    private final ObjectNode doc = ReportDocument.build(recording, Recordings.contention(recording),
-            List.of(new WaiterOnlyBlame(), new ThreadTimeline()));
+    private final ObjectNode doc = Recordings.document(recording, List.of(new WaiterOnlyBlame(), new ThreadTimeline()));
 
     private long jsonTotal() {
         long sum = 0;

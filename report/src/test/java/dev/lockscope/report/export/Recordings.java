@@ -1,5 +1,6 @@
 package dev.lockscope.report.export;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
@@ -41,16 +42,20 @@ public final class Recordings {
                 List.of(new MonitorEnter(C, "com.example.Cache", 0x7f00, START + 20 * MS, START + 25 * MS, A, CACHE)),
                 List.of(new MonitorWait(C, "com.example.Cache", 0x7f00, START + 40 * MS, START + 45 * MS, null, true, 5, CACHE)),
                 List.of(sample(B, 60), sample(B, 80), sample(B, 100)),
-                List.of(new Interval("jdk.ThreadSleep", C, START + 30 * MS, START + 40 * MS, List.of())),
-                List.of(), List.of());
+                List.of(new Interval("jdk.ThreadSleep", C, START + 30 * MS, START + 40 * MS, List.of())));
     }
 
     public static LockContention contention(LockRecording r) {
         return LockContentionAnalysis.analyze(r, new ContentionOptions(0, 0));
     }
 
+    /** The report document of the recording with these sections, fed as a file would feed them. */
+    public static ObjectNode document(LockRecording r, List<ReportSection> sections) {
+        return ReportDocument.build(ReportDocument.read(r, new ContentionOptions(0, 0), sections), sections);
+    }
+
     private static ParkWait park(ThreadRef t, long beginMs, long endMs, long seq) {
-        return new ParkWait(t, LOCK, 0xabc, START + beginMs * MS, START + endMs * MS, seq, seq + 10, false, 0, null,
+        return new ParkWait(t, LOCK, 0xabc, START + beginMs * MS, START + endMs * MS, seq, seq, false, 0, null,
                 0, 0, RESERVE);
     }
 

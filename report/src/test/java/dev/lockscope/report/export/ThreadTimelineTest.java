@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ThreadTimelineTest {
     private final LockRecording recording = Recordings.small();
-    private final JsonNode timeline = new ThreadTimeline().build(recording, Recordings.contention(recording));
+    private final JsonNode timeline = Recordings.document(recording, List.of(new ThreadTimeline())).get("timeline");
 
     private List<String> spans(String thread) {
         List<String> out = new ArrayList<>();

@@ -5,9 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingVisitor;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,19 +31,48 @@ public final class WaiterOnlyBlame implements ReportSection {
     private record Waiter(String kind, String lockClass, String lockId, String thread, List<String> frames) {
     }
 
+    private final Map<Waiter, long[]> parks = new LinkedHashMap<>(); // {nanos, count}
+    private final Map<Waiter, long[]> monitors = new LinkedHashMap<>();
+    private final Map<List<Long>, ParkWait> open = new LinkedHashMap<>();
+
     @Override
-    public JsonNode build(LockRecording recording, LockContention contention) {
-        Map<Waiter, long[]> waits = new LinkedHashMap<>(); // {nanos, count}
-        for (ParkWait p : recording.parks()) {
-            add(waits, new Waiter("park", p.blockerClass(), Integer.toHexString(p.blockerHash()), p.thread().name(),
-                    p.frames()), p.durationNanos(recording.endNanos()));
-        }
-        for (MonitorEnter e : recording.monitorEnters()) {
-            add(waits, new Waiter("monitor", e.monitorClass(), Long.toHexString(e.address()), e.thread().name(),
-                    e.frames()), e.endNanos() - e.beginNanos());
-        }
+    public RecordingVisitor visitor() {
+        return new RecordingVisitor() {
+            @Override
+            public void parkBegin(ParkWait p) {
+                open.put(List.of(p.thread().javaTid(), p.beginSeq()), p);
+                parks.computeIfAbsent(waiter(p), k -> new long[2]); // entries in the order parks began
+            }
+
+            @Override
+            public void parkEnd(ParkWait p) {
+                open.remove(List.of(p.thread().javaTid(), p.beginSeq()));
+                add(parks, waiter(p), p.endNanos() - p.beginNanos());
+            }
+
+            @Override
+            public void monitorEnter(MonitorEnter e) {
+                add(monitors, new Waiter("monitor", e.monitorClass(), Long.toHexString(e.address()), e.thread().name(),
+                        e.frames()), e.endNanos() - e.beginNanos());
+            }
+
+            @Override
+            public void finish(RecordingInfo info) {
+                open.values().forEach(p -> add(parks, waiter(p), p.durationNanos(info.endNanos())));
+            }
+        };
+    }
+
+    private static Waiter waiter(ParkWait p) {
+        return new Waiter("park", p.blockerClass(), Integer.toHexString(p.blockerHash()), p.thread().name(), p.frames());
+    }
+
+    @Override
+    public JsonNode build(RecordingInfo recording, LockContention contention) {
         ArrayNode blame = JsonNodeFactory.instance.arrayNode();
-        waits.forEach((w, total) -> blame.add(entry(w.kind, w.lockClass, w.lockId, w.thread, w.frames, total[0], total[1])));
+        for (Map<Waiter, long[]> waits : List.of(parks, monitors)) {
+            waits.forEach((w, total) -> blame.add(entry(w.kind, w.lockClass, w.lockId, w.thread, w.frames, total[0], total[1])));
+        }
         return blame;
     }
 

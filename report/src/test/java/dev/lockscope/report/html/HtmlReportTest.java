@@ -18,8 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class HtmlReportTest {
     private final LockRecording recording = Recordings.small();
-    private final ObjectNode doc = ReportDocument.build(recording, Recordings.contention(recording),
-            List.of(new WaiterOnlyBlame(), new ThreadTimeline()));
+    private final ObjectNode doc = Recordings.document(recording, List.of(new WaiterOnlyBlame(), new ThreadTimeline()));
 
     @Test
     void pageIsSelfContained() {

@@ -1,0 +1,45 @@
+package dev.lockscope.analysis.model;
+
+/**
+ * An analysis fed by one pass over a recording ({@link RecordingReader#read}). Each analysis keeps only
+ * bounded state (per thread, lock and distinct stack, plus waits still open), never a list per event.
+ *
+ * <p>Order guarantees: lockscope's own events ({@link #parkBegin}, {@link #unpark}, {@link #parkEnd})
+ * arrive in their global sequence order ({@code seq}; at equal numbers a park begin, then unparks, then
+ * a park end), which is what owner blame compares. JFR's events ({@link #monitorEnter}, {@link #monitorWait},
+ * {@link #cpuSample}, {@link #sleep}, ...) arrive in order of their end time. The two groups interleave
+ * only roughly by time; no analysis may depend on how.
+ */
+public interface RecordingVisitor {
+    /** A park began; the record is open ({@link ParkWait#isOpen()}). */
+    default void parkBegin(ParkWait open) {
+    }
+
+    /** {@code LockSupport.unpark} of a thread parked on a blocker. */
+    default void unpark(Unpark u) {
+    }
+
+    /** A park ended: the same park as at {@link #parkBegin}, now with its end. */
+    default void parkEnd(ParkWait ended) {
+    }
+
+    default void monitorEnter(MonitorEnter e) {
+    }
+
+    default void monitorWait(MonitorWait w) {
+    }
+
+    default void cpuSample(CpuSample s) {
+    }
+
+    /** {@code jdk.ThreadSleep}. */
+    default void sleep(Interval i) {
+    }
+
+    /**
+     * After the last event. Parks begun and never ended are still open ("parked now"); they end at
+     * {@link RecordingInfo#endNanos()} for analyses that need an end.
+     */
+    default void finish(RecordingInfo info) {
+    }
+}

@@ -1,0 +1,93 @@
+package dev.lockscope.report.stream;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.LockContentionAnalysis;
+import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.EventOrder;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.analysis.model.Unpark;
+import dev.lockscope.analysis.scale.LockWaitSource;
+import dev.lockscope.analysis.scale.OwnerEstimate;
+import dev.lockscope.report.export.ReportDocument;
+import dev.lockscope.report.export.ReportSection;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Run in a JVM of its own with a small heap by {@link BoundedHeapTest}: feeds a synthetic recording of
+ * {@code args[0]} rounds (each a park, its release and wake-up, and every few rounds a contended
+ * monitor entry and a CPU sample) through every analysis {@code lockscope report} runs, and prints
+ * a few totals. With state that grows with the number of events it runs out of memory.
+ */
+public final class SyntheticStream {
+    static final int THREADS = 16;
+    static final int LOCKS = 4;
+    static final String RL = "java.util.concurrent.locks.ReentrantLock$NonfairSync";
+    private static final long START = 1_767_225_600_000_000_000L;
+
+    private SyntheticStream() {
+    }
+
+    public static void main(String[] args) {
+        long rounds = Long.parseLong(args[0]);
+        List<ReportSection> sections = ReportDocument.sections(List.of(dev.lockscope.analysis.blame.Aspect.LOCK,
+                dev.lockscope.analysis.blame.Aspect.OWNER_METHOD), false);
+        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
+        LockWaitSource.Analysis estimate = new OwnerEstimate().start();
+        List<RecordingVisitor> visitors = new ArrayList<>(List.of(contention, estimate));
+        sections.forEach(s -> visitors.add(s.visitor()));
+        EventOrder order = new EventOrder(1 << 14, visitors);
+
+        List<ThreadRef> threads = new ArrayList<>();
+        Map<Long, ThreadRef> byTid = new HashMap<>();
+        for (int t = 0; t < THREADS; t++) {
+            ThreadRef ref = new ThreadRef(100 + t, 5000 + t, "worker-" + t);
+            threads.add(ref);
+            byTid.put(ref.javaTid(), ref);
+        }
+        List<List<String>> waiterStacks = List.of(List.of("app.Store.put:10", "app.Main.run:5"),
+                List.of("app.Store.get:20", "app.Main.run:6"));
+        List<List<String>> ownerStacks = List.of(
+                List.of("java.util.concurrent.locks.ReentrantLock.unlock:494", "app.Store.put:12", "app.Main.run:5"),
+                List.of("java.util.concurrent.locks.ReentrantLock.unlock:494", "app.Store.get:22", "app.Main.run:6"));
+        long seq = 0;
+        long t = START;
+        for (long i = 0; i < rounds; i++, t += 1_000) {
+            ThreadRef waiter = threads.get((int) (i % THREADS));
+            ThreadRef owner = threads.get((int) ((i + 1) % THREADS));
+            int lock = (int) (i % LOCKS);
+            long begin = ++seq;
+            order.parkBegin(new ParkWait(waiter, RL, lock, t, ParkWait.OPEN, begin, 0, false, 0, null, 0, 0,
+                    waiterStacks.get((int) (i % 2))));
+            long release = ++seq;
+            order.unpark(new Unpark(owner, t + 500, release, waiter.javaTid(), waiter.name(), RL, lock,
+                    ownerStacks.get((int) (i % 2))));
+            order.parkEnd(new EventOrder.ParkEnd(waiter.javaTid(), begin, t + 600, release, false));
+            if (i % 8 == 0) {
+                order.timed(t + 700, new MonitorEnter(waiter, "app.Cache", 0x7f00, t, t + 700, owner, waiterStacks.get(0)));
+            }
+            if (i % 4 == 0) {
+                order.timed(t + 800, new CpuSample(owner, t + 800, ownerStacks.get(1)));
+            }
+        }
+        RecordingInfo info = new RecordingInfo(Path.of("synthetic.jfr"), START, t, byTid);
+        order.finish(info);
+        LockContention table = contention.result();
+        ObjectNode doc = ReportDocument.build(new ReportDocument.Read(info, table), sections);
+        long parks = table.locks().stream().filter(m -> m.kind().label().equals("park")).mapToLong(m -> m.timesParked()).sum();
+        System.out.println("parks " + parks);
+        System.out.println("contention spans " + doc.path("tree").path("count").asLong());
+        System.out.println("timeline threads " + doc.path("timeline").path("threads").size());
+        System.out.println("sweep locks " + estimate.contendedLocks().size());
+    }
+}
