@@ -61,7 +61,10 @@ final class RecordingSession {
         recording.enable("lockscope.ParkBegin").withStackTrace();
         recording.enable("lockscope.ParkEnd").withThreshold(options.threshold);
         recording.enable("lockscope.Unpark").withStackTrace();
-        recording.enable("lockscope.Acquire").withThreshold(options.threshold);
+        if (options.acquireEvents) {
+            // off by default: RecordingReader keeps these, but no analysis or report uses them
+            recording.enable("lockscope.Acquire").withThreshold(options.threshold);
+        }
         recording.enable("jdk.ThreadStart");
         recording.enable("jdk.ThreadEnd");
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));

@@ -31,6 +31,12 @@ public final class ParkHooks {
     /** Global order of park/unpark events (seed 001 §4.2.3). */
     private static final AtomicLong SEQ = new AtomicLong();
     private static volatile VarHandle exclusiveOwner;
+    /**
+     * Whether {@code lockscope.Acquire} is recorded (agent option {@code acquireEvents}). Off by
+     * default: no analysis or report reads it, and it cost a hook, an event and a commit on every
+     * contended acquisition. While off, the AQS.acquire hook returns at once.
+     */
+    private static volatile boolean acquireEvents;
 
     /**
      * Per-thread scratch: the re-entry guard, the event objects the hooks fill and commit (reused:
@@ -92,10 +98,17 @@ public final class ParkHooks {
         }
         parkEnd(parkBeginCurrentBlocker());
         unparkEnd(unparkBegin(Thread.currentThread()));
+        boolean acquire = acquireEvents;
+        acquireEvents = true;
         acquireEnd(acquireBegin(new java.util.concurrent.locks.ReentrantLock(), false), 1);
+        acquireEvents = acquire;
         BlockerRegistry.forget(warm);
         BlockerRegistry.removeDead();
         return ownerProblem;
+    }
+
+    public static void setAcquireEvents(boolean on) {
+        acquireEvents = on;
     }
 
     public static void deactivate() {
@@ -320,7 +333,7 @@ public final class ParkHooks {
 
     @DontInline
     public static Object acquireBegin(Object sync, boolean shared) {
-        if (!active || sync == null) {
+        if (!active || sync == null || !acquireEvents) {
             return null;
         }
         try {
