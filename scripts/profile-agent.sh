@@ -7,8 +7,10 @@
 #
 #   scripts/profile-agent.sh [--workload lockCounter|queue-pipeline|syncCounter|h2|logback]
 #                            [--agent JAR|none] [--agent-options OPTS] [--out DIR] [--java PATH]
-#                            [--interval NS] [--seconds N] [--skip N]
+#                            [--interval NS] [--seconds N] [--skip N] [--jit]
 #
+# --jit adds a third run with -XX:+LogCompilation and prints the C2 compile time per second of the
+# run and the longest C2 compiles with the bytecode they inlined (what the hooks cost the JIT).
 # The cpu profile is cut into one file per second (async-profiler's loop=1s); the summary is over the
 # seconds from --skip (default 3: JVM start, agent start and the 1 s warm-up) to the last full one,
 # i.e. the measured steady state, and a per-second line shows how much the JIT still compiles then.
@@ -25,6 +27,7 @@ java=java
 interval=1000000
 seconds=5
 skip=3
+jit=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --workload) workload="$2"; shift 2 ;;
@@ -35,7 +38,8 @@ while [[ $# -gt 0 ]]; do
     --interval) interval="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --skip) skip="$2"; shift 2 ;;
-    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
+    --jit) jit=1; shift ;;
+    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
   esac
 done
 bench="$here/bench/target/lockscope-bench.jar"
@@ -160,3 +164,32 @@ for i, path in enumerate(seconds):
 summary(f'cpu samples, seconds {skip}..{len(seconds) - 2} (steady state)', steady)
 summary('allocation (bytes), whole run', load(prefix + '-alloc.collapsed'))
 EOF
+
+if [[ "$jit" == 1 ]]; then
+  log="$out/$workload-$label-compilation.log"
+  echo "profile-agent: $workload, $label, LogCompilation -> $log" >&2
+  "$java" -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation "-XX:LogFile=$log" "${agent_args[@]}" "${app[@]}" \
+    > "$out/$workload-$label-jit.log" 2>&1
+  grep -E "throughput:|^LockMicroBenchmarks" "$out/$workload-$label-jit.log" | tail -1 >&2 || true
+  python3 - "$log" <<'EOF'
+import re, sys
+txt = open(sys.argv[1], errors='replace').read()
+rows = []
+for attrs, body, done in re.findall(r"<task (compile_id='\d+'[^>]*?)>(.*?)<task_done([^>]*)/>", txt, re.S):
+    a = dict(re.findall(r"(\w+)='([^']*)'", attrs))
+    d = dict(re.findall(r"(\w+)='([^']*)'", done))
+    start = float(a['stamp'])
+    rows.append((start, float(d['stamp']) - start, a.get('level', '4'), a['method'],
+                 len(re.findall(r'<inline_success', body)), d.get('inlined_bytes', '?')))
+c2 = [r for r in rows if r[2] == '4']
+print(f'\n== JIT: {len(rows)} compiles, C2 {sum(r[1] for r in c2):.2f} s, C1 {sum(r[1] for r in rows if r[2] != "4"):.2f} s')
+last = int(max((r[0] for r in rows), default=0)) + 1
+print('second  C2-compile-s  C1-compile-s')
+for sec in range(last):
+    sel = [r for r in rows if sec <= r[0] < sec + 1]
+    print(f'{sec:6d} {sum(r[1] for r in sel if r[2] == "4"):13.2f} {sum(r[1] for r in sel if r[2] != "4"):13.2f}')
+print('-- longest C2 compiles: start s, time, inlined methods, inlined bytecode bytes, method')
+for r in sorted(c2, key=lambda r: -r[1])[:15]:
+    print(f'{r[0]:6.2f} {r[1] * 1000:7.0f} ms {r[4]:4d} {r[5]:>6}  {r[3][:120]}')
+EOF
+fi
