@@ -15,9 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -28,7 +30,9 @@ import java.util.zip.ZipFile;
  * that drift of a shared, noisy machine hits all configurations alike. Writes a Markdown report
  * with seed 000 §4.2's statistics and every raw number.
  *
- * <pre>java -jar bench/target/lockscope-bench.jar [--repeats N] [--smoke] [--out FILE] [--root DIR]</pre>
+ * <pre>java -jar bench/target/lockscope-bench.jar [--repeats N] [--smoke] [--out FILE] [--root DIR]
+ *     [--workloads a,b] [--configs x,y]</pre>
+ * ({@code --workloads}/{@code --configs} keep only the named ones; {@code none} is always kept).
  */
 public final class OverheadHarness {
     private static final Pattern THROUGHPUT = Pattern.compile("throughput: ([0-9.]+) ops/s");
@@ -37,6 +41,9 @@ public final class OverheadHarness {
     private final Path work;
     private final String java;
     private final boolean smoke;
+    /** Names to keep, or null for all. */
+    private Set<String> onlyWorkloads;
+    private Set<String> onlyConfigs;
 
     private OverheadHarness(Path root, String java, boolean smoke) throws IOException {
         this.root = root;
@@ -62,6 +69,8 @@ public final class OverheadHarness {
         boolean smoke = false;
         Path out = Path.of("docs/PERFORMANCE.md");
         Path root = Path.of(".");
+        Set<String> onlyWorkloads = null;
+        Set<String> onlyConfigs = null;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -70,8 +79,11 @@ public final class OverheadHarness {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--root" -> root = Path.of(args[++i]);
                 case "--java" -> java = args[++i];
+                case "--workloads" -> onlyWorkloads = Set.of(args[++i].split(","));
+                case "--configs" -> onlyConfigs = Set.of(args[++i].split(","));
                 default -> {
-                    System.err.println("usage: OverheadHarness [--repeats N] [--smoke] [--out FILE] [--root DIR] [--java PATH]");
+                    System.err.println("usage: OverheadHarness [--repeats N] [--smoke] [--out FILE] [--root DIR] [--java PATH]"
+                            + " [--workloads a,b] [--configs x,y]");
                     System.exit(2);
                 }
             }
@@ -80,6 +92,8 @@ public final class OverheadHarness {
             repeats = Math.min(repeats, 1);
         }
         OverheadHarness h = new OverheadHarness(root.toAbsolutePath().normalize(), java, smoke);
+        h.onlyWorkloads = onlyWorkloads;
+        h.onlyConfigs = onlyConfigs;
         List<Run> runs = h.runAll(repeats);
         String report = h.markdown(runs, repeats, String.join(" ", args));
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -88,11 +102,12 @@ public final class OverheadHarness {
     }
 
     List<Config> configs() {
-        return List.of(
+        return Stream.of(
                 new Config("none", "no profiler"),
                 new Config("lockscope", "lockscope agent, defaults (threshold 0, CPU samples 20 ms)"),
                 new Config("jfr", "JFR with the same JDK lock events at threshold 0 with stacks"),
-                new Config("async-profiler", "async-profiler 4.2, event=lock (its defaults), JFR output"));
+                new Config("async-profiler", "async-profiler 4.2, event=lock (its defaults), JFR output"))
+                .filter(c -> onlyConfigs == null || c.name().equals("none") || onlyConfigs.contains(c.name())).toList();
     }
 
     List<Workload> workloads() {
@@ -119,6 +134,7 @@ public final class OverheadHarness {
             w.add(new Workload(lib[0], lib[2], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
                     lib[0], lib[1], smoke ? "0.5" : "1", measure), null));
         }
+        w.removeIf(x -> onlyWorkloads != null && !onlyWorkloads.contains(x.name()));
         return w;
     }
 
