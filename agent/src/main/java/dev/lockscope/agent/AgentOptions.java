@@ -14,6 +14,10 @@ import java.util.Locale;
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
  *   freeOnPrint            after each table, forget blockers that were garbage-collected (§3.3.3)
  *   cpuSamples=DURATION|off  JFR CPU sampling period, used to find what lock owners ran (default 20ms)
+ *   jdkPark                also record JFR's jdk.ThreadPark (off by default: lockscope's ParkBegin/ParkEnd
+ *                          cover parks on a blocker, and ThreadPark walks each parking thread's stack again)
+ *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
+ *                          default: nothing in lockscope reads it)
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
  *   report=stderr|off      print the table at JVM exit (default stderr)
  *   quiet                  no start-up line
@@ -29,6 +33,8 @@ final class AgentOptions {
     long printThreshold;
     boolean freeOnPrint;
     Duration cpuSamples = Duration.ofMillis(20);
+    boolean jdkPark;
+    boolean acquireEvents;
     int maxBlockers = 50_000;
     boolean reportAtExit = true;
     boolean quiet;
@@ -36,7 +42,7 @@ final class AgentOptions {
     boolean stop;
 
     static final String KNOWN = "file, threshold, collectionThreshold, printThreshold, freeOnPrint, cpuSamples, "
-            + "maxBlockers, report, quiet, dump, stop";
+            + "jdkPark, acquireEvents, maxBlockers, report, quiet, dump, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
     static AgentOptions parse(String args) {
@@ -59,6 +65,8 @@ final class AgentOptions {
                 case "printThreshold" -> o.printThreshold = nonNegative(key, require(key, value));
                 case "freeOnPrint" -> o.freeOnPrint = flag(key, value);
                 case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : duration(key, require(key, value));
+                case "jdkPark" -> o.jdkPark = flag(key, value);
+                case "acquireEvents" -> o.acquireEvents = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) Math.min(Integer.MAX_VALUE, Math.max(1, nonNegative(key, require(key, value))));
                 case "report" -> {
                     String v = require(key, value);

@@ -77,6 +77,7 @@ public final class LockscopeAgent {
                 Set.of(), Map.of());
         BlockerRegistry.configure(options.collectionThreshold, options.maxBlockers);
         String ownerProblem = ParkHooks.activate();
+        ParkHooks.setAcquireEvents(options.acquireEvents);
         if (ownerProblem != null) {
             log("cannot read lock owners (" + ownerProblem + "); owners will be recorded as unknown");
         }

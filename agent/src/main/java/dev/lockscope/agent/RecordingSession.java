@@ -22,7 +22,15 @@ import java.util.Locale;
 
 /** The one JFR recording the agent runs, and the contention table built from it and the live records. */
 final class RecordingSession {
-    static final String[] JDK_LOCK_EVENTS = {"jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadPark", "jdk.ThreadSleep"};
+    /**
+     * JFR's own lock events. Not {@code jdk.ThreadPark}: lockscope's ParkBegin/ParkEnd record the same
+     * parks (those on a blocker) with the blocker's identity, and ThreadPark would walk every parking
+     * thread's stack a second time (JfrStackTrace::record_safe was the top native frame of the agent's
+     * cost on an ArrayBlockingQueue pipeline). Nothing in lockscope needs it: the report and blame
+     * read lockscope's events, and {@code lockscope bottle} falls back to them when a recording has no
+     * ThreadPark. The agent option {@code jdkPark} turns it back on.
+     */
+    static final String[] JDK_LOCK_EVENTS = {"jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadSleep"};
 
     private final AgentOptions options;
     private final Recording recording = new Recording();
@@ -47,10 +55,16 @@ final class RecordingSession {
         for (String name : JDK_LOCK_EVENTS) {
             recording.enable(name).withThreshold(options.threshold).withStackTrace();
         }
+        if (options.jdkPark) {
+            recording.enable("jdk.ThreadPark").withThreshold(options.threshold).withStackTrace();
+        }
         recording.enable("lockscope.ParkBegin").withStackTrace();
         recording.enable("lockscope.ParkEnd").withThreshold(options.threshold);
         recording.enable("lockscope.Unpark").withStackTrace();
-        recording.enable("lockscope.Acquire").withThreshold(options.threshold);
+        if (options.acquireEvents) {
+            // off by default: RecordingReader keeps these, but no analysis or report uses them
+            recording.enable("lockscope.Acquire").withThreshold(options.threshold);
+        }
         recording.enable("jdk.ThreadStart");
         recording.enable("jdk.ThreadEnd");
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));

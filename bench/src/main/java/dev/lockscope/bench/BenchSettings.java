@@ -1,6 +1,7 @@
 package dev.lockscope.bench;
 
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -12,6 +13,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param smoke    one short repetition of everything: proves the harness works (what CI runs)
  * @param work     scratch directory
  * @param failures runs that produced no number; counted so a smoke run can fail
+ * @param workloads overhead workloads to run; empty: all
+ * @param configs   overhead configurations to run besides {@code none}; empty: all
  */
-record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures) {
+record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures,
+                     Set<String> workloads, Set<String> configs) {
+    boolean keep(Set<String> only, String name) {
+        return only.isEmpty() || only.contains(name);
+    }
 }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Measures what profiling costs: every workload runs in fresh JVMs under each configuration
@@ -34,13 +35,15 @@ public final class OverheadHarness {
     private final Path work;
     private final String java;
     private final boolean smoke;
+    private final BenchSettings settings;
     private int failures;
 
-    private OverheadHarness(Path root, String java, boolean smoke, Path work) {
-        this.root = root;
-        this.java = java;
-        this.smoke = smoke;
-        this.work = work;
+    private OverheadHarness(BenchSettings settings) {
+        this.settings = settings;
+        this.root = settings.root();
+        this.java = settings.java();
+        this.smoke = settings.smoke();
+        this.work = settings.work();
     }
 
     /** A profiler configuration: the JVM arguments it adds, given a scratch recording path. */
@@ -57,20 +60,21 @@ public final class OverheadHarness {
 
     /** The section of docs/PERFORMANCE.md: every workload under every configuration. */
     static String section(BenchSettings settings) throws Exception {
-        OverheadHarness h = new OverheadHarness(settings.root(), settings.java(), settings.smoke(), settings.work());
+        OverheadHarness h = new OverheadHarness(settings);
         List<Run> runs = h.runAll(settings.smoke() ? 1 : settings.repeats());
         settings.failures().addAndGet(h.failures);
         return h.markdown(runs, settings.smoke() ? 1 : settings.repeats());
     }
 
     List<Config> configs() {
-        return List.of(
+        return Stream.of(
                 new Config("none", "no profiler"),
                 new Config("lockscope", "lockscope agent, defaults (threshold 0, CPU samples 20 ms)"),
                 new Config(SCHED, "lockscope agent as above plus the bottle-graph scheduling collector "
                         + "(perf context switches, or the /proc sampler where perf is unavailable), as `record --sched`"),
                 new Config("jfr", "JFR with the same JDK lock events at threshold 0 with stacks"),
-                new Config("async-profiler", "async-profiler 4.2, event=lock (its defaults), JFR output"));
+                new Config("async-profiler", "async-profiler 4.2, event=lock (its defaults), JFR output"))
+                .filter(c -> c.name().equals("none") || settings.keep(settings.configs(), c.name())).toList();
     }
 
     List<Workload> workloads() {
@@ -97,6 +101,7 @@ public final class OverheadHarness {
             w.add(new Workload(lib[0], lib[2], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
                     lib[0], lib[1], smoke ? "0.5" : "1", measure), null));
         }
+        w.removeIf(x -> !settings.keep(settings.workloads(), x.name()));
         return w;
     }
 

@@ -1,5 +1,7 @@
 package dev.lockscope.agent.boot;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,8 +14,16 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Rules every method here keeps: never throw (everything is caught and counted in
  * {@link HookFailures}); never take a lock or park (a per-thread guard turns hooks off while a hook
- * runs, in case something below does park, e.g. JDK 21+ stream locks); allocate only small
- * short-lived objects; no lambdas, since their first linkage would run inside the application's park.
+ * runs, in case something below does park, e.g. JDK 21+ stream locks); allocate nothing per call
+ * beyond the live tally's next state (event objects and park tokens are reused per thread); no lambdas, since their first linkage would run inside the application's park.
+ *
+ * <p>Every entry point is {@code @DontInline} (honoured because this class is loaded by the bootstrap
+ * loader; other loaders' uses of the annotation are ignored by the JVM). Without it C2 inlined the
+ * hooks, the JFR event writers below them and the registry into every caller of park, unpark and
+ * AQS.acquire: {@code ArrayBlockingQueue.take} grew from ~1.3 KB to ~9.8 KB of inlined bytecode and
+ * its C2 compile from ~40 ms to ~450 ms, recompiled three times, and the compile backlog ate a third
+ * of the CPU of a 2-core machine for seconds (see scripts/profile-agent.sh). A call costs a few ns;
+ * the hooks run next to a park, which costs microseconds.
  */
 public final class ParkHooks {
     /** Set once all hook classes are loaded and initialised, and cleared at shutdown. */
@@ -21,11 +31,33 @@ public final class ParkHooks {
     /** Global order of park/unpark events (seed 001 §4.2.3). */
     private static final AtomicLong SEQ = new AtomicLong();
     private static volatile VarHandle exclusiveOwner;
+    /**
+     * Whether {@code lockscope.Acquire} is recorded (agent option {@code acquireEvents}). Off by
+     * default: no analysis or report reads it, and it cost a hook, an event and a commit on every
+     * contended acquisition. While off, the AQS.acquire hook returns at once.
+     */
+    private static volatile boolean acquireEvents;
 
-    private static final ThreadLocal<boolean[]> IN_HOOK = new ThreadLocal<boolean[]>() {
+    /**
+     * Per-thread scratch: the re-entry guard, the event objects the hooks fill and commit (reused:
+     * a JFR event is a plain object, and begin/end/commit are called on every use), and a
+     * one-entry cache of the last blocker record. Keeps the park/unpark path free of per-call
+     * allocation apart from the tally.
+     */
+    static final class PerThread {
+        boolean inHook;
+        ParkBeginEvent begin;
+        /** A free park token of this thread, or null while it is in use (parks of a thread never nest). */
+        Token parkToken;
+        UnparkEvent unpark;
+        AcquireEvent acquire;
+        BlockerRecord lastRecord;
+    }
+
+    private static final ThreadLocal<PerThread> PER_THREAD = new ThreadLocal<PerThread>() {
         @Override
-        protected boolean[] initialValue() {
-            return new boolean[1];
+        protected PerThread initialValue() {
+            return new PerThread();
         }
     };
 
@@ -66,10 +98,17 @@ public final class ParkHooks {
         }
         parkEnd(parkBeginCurrentBlocker());
         unparkEnd(unparkBegin(Thread.currentThread()));
+        boolean acquire = acquireEvents;
+        acquireEvents = true;
         acquireEnd(acquireBegin(new java.util.concurrent.locks.ReentrantLock(), false), 1);
+        acquireEvents = acquire;
         BlockerRegistry.forget(warm);
         BlockerRegistry.removeDead();
         return ownerProblem;
+    }
+
+    public static void setAcquireEvents(boolean on) {
+        acquireEvents = on;
     }
 
     public static void deactivate() {
@@ -80,77 +119,93 @@ public final class ParkHooks {
         return active;
     }
 
-    /** Everything {@link #parkEnd} needs about its park. */
+    /** Everything {@link #parkEnd} needs about its park; reused by its thread from one park to the next. */
     static final class Token {
-        final BlockerRecord record;
-        final ParkEndEvent end;
-        final long beginSeq;
-        final long beginNanos;
-        final long timeoutNanos;
-        final long deadlineMillis;
+        final PerThread owner;
+        final ParkEndEvent end = new ParkEndEvent();
+        BlockerRecord record;
+        boolean endEnabled;
+        long beginNanos;
+        long timeoutNanos;
+        long deadlineMillis;
 
-        Token(BlockerRecord record, ParkEndEvent end, long beginSeq, long beginNanos, long timeoutNanos, long deadlineMillis) {
-            this.record = record;
-            this.end = end;
-            this.beginSeq = beginSeq;
-            this.beginNanos = beginNanos;
-            this.timeoutNanos = timeoutNanos;
-            this.deadlineMillis = deadlineMillis;
+        Token(PerThread owner) {
+            this.owner = owner;
         }
     }
 
     /** Entry of park(blocker)/parkNanos(blocker, nanos)/parkUntil(blocker, deadline). */
+    @DontInline
     public static Object parkBegin(Object blocker, long timeoutNanos, long deadlineMillis) {
         if (!active || blocker == null) {
             return null;
         }
-        boolean[] guard = null;
+        PerThread pt = null;
         try {
-            guard = IN_HOOK.get();
-            if (guard[0]) {
+            pt = PER_THREAD.get();
+            if (pt.inHook) {
+                pt = null;
                 return null;
             }
-            guard[0] = true;
+            pt.inHook = true;
             long seq = SEQ.incrementAndGet();
             // The record keeps the blocker's class name and identity hash, so a park on a known
             // blocker does not compute them again for its two events.
-            BlockerRecord record = BlockerRegistry.recordFor(blocker);
+            BlockerRecord record = pt.lastRecord;
+            if (record == null || record.key.get() != blocker) {
+                record = BlockerRegistry.recordFor(blocker);
+                if (record != null) {
+                    pt.lastRecord = record;
+                }
+            }
             String blockerClass = record != null ? record.className : blocker.getClass().getName();
             int blockerHash = record != null ? record.identityHash : System.identityHashCode(blocker);
-            ParkBeginEvent begin = new ParkBeginEvent();
+            ParkBeginEvent begin = pt.begin;
+            if (begin == null) {
+                begin = pt.begin = new ParkBeginEvent();
+            }
             if (begin.isEnabled()) {
+                begin.begin();
                 begin.seq = seq;
                 begin.blockerClass = blockerClass;
                 begin.blockerHash = blockerHash;
                 begin.timeoutNanos = timeoutNanos;
                 begin.deadlineMillis = deadlineMillis;
                 Thread owner = ownerOf(blocker);
-                if (owner != null) {
-                    begin.ownerTid = owner.getId();
-                    begin.ownerName = owner.getName();
-                }
+                begin.ownerTid = owner != null ? owner.getId() : 0;
+                begin.ownerName = owner != null ? owner.getName() : null;
+                begin.end();
                 begin.commit();
             }
-            ParkEndEvent end = new ParkEndEvent();
-            if (end.isEnabled()) {
+            Token tk = pt.parkToken;
+            if (tk != null) {
+                pt.parkToken = null;
+            } else {
+                tk = new Token(pt); // first park of this thread, or a park whose end never came
+            }
+            ParkEndEvent end = tk.end;
+            tk.endEnabled = end.isEnabled();
+            if (tk.endEnabled) {
                 end.beginSeq = seq;
                 end.blockerClass = blockerClass;
                 end.blockerHash = blockerHash;
                 end.begin();
-            } else {
-                end = null;
             }
             long now = System.nanoTime();
             if (record != null) {
                 BlockerRegistry.onPark(record, now);
             }
-            return new Token(record, end, seq, now, timeoutNanos, deadlineMillis);
+            tk.record = record;
+            tk.beginNanos = now;
+            tk.timeoutNanos = timeoutNanos;
+            tk.deadlineMillis = deadlineMillis;
+            return tk;
         } catch (Throwable t) {
             HookFailures.record(t);
             return null;
         } finally {
-            if (guard != null) {
-                guard[0] = false;
+            if (pt != null) {
+                pt.inHook = false;
             }
         }
     }
@@ -159,6 +214,7 @@ public final class ParkHooks {
      * Entry of park() without a blocker argument. AQS {@code ConditionObject.await} sets the blocker
      * with {@code LockSupport.setCurrentBlocker} and then calls park(); only such parks are recorded.
      */
+    @DontInline
     public static Object parkBeginCurrentBlocker() {
         if (!active) {
             return null;
@@ -172,6 +228,7 @@ public final class ParkHooks {
     }
 
     /** Exit of the park methods, in the woken thread. */
+    @DontInline
     public static void parkEnd(Object token) {
         if (!(token instanceof Token)) {
             return;
@@ -179,11 +236,13 @@ public final class ParkHooks {
         try {
             Token tk = (Token) token;
             long now = System.nanoTime();
-            if (tk.record != null) {
-                BlockerRegistry.onUnpark(tk.record, now);
+            BlockerRecord record = tk.record;
+            tk.record = null;
+            if (record != null) {
+                BlockerRegistry.onUnpark(record, now);
             }
             ParkEndEvent end = tk.end;
-            if (end != null) {
+            if (tk.endEnabled) {
                 end.end();
                 if (end.shouldCommit()) {
                     end.seq = SEQ.get();
@@ -192,31 +251,51 @@ public final class ParkHooks {
                     end.commit();
                 }
             }
+            tk.owner.parkToken = tk; // free for this thread's next park
         } catch (Throwable t) {
             HookFailures.record(t);
         }
     }
 
     /** Entry of unpark(thread): numbers the unpark before the target can wake. */
+    @DontInline
     public static Object unparkBegin(Thread target) {
         if (!active || target == null) {
             return null;
         }
+        PerThread pt = null;
         try {
             Object blocker = LockSupport.getBlocker(target);
             if (blocker == null) {
                 return null; // not parked on a blocker: nothing to attribute
             }
-            UnparkEvent e = new UnparkEvent();
+            pt = PER_THREAD.get();
+            if (pt.inHook) {
+                pt = null;
+                return null;
+            }
+            UnparkEvent e = pt.unpark;
+            if (e == null) {
+                e = new UnparkEvent();
+            } else {
+                pt.unpark = null; // in use until unparkEnd
+            }
             if (!e.isEnabled()) {
+                pt.unpark = e;
                 return null;
             }
             e.begin();
             e.seq = SEQ.incrementAndGet();
             e.targetTid = target.getId();
             e.targetName = target.getName();
-            e.blockerClass = blocker.getClass().getName();
-            e.blockerHash = System.identityHashCode(blocker);
+            BlockerRecord r = pt.lastRecord;
+            if (r != null && r.key.get() == blocker) {
+                e.blockerClass = r.className;
+                e.blockerHash = r.identityHash;
+            } else {
+                e.blockerClass = blocker.getClass().getName();
+                e.blockerHash = System.identityHashCode(blocker);
+            }
             return e;
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -225,46 +304,63 @@ public final class ParkHooks {
     }
 
     /** Exit of unpark(thread): the target is already awake, so the stack walk delays nobody. */
+    @DontInline
     public static void unparkEnd(Object token) {
         if (!(token instanceof UnparkEvent)) {
             return;
         }
-        boolean[] guard = null;
+        PerThread pt = null;
         try {
-            guard = IN_HOOK.get();
-            if (guard[0]) {
+            pt = PER_THREAD.get();
+            if (pt.inHook) {
+                pt = null;
                 return;
             }
-            guard[0] = true;
-            ((UnparkEvent) token).commit();
+            pt.inHook = true;
+            UnparkEvent e = (UnparkEvent) token;
+            e.end();
+            e.commit();
+            e.targetName = null;
+            pt.unpark = e;
         } catch (Throwable t) {
             HookFailures.record(t);
         } finally {
-            if (guard != null) {
-                guard[0] = false;
+            if (pt != null) {
+                pt.inHook = false;
             }
         }
     }
 
-    /** Entry of AQS.acquire(Node, int, shared, interruptible, timed, time): the contended path. */
+    @DontInline
     public static Object acquireBegin(Object sync, boolean shared) {
-        if (!active || sync == null) {
+        if (!active || sync == null || !acquireEvents) {
             return null;
         }
         try {
-            AcquireEvent e = new AcquireEvent();
+            PerThread pt = PER_THREAD.get();
+            AcquireEvent e = pt.acquire;
+            if (e == null) {
+                e = new AcquireEvent();
+            } else {
+                pt.acquire = null; // in use until acquireEnd
+            }
             if (!e.isEnabled()) {
+                pt.acquire = e;
                 return null;
             }
             e.begin();
-            e.syncClass = sync.getClass().getName();
-            e.syncHash = System.identityHashCode(sync);
+            BlockerRecord r = pt.lastRecord;
+            if (r != null && r.key.get() == sync) {
+                e.syncClass = r.className;
+                e.syncHash = r.identityHash;
+            } else {
+                e.syncClass = sync.getClass().getName();
+                e.syncHash = System.identityHashCode(sync);
+            }
             e.shared = shared;
             Thread owner = ownerOf(sync);
-            if (owner != null) {
-                e.ownerTid = owner.getId();
-                e.ownerName = owner.getName();
-            }
+            e.ownerTid = owner != null ? owner.getId() : 0;
+            e.ownerName = owner != null ? owner.getName() : null;
             return e;
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -273,6 +369,7 @@ public final class ParkHooks {
     }
 
     /** Exit of AQS.acquire; {@code result} is its return value (positive when acquired). */
+    @DontInline
     public static void acquireEnd(Object token, int result) {
         if (!(token instanceof AcquireEvent)) {
             return;
@@ -284,6 +381,8 @@ public final class ParkHooks {
                 e.acquired = result > 0;
                 e.commit();
             }
+            e.ownerName = null;
+            PER_THREAD.get().acquire = e;
         } catch (Throwable t) {
             HookFailures.record(t);
         }

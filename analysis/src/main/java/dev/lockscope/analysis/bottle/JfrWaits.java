@@ -11,12 +11,20 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Off-CPU intervals of threads from a JFR recording's standard events (jdk.JavaMonitorEnter, Wait,
  * ThreadPark, ThreadSleep, ThreadStart, ThreadEnd), placed on the scheduling time line with the trace's clock
  * offset. Only events above the recording's thresholds exist; shorter waits stay unexplained.
+ *
+ * <p>The lockscope agent does not enable {@code jdk.ThreadPark} by default (it would walk every
+ * parking thread's stack a second time); in a recording without any {@code jdk.ThreadPark} the parks
+ * come from lockscope's own {@code lockscope.ParkEnd} (its duration is the park) and the matching
+ * {@code lockscope.ParkBegin} (blocker class and the waiter's stack), paired by thread and
+ * {@code beginSeq}. Those cover parks on a blocker only.
  */
 public final class JfrWaits {
     private JfrWaits() {
@@ -24,10 +32,25 @@ public final class JfrWaits {
 
     public static List<WaitInterval> read(Path recording, long epochOffsetNanos) throws IOException {
         List<WaitInterval> out = new ArrayList<>();
+        boolean jdkParks = false;
+        Map<String, RecordedEvent> parkBegins = new HashMap<>();
+        List<RecordedEvent> parkEnds = new ArrayList<>();
         try (RecordingFile f = new RecordingFile(recording)) {
             while (f.hasMoreEvents()) {
                 RecordedEvent e = f.readEvent();
                 String type = e.getEventType().getName();
+                if (type.equals("lockscope.ParkBegin") || type.equals("lockscope.ParkEnd")) {
+                    RecordedThread t = e.getThread();
+                    if (t != null && t.getOSThreadId() > 0) {
+                        if (type.equals("lockscope.ParkEnd")) {
+                            parkEnds.add(e);
+                        } else {
+                            parkBegins.put(t.getJavaThreadId() + ":" + e.getLong("seq"), e);
+                        }
+                    }
+                    continue;
+                }
+                jdkParks |= type.equals("jdk.ThreadPark");
                 String state = switch (type) {
                     case "jdk.JavaMonitorEnter" -> "blocked on monitor";
                     case "jdk.JavaMonitorWait" -> "waiting (Object.wait)";
@@ -52,6 +75,17 @@ public final class JfrWaits {
                 out.add(new WaitInterval((int) t.getOSThreadId(), start, end, state, detail(e, type)));
             }
         }
+        if (!jdkParks) {
+            for (RecordedEvent pe : parkEnds) {
+                RecordedThread t = pe.getThread();
+                RecordedEvent pb = parkBegins.get(t.getJavaThreadId() + ":" + pe.getLong("beginSeq"));
+                String cls = pe.getString("blockerClass");
+                String where = pb == null ? null : where(pb.getStackTrace());
+                out.add(new WaitInterval((int) t.getOSThreadId(), mono(pe.getStartTime(), epochOffsetNanos),
+                        mono(pe.getEndTime(), epochOffsetNanos), "parked",
+                        (cls == null ? "" : cls) + (where == null ? "" : (cls == null ? "" : " ") + "at " + where)));
+            }
+        }
         return out;
     }
 
@@ -67,22 +101,24 @@ public final class JfrWaits {
                 cls = c.getName();
             }
         }
-        String where = null;
-        RecordedStackTrace st = e.getStackTrace();
-        if (st != null) {
-            for (RecordedFrame fr : st.getFrames()) {
-                String owner = fr.getMethod().getType().getName();
-                // skip the JDK's own wait/park machinery to reach the code that asked to wait
-                if (!owner.startsWith("java.") && !owner.startsWith("jdk.") && !owner.startsWith("sun.")) {
-                    where = owner + "." + fr.getMethod().getName()
-                            + (fr.getLineNumber() > 0 ? ":" + fr.getLineNumber() : "");
-                    break;
-                }
-            }
-        }
+        String where = where(e.getStackTrace());
         if (type.equals("jdk.ThreadEnd") || type.equals("jdk.ThreadStart")) {
             return "";
         }
         return (cls == null ? "" : cls) + (where == null ? "" : (cls == null ? "" : " ") + "at " + where);
+    }
+
+    /** "app.Foo.bar:42": the first frame below the JDK's (and lockscope's hooks') wait/park machinery. */
+    private static String where(RecordedStackTrace st) {
+        if (st != null) {
+            for (RecordedFrame fr : st.getFrames()) {
+                String owner = fr.getMethod().getType().getName();
+                if (!owner.startsWith("java.") && !owner.startsWith("jdk.") && !owner.startsWith("sun.")
+                        && !owner.startsWith("dev.lockscope.agent.boot.")) {
+                    return owner + "." + fr.getMethod().getName() + (fr.getLineNumber() > 0 ? ":" + fr.getLineNumber() : "");
+                }
+            }
+        }
+        return null;
     }
 }

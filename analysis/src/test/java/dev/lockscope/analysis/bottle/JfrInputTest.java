@@ -1,6 +1,9 @@
 package dev.lockscope.analysis.bottle;
 
+import jdk.jfr.Event;
+import jdk.jfr.Name;
 import jdk.jfr.Recording;
+import jdk.jfr.StackTrace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,6 +59,59 @@ class JfrInputTest {
             assertThat(sleep.endNanos() - sleep.startNanos()).isGreaterThanOrEqualTo(29_000_000);
             assertThat(sleep.detail()).contains(JfrInputTest.class.getName());
             assertThat(waits).extracting(WaitInterval::state).contains("not started yet", "finished");
+        }
+    }
+
+    /** Stand-ins with the names and fields of the agent's events (the agent-boot classes are not on this path). */
+    @Name("lockscope.ParkBegin")
+    @StackTrace(true)
+    static final class ParkBegin extends Event {
+        long seq;
+        String blockerClass;
+    }
+
+    @Name("lockscope.ParkEnd")
+    @StackTrace(false)
+    static final class ParkEnd extends Event {
+        long seq;
+        long beginSeq;
+        String blockerClass;
+    }
+
+    @Test
+    void withoutJdkThreadParkTheAgentsParkEventsGiveTheParkedIntervals() throws Exception {
+        Path file = dir.resolve("p.jfr");
+        try (Recording r = new Recording()) {
+            r.enable("lockscope.ParkBegin").withStackTrace();
+            r.enable("lockscope.ParkEnd").withThreshold(Duration.ZERO);
+            r.enable("jdk.ThreadStart");
+            r.start();
+            long offset = dev.lockscope.sched.SchedTrace.currentEpochOffset();
+            String self = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
+            int tid = Integer.parseInt(self.substring(self.lastIndexOf('/') + 1));
+            long before = System.nanoTime();
+            ParkBegin b = new ParkBegin();
+            b.seq = 41;
+            b.blockerClass = "java.util.concurrent.locks.ReentrantLock$NonfairSync";
+            b.commit();
+            ParkEnd e = new ParkEnd();
+            e.beginSeq = 41;
+            e.seq = 42;
+            e.blockerClass = b.blockerClass;
+            e.begin();
+            Thread.sleep(20);
+            e.end();
+            e.commit();
+            long after = System.nanoTime();
+            r.stop();
+            r.dump(file);
+
+            WaitInterval park = JfrWaits.read(file, offset).stream()
+                    .filter(w -> w.tid() == tid && w.state().equals("parked")).findFirst().orElseThrow();
+            assertThat(park.startNanos()).isBetween(before - 5_000_000, after + 5_000_000);
+            assertThat(park.endNanos() - park.startNanos()).isGreaterThanOrEqualTo(19_000_000);
+            assertThat(park.detail()).startsWith("java.util.concurrent.locks.ReentrantLock$NonfairSync at "
+                    + JfrInputTest.class.getName());
         }
     }
 }
