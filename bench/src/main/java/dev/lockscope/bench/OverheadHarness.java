@@ -28,6 +28,13 @@ import java.util.stream.Stream;
 public final class OverheadHarness {
     private static final Pattern THROUGHPUT = Pattern.compile("throughput: ([0-9.]+) ops/s");
 
+    /**
+     * Seconds of warm-up before measuring (JMH: iterations of 1 s). Long enough that the JIT work a
+     * profiler adds at start-up (JFR's event writers, lockscope's hooks) is done before measuring on
+     * 2 cores: the tables are about steady-state cost; start-up cost is not in them.
+     */
+    private static final String WARMUP_SECONDS = "3";
+
     /** The configuration that also collects scheduling data for bottle graphs. */
     static final String SCHED = "lockscope+sched";
 
@@ -92,14 +99,14 @@ public final class OverheadHarness {
                 {"uncontendedSync", "1", "uncontended synchronized method, 1 thread (JMH)"}}) {
             Path result = work.resolve(jmh[0] + ".json");
             w.add(new Workload(jmh[0], jmh[2], List.of("-cp", bench.toString(), "org.openjdk.jmh.Main",
-                    "LockMicroBenchmarks." + jmh[0] + "$", "-f", "0", "-t", jmh[1], "-wi", "1", "-w", "1s",
+                    "LockMicroBenchmarks." + jmh[0] + "$", "-f", "0", "-t", jmh[1], "-wi", smoke ? "1" : WARMUP_SECONDS, "-w", "1s",
                     "-i", measure.equals("1") ? "1" : "3", "-r", smoke ? "1s" : "2s", "-rf", "json", "-rff", result.toString()), result));
         }
         for (String[] lib : new String[][] {{"queue-pipeline", "4", "ArrayBlockingQueue(64), 2 producers, 2 consumers"},
                 {"h2", "8", "embedded H2 database, 8 threads inserting and querying one table"},
                 {"logback", "8", "logback FileAppender, 8 threads logging to one file"}}) {
             w.add(new Workload(lib[0], lib[2], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
-                    lib[0], lib[1], smoke ? "0.5" : "1", measure), null));
+                    lib[0], lib[1], smoke ? "0.5" : WARMUP_SECONDS, measure), null));
         }
         w.removeIf(x -> !settings.keep(settings.workloads(), x.name()));
         return w;
@@ -160,6 +167,7 @@ public final class OverheadHarness {
         StringBuilder md = new StringBuilder();
         md.append("## Overhead\n\n");
         md.append("Every run is a fresh JVM; configurations take turns (order rotated each repetition), ")
+                .append("each measured after ").append(smoke ? "1" : WARMUP_SECONDS).append(" s of warm-up (steady state; start-up JIT is not counted), ")
                 .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
                 .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS polled from /proc/<pid>/statm every 50 ms.\n\n");
