@@ -167,7 +167,7 @@ public final class OverheadHarness {
         StringBuilder md = new StringBuilder();
         md.append("## Overhead\n\n");
         md.append("Every run is a fresh JVM; configurations take turns (order rotated each repetition), ")
-                .append("each measured after ").append(smoke ? "1" : WARMUP_SECONDS).append(" s of warm-up (steady state; start-up JIT is not counted), ")
+                .append("each measured after ").append(smoke ? "up to 1" : WARMUP_SECONDS).append(" s of warm-up (steady state; start-up JIT is not counted), ")
                 .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
                 .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS polled from /proc/<pid>/statm every 50 ms.\n\n");
