@@ -100,8 +100,10 @@ class LiveBottleTest {
         List<NeckExplainer.Activity> blocked = necks.stream().flatMap(n -> n.others().stream())
                 .filter(a -> a.state().equals("blocked on monitor")).toList();
         assertThat(blocked).isNotEmpty().allSatisfy(a -> assertThat(a.detail()).startsWith(lock));
-        // while the first holder ran, the three others were blocked on that lock
-        assertThat(blocked).anySatisfy(a -> assertThat(a.threads()).isEqualTo(3));
+        // while a holder ran, the others were blocked on that lock: at least two of the three at once.
+        // Not always all three: JDK 25 spins a contender for a while before it blocks, and a spinning
+        // thread has no monitor-enter event for that time (seen once in ~10 runs on JDK 25: 1 and 2).
+        assertThat(blocked).anySatisfy(a -> assertThat(a.threads()).isBetween(2, 3));
     }
 
     @Test
