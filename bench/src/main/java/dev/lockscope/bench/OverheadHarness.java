@@ -38,19 +38,10 @@ public final class OverheadHarness {
     /** The configuration that also collects scheduling data for bottle graphs. */
     static final String SCHED = "lockscope+sched";
 
-    private final Path root;
-    private final Path work;
-    private final String java;
-    private final boolean smoke;
     private final BenchSettings settings;
-    private int failures;
 
     private OverheadHarness(BenchSettings settings) {
         this.settings = settings;
-        this.root = settings.root();
-        this.java = settings.java();
-        this.smoke = settings.smoke();
-        this.work = settings.work();
     }
 
     /** A profiler configuration: the JVM arguments it adds, given a scratch recording path. */
@@ -69,7 +60,6 @@ public final class OverheadHarness {
     static String section(BenchSettings settings) throws Exception {
         OverheadHarness h = new OverheadHarness(settings);
         List<Run> runs = h.runAll(settings.smoke() ? 1 : settings.repeats());
-        settings.failures().addAndGet(h.failures);
         return h.markdown(runs, settings.smoke() ? 1 : settings.repeats());
     }
 
@@ -85,10 +75,10 @@ public final class OverheadHarness {
     }
 
     List<Workload> workloads() {
-        double seconds = smoke ? 1 : 6;
-        String measure = smoke ? "1" : "5";
-        Path bench = root.resolve("bench/target/lockscope-bench.jar");
-        Path demo = root.resolve("demo/target/lockscope-demo.jar");
+        double seconds = settings.smoke() ? 1 : 6;
+        String measure = settings.smoke() ? "1" : "5";
+        Path bench = settings.root().resolve("bench/target/lockscope-bench.jar");
+        Path demo = settings.root().resolve("demo/target/lockscope-demo.jar");
         List<Workload> w = new ArrayList<>();
         w.add(new Workload("large-cs-juc", "seed 000 §5.2, ReentrantLock, 16 threads", List.of("-jar", demo.toString(),
                 "large-cs-juc", "--seconds", Double.toString(seconds)), null));
@@ -97,16 +87,16 @@ public final class OverheadHarness {
         for (String[] jmh : new String[][] {{"syncCounter", "4", "hot synchronized counter, 4 threads (JMH)"},
                 {"lockCounter", "4", "hot ReentrantLock counter, 4 threads (JMH)"},
                 {"uncontendedSync", "1", "uncontended synchronized method, 1 thread (JMH)"}}) {
-            Path result = work.resolve(jmh[0] + ".json");
+            Path result = settings.work().resolve(jmh[0] + ".json");
             w.add(new Workload(jmh[0], jmh[2], List.of("-cp", bench.toString(), "org.openjdk.jmh.Main",
-                    "LockMicroBenchmarks." + jmh[0] + "$", "-f", "0", "-t", jmh[1], "-wi", smoke ? "1" : WARMUP_SECONDS, "-w", "1s",
-                    "-i", measure.equals("1") ? "1" : "3", "-r", smoke ? "1s" : "2s", "-rf", "json", "-rff", result.toString()), result));
+                    "LockMicroBenchmarks." + jmh[0] + "$", "-f", "0", "-t", jmh[1], "-wi", settings.smoke() ? "1" : WARMUP_SECONDS, "-w", "1s",
+                    "-i", measure.equals("1") ? "1" : "3", "-r", settings.smoke() ? "1s" : "2s", "-rf", "json", "-rff", result.toString()), result));
         }
         for (String[] lib : new String[][] {{"queue-pipeline", "4", "ArrayBlockingQueue(64), 2 producers, 2 consumers"},
                 {"h2", "8", "embedded H2 database, 8 threads inserting and querying one table"},
                 {"logback", "8", "logback FileAppender, 8 threads logging to one file"}}) {
             w.add(new Workload(lib[0], lib[2], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
-                    lib[0], lib[1], smoke ? "0.5" : WARMUP_SECONDS, measure), null));
+                    lib[0], lib[1], settings.smoke() ? "0.5" : WARMUP_SECONDS, measure), null));
         }
         w.removeIf(x -> !settings.keep(settings.workloads(), x.name()));
         return w;
@@ -133,15 +123,16 @@ public final class OverheadHarness {
 
     private Run runOnce(Workload w, Config config, int repeat) throws Exception {
         List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        Path jfr = work.resolve(w.name() + "-" + config.name() + "-" + repeat + ".jfr");
-        Path sched = work.resolve(w.name() + "-" + repeat + ".sched");
-        cmd.addAll(Profilers.args(root, work, config.name().equals(SCHED) ? "lockscope" : config.name(), jfr));
+        cmd.add(settings.java());
+        Path jfr = settings.work().resolve(w.name() + "-" + config.name() + "-" + repeat + ".jfr");
+        Path sched = settings.work().resolve(w.name() + "-" + repeat + ".sched");
+        cmd.addAll(Profilers.args(settings.root(), settings.work(), config.name().equals(SCHED) ? "lockscope" : config.name(), jfr));
         cmd.addAll(w.args());
         // The bottle-graph configuration starts the scheduling collector on the workload's pid, as
         // `lockscope record --sched` does; its CPU time (perf, or the /proc sampler) competes with the workload.
-        MeasuredProcess p = MeasuredProcess.run(cmd, work.resolve("out.txt"),
-                config.name().equals(SCHED) ? pid -> SchedCollector.start(pid, sched) : pid -> () -> { });
+        MeasuredProcess p = config.name().equals(SCHED)
+                ? MeasuredProcess.run(cmd, settings.work().resolve("out.txt"), pid -> SchedCollector.start(pid, sched))
+                : MeasuredProcess.run(cmd, settings.work().resolve("out.txt"));
         double ops = Double.NaN;
         if (p.exitCode() == 0) {
             if (w.jmhResult() != null) {
@@ -156,7 +147,7 @@ public final class OverheadHarness {
         }
         if (Double.isNaN(ops)) {
             System.err.println("bench: run failed (exit " + p.exitCode() + "): " + cmd + "\n" + p.tail());
-            failures++;
+            settings.failures().incrementAndGet();
         }
         Files.deleteIfExists(jfr);
         Files.deleteIfExists(sched);
@@ -167,7 +158,7 @@ public final class OverheadHarness {
         StringBuilder md = new StringBuilder();
         md.append("## Overhead\n\n");
         md.append("Every run is a fresh JVM; configurations take turns (order rotated each repetition), ")
-                .append("each measured after ").append(smoke ? "up to 1" : WARMUP_SECONDS).append(" s of warm-up (steady state; start-up JIT is not counted), ")
+                .append("each measured after ").append(settings.smoke() ? "up to 1" : WARMUP_SECONDS).append(" s of warm-up (steady state; start-up JIT is not counted), ")
                 .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
                 .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS polled from /proc/<pid>/statm every 50 ms.\n\n");

@@ -56,7 +56,7 @@ public final class PerformanceReport {
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                    case "--repeats" -> repeats = count(args[++i]);
                     case "--smoke" -> smoke = true;
                     case "--out" -> out = Path.of(args[++i]);
                     case "--root" -> root = Path.of(args[++i]);
@@ -106,6 +106,14 @@ public final class PerformanceReport {
         }
     }
 
+    private static int count(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--repeats needs a whole number, not '" + text + "'");
+        }
+    }
+
     /** The arguments as the user gave them to the script (which adds --root itself). */
     private static String shown(String[] args) {
         StringBuilder out = new StringBuilder();
@@ -134,7 +142,7 @@ public final class PerformanceReport {
                 + "the machine is shared, so absolute numbers vary between runs";
     }
 
-    static String javaVersion(String java) throws IOException, InterruptedException {
+    private static String javaVersion(String java) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
         String v = new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("?");
         p.waitFor();
