@@ -1,6 +1,5 @@
 package dev.lockscope.analysis;
 
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
@@ -102,13 +101,6 @@ public final class LockContentionAnalysis implements RecordingVisitor {
 
     public LockContentionAnalysis(ContentionOptions options) {
         this.options = options;
-    }
-
-    /** The table of an in-memory recording (tests, small synthetic inputs). */
-    public static LockContention analyze(LockRecording recording, ContentionOptions options) {
-        LockContentionAnalysis analysis = new LockContentionAnalysis(options);
-        recording.replay(analysis);
-        return analysis.result();
     }
 
     @Override

@@ -46,7 +46,7 @@ class LockContentionAnalysisExactTest {
         // t1 0..30, t2 10..60, t3 40..100 on blocker A; recording 0..200
         LockRecording r = recording(0, 200, List.of(park(T1, "A", 0xa, 0, 30), park(T2, "A", 0xa, 10, 60),
                 park(T3, "A", 0xa, 40, 100)), List.of());
-        LockMetrics m = only(LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS), "A");
+        LockMetrics m = only(r.contention(ContentionOptions.DEFAULTS), "A");
 
         assertThat(m.kind()).isEqualTo(LockKind.PARK);
         assertThat(m.identityHash()).isEqualTo("a");
@@ -70,7 +70,7 @@ class LockContentionAnalysisExactTest {
     void blockersAreKeyedByClassAndIdentityHash() {
         LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 2, 0, 20),
                 park(T3, "B", 1, 0, 30), park(T1, "A", 1, 20, 25)), List.of());
-        List<LockMetrics> locks = LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS).locks();
+        List<LockMetrics> locks = r.contention(ContentionOptions.DEFAULTS).locks();
         assertThat(locks).extracting(m -> m.className() + "@" + m.identityHash() + "x" + m.timesParked())
                 .containsExactly("B@1x1", "A@2x1", "A@1x2");
     }
@@ -80,7 +80,7 @@ class LockContentionAnalysisExactTest {
         // t1 parks at 0 and never returns; t2 parks 10..20
         LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, LockRecording.OPEN), park(T2, "A", 1, 10, 20)),
                 List.of());
-        LockMetrics m = only(LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS), "A");
+        LockMetrics m = only(r.contention(ContentionOptions.DEFAULTS), "A");
         assertThat(m.parkedNow()).isEqualTo(1);
         assertThat(m.threadTimeNanos()).isEqualTo(10 + 2 * 10);
         assertThat(m.realTimeNanos()).isEqualTo(20);
@@ -91,10 +91,10 @@ class LockContentionAnalysisExactTest {
     void firstThreadIsTheParkThatReachesTheCollectionThreshold() {
         LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 1, 20, 30),
                 park(T3, "A", 1, 40, 50)), List.of());
-        assertThat(only(LockContentionAnalysis.analyze(r, new ContentionOptions(2, 0)), "A").firstThread()).isEqualTo("t3");
-        assertThat(only(LockContentionAnalysis.analyze(r, new ContentionOptions(1, 0)), "A").firstThread()).isEqualTo("t2");
-        assertThat(LockContentionAnalysis.analyze(r, new ContentionOptions(3, 0)).locks()).isEmpty();
-        assertThat(LockContentionAnalysis.analyze(r, new ContentionOptions(3, 0)).belowPrintThreshold()).isZero();
+        assertThat(only(r.contention(new ContentionOptions(2, 0)), "A").firstThread()).isEqualTo("t3");
+        assertThat(only(r.contention(new ContentionOptions(1, 0)), "A").firstThread()).isEqualTo("t2");
+        assertThat(r.contention(new ContentionOptions(3, 0)).locks()).isEmpty();
+        assertThat(r.contention(new ContentionOptions(3, 0)).belowPrintThreshold()).isZero();
     }
 
     @Test
@@ -103,7 +103,7 @@ class LockContentionAnalysisExactTest {
         // before t1's return from park is recorded at 26: all three are counted parked at once
         LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 26), park(T2, "A", 1, 5, 60),
                 park(T3, "A", 1, 25, 70)), List.of());
-        LockMetrics m = only(LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS), "A");
+        LockMetrics m = only(r.contention(ContentionOptions.DEFAULTS), "A");
         assertThat(m.peakParked()).isEqualTo(3);
     }
 
@@ -112,7 +112,7 @@ class LockContentionAnalysisExactTest {
         LockRecording r = recording(0, 1000, List.of(), List.of(
                 enter(T1, "app.Cache", 0x7f00, 0, 100), enter(T2, "app.Cache", 0x7f00, 50, 150),
                 enter(T3, "app.Cache", 0x8f00, 0, 10)));
-        LockContention c = LockContentionAnalysis.analyze(r, ContentionOptions.DEFAULTS);
+        LockContention c = r.contention(ContentionOptions.DEFAULTS);
         assertThat(c.locks()).hasSize(2);
         LockMetrics hot = c.locks().get(0);
         assertThat(hot.kind()).isEqualTo(LockKind.MONITOR);
@@ -131,14 +131,14 @@ class LockContentionAnalysisExactTest {
     void printThresholdCountsWhatItLeavesOut() {
         LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 1, 20, 30),
                 park(T3, "B", 1, 0, 50)), List.of(enter(T1, "M", 1, 0, 5)));
-        LockContention c = LockContentionAnalysis.analyze(r, new ContentionOptions(0, 2));
+        LockContention c = r.contention(new ContentionOptions(0, 2));
         assertThat(c.locks()).extracting(LockMetrics::className).containsExactly("A");
         assertThat(c.belowPrintThreshold()).isEqualTo(2);
     }
 
     @Test
     void emptyRecordingHasNoLocks() {
-        LockContention c = LockContentionAnalysis.analyze(recording(0, 0, List.of(), List.of()), ContentionOptions.DEFAULTS);
+        LockContention c = recording(0, 0, List.of(), List.of()).contention(ContentionOptions.DEFAULTS);
         assertThat(c.locks()).isEmpty();
         assertThat(c.belowPrintThreshold()).isZero();
     }

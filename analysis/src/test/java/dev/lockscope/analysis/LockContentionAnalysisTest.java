@@ -31,7 +31,7 @@ class LockContentionAnalysisTest {
     }
 
     private static LockContention analyze(long collectionThreshold, long printThreshold) {
-        return LockContentionAnalysis.analyze(recording, new ContentionOptions(collectionThreshold, printThreshold));
+        return recording.contention(new ContentionOptions(collectionThreshold, printThreshold));
     }
 
     private static Optional<LockMetrics> lock(LockContention c, String className) {
@@ -152,6 +152,6 @@ class LockContentionAnalysisTest {
         assertThat(c.source()).isEqualTo(recording.source());
         assertThat(c.locks()).allSatisfy(m -> assertThat(m.totalExecutionNanos()).isEqualTo(c.durationNanos()));
         // deterministic: the same input gives the same output
-        assertThat(LockContentionAnalysis.analyze(recording, ContentionOptions.DEFAULTS)).isEqualTo(c);
+        assertThat(recording.contention(ContentionOptions.DEFAULTS)).isEqualTo(c);
     }
 }

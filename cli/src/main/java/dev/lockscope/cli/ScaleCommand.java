@@ -1,7 +1,6 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.scale.LayerClassifier;
-import dev.lockscope.analysis.scale.OwnerEstimate;
 import dev.lockscope.analysis.scale.PointRun;
 import dev.lockscope.analysis.scale.SweepAnalysis;
 import dev.lockscope.analysis.scale.SweepResult;
@@ -134,7 +133,7 @@ final class ScaleCommand implements Callable<Integer> {
         Path dir = outputDir();
         SweepAnalysis analysis = new SweepAnalysis(threshold, new LayerClassifier(middleware));
         SweepRunner runner = new SweepRunner(command, dir, EmbeddedJars.agent(), machine, cpus != null, pattern, runLength,
-                limit, repeat > 1, new OwnerEstimate(), notes::add);
+                limit, repeat > 1, notes::add);
 
         // Ctrl-C: stop the run in progress (its JVM writes its recording), write what is finished, then exit.
         CountDownLatch written = new CountDownLatch(1);

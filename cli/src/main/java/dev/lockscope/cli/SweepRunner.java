@@ -1,9 +1,12 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
-import dev.lockscope.analysis.scale.LockWaitSource;
+import dev.lockscope.analysis.scale.ContendedLock;
 import dev.lockscope.analysis.scale.PointRun;
 
 import java.io.IOException;
@@ -36,14 +39,13 @@ final class SweepRunner {
     private final Duration duration;
     private final Duration timeout;
     private final boolean repeated;
-    private final LockWaitSource locks;
     private final Consumer<String> notes;
     private volatile Process current;
     private volatile boolean stopping;
 
     SweepRunner(List<String> template, Path outputDir, Path agentJar, CpuSet machine, boolean pinCpus,
                 ThroughputPattern throughput, Duration duration, Duration timeout, boolean repeated,
-                LockWaitSource locks, Consumer<String> notes) {
+                Consumer<String> notes) {
         this.template = List.copyOf(template);
         this.outputDir = outputDir;
         this.agentJar = agentJar;
@@ -53,7 +55,6 @@ final class SweepRunner {
         this.duration = duration;
         this.timeout = timeout;
         this.repeated = repeated;
-        this.locks = locks;
         this.notes = notes;
     }
 
@@ -134,11 +135,12 @@ final class SweepRunner {
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), null, null, 0, List.of(), null);
         }
         try {
-            LockWaitSource.Analysis analysis = locks.start();
-            RecordingInfo rec = RecordingReader.read(recording, analysis);
+            LockContentionAnalysis table = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
+            BlameAnalysis blame = new BlameAnalysis();
+            RecordingInfo rec = RecordingReader.read(recording, table, blame);
             // HOOK: the bottle-graph summary of this run (application vs GC vs JIT parallelism) goes in the last argument.
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, rec.durationNanos(),
-                    analysis.contendedLocks(), null);
+                    ContendedLock.of(table.result(), blame.result()), null);
         } catch (RecordingException e) {
             notes.accept(stem + ": " + e.getMessage());
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, 0, List.of(), null);

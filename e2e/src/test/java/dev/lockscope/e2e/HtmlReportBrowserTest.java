@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.report.export.ReportDocument;
 import dev.lockscope.report.export.ReportSection;
 import dev.lockscope.report.html.HtmlReport;
@@ -98,7 +100,9 @@ class HtmlReportBrowserTest {
     }
 
     private static Path write(String name, LockRecording recording, List<ReportSection> sections) throws IOException {
-        ObjectNode doc = ReportDocument.build(ReportDocument.read(recording, new ContentionOptions(0, 0), sections), sections);
+        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
+        RecordingInfo info = recording.replay(ReportDocument.visitors(contention, sections));
+        ObjectNode doc = ReportDocument.build(new ReportDocument.Read(info, contention.result()), sections);
         Path file = OUT.resolve(name);
         Files.writeString(file, HtmlReport.render(doc), StandardCharsets.UTF_8);
         return file;

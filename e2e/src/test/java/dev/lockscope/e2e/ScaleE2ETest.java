@@ -68,7 +68,7 @@ class ScaleE2ETest {
         assertThat(top.get("className").asText()).isEqualTo("java.util.concurrent.locks.ReentrantLock$NonfairSync");
         assertThat(top.get("layer").asText()).isEqualTo("application");
         assertThat(top.get("ownerFrames").get(0).asText()).startsWith("dev.lockscope.demo.GlobalLockRequests.underGlobalLock:");
-        assertThat(top.get("ownerSource").asText()).isEqualTo("unpark");
+        assertThat(top.get("ownerSource").asText()).isEqualTo("exact");
         assertThat(top.get("threadTimeNanos")).hasSize(4);
         assertThat(top.get("threadTimeNanos").get(3).asLong()).isGreaterThan(top.get("threadTimeNanos").get(1).asLong());
         assertThat(top.get("shareAfter").asDouble()).as("at 8 threads, half the time waits (6 + 2 of 16 ms run)")

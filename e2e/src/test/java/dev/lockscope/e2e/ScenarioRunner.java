@@ -1,7 +1,7 @@
 package dev.lockscope.e2e;
 
-import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.blame.BlameResult;
+import dev.lockscope.analysis.blame.SpanBySpanBlame;
 import dev.lockscope.analysis.model.LockRecording;
 
 import java.io.IOException;
@@ -118,9 +118,7 @@ final class ScenarioRunner {
 
     /** Owner blame with one entry per span, so that tests can check where each span lies. */
     private static BlameResult spanBySpan(LockRecording recording) {
-        BlameAnalysis blame = BlameAnalysis.eachSpan();
-        recording.replay(blame);
-        return blame.result();
+        return SpanBySpanBlame.of(recording);
     }
 
     /** Runs a command, returns its stdout; fails with its output when it does not exit with 0. */

@@ -1,7 +1,6 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.CpuSample;
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
@@ -23,28 +22,14 @@ public final class BlameAnalysis implements RecordingVisitor {
 
     /** Contention and waits summed by key: bounded by threads × locks × distinct stacks. */
     public BlameAnalysis() {
-        this(false);
+        this(new BlameCollector());
     }
 
-    private BlameAnalysis(boolean eachSpan) {
-        out = new BlameCollector(eachSpan);
+    /** With another collector: tests keep every span apart with one. */
+    BlameAnalysis(BlameCollector out) {
+        this.out = out;
         parks = new ParkBlame(out);
         monitors = new MonitorBlame(out);
-    }
-
-    /**
-     * One entry per span of contention and per wait (count 1, {@code firstBeginNanos} its begin), for
-     * tests that check where spans lie in time. Grows with the recording: not for reports.
-     */
-    public static BlameAnalysis eachSpan() {
-        return new BlameAnalysis(true);
-    }
-
-    /** Blame of an in-memory recording (tests, small synthetic inputs). */
-    public static BlameResult analyze(LockRecording recording) {
-        BlameAnalysis blame = new BlameAnalysis();
-        recording.replay(blame);
-        return blame.result();
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.Map;
  * Where analyzers put what they find, summed at once by full key (lock, waiter thread and chain,
  * cause): its size is bounded by threads × locks × distinct stacks, not by the number of waits.
  */
-final class BlameCollector {
+class BlameCollector {
     private static final Comparator<Contention> CONTENTION_ORDER = Comparator.comparingLong(Contention::firstBeginNanos)
             .thenComparingLong(c -> c.waiter().javaTid())
             .thenComparing(Contention::lock)
@@ -65,17 +65,9 @@ final class BlameCollector {
 
     private final Map<Key, Sum> contentions = new HashMap<>();
     private final Map<WaitKey, Sum> waits = new HashMap<>();
-    /** Whether every span stays its own entry (see {@link BlameAnalysis#eachSpan()}). */
-    private final boolean eachSpan;
-    private long spans;
-
-    BlameCollector(boolean eachSpan) {
-        this.eachSpan = eachSpan;
-    }
-
-    /** 0 when summing by key; a number of its own for each span otherwise. */
-    private long span() {
-        return eachSpan ? ++spans : 0;
+    /** Spans with equal keys and equal numbers here are summed: 0 sums by key; a test numbers each span apart. */
+    long span() {
+        return 0;
     }
 
     /** A span of contention; empty spans are dropped. */

@@ -25,9 +25,6 @@ public final class LayerClassifier {
             "kotlin.", "kotlinx.", "scala.", "akka.", "reactor.", "io.reactivex.", "org.quartz.", "freemarker.",
             "org.thymeleaf.", "com.itextpdf.", "com.lowagie.", "org.jfree.");
     private static final List<String> JDK_PREFIXES = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.");
-    /** Java's lock implementations: a waiter's or releaser's frames inside them say nothing about who holds the lock. */
-    private static final List<String> LOCK_IMPLEMENTATION = List.of(
-            "java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.", "sun.misc.Unsafe.");
     /** HotSpot's names for its own threads (GC workers, JIT compilers, VM operations, JFR, service). */
     private static final List<String> JVM_THREAD_PREFIXES = List.of(
             "gc thread", "g1 ", "gc ", "pargc", "parallel gc", "vm thread", "vm periodic", "c1 compilerthread",
@@ -66,20 +63,6 @@ public final class LayerClassifier {
     public Optional<Layer> classifyThread(String threadName) {
         String n = threadName.toLowerCase(Locale.ROOT);
         return startsWithAny(n, JVM_THREAD_PREFIXES) ? Optional.of(Layer.JVM) : Optional.empty();
-    }
-
-    /** True for frames inside Java's lock machinery (AQS, LockSupport, Unsafe.park). */
-    public static boolean isLockImplementation(String frame) {
-        return startsWithAny(frame, LOCK_IMPLEMENTATION);
-    }
-
-    /** The frames from the first one outside the lock machinery on: where the lock is taken or released. */
-    public static List<String> withoutLockImplementation(List<String> frames) {
-        int i = 0;
-        while (i < frames.size() && isLockImplementation(frames.get(i))) {
-            i++;
-        }
-        return frames.subList(i, frames.size());
     }
 
     /** The innermost application or middleware frame: the user's code on this stack. */

@@ -20,7 +20,7 @@ class MonitorAndGenericBlameTest {
         b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5", "app.Fig.run:1"))
                 .enter(t3, MON, 0x7f00, 20, 150, t2, List.of("app.Fig.t3:5"))
                 .sample(t1, 50, List.of("app.Fig.t1busy:7"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
 
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T1", 90.0).hasSize(1);
         assertThat(BlameSums.byOwner(r, "T3")).containsEntry("T1", 80.0).containsEntry("T2", 50.0).hasSize(2);
@@ -40,7 +40,7 @@ class MonitorAndGenericBlameTest {
         b.enter(t1, MON, 0x7f00, 0, 10, t4, List.of("app.C.chainX:1"))
                 .enter(t2, MON, 0x7f00, 15, 20, t1, List.of("app.C.chainY:2"))
                 .enter(t3, MON, 0x7f00, 30, 40, t1, List.of("app.C.other:3"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
         Contention onT1ByT2 = r.contentions().stream().filter(c -> c.waiter().equals(t2)).findFirst().orElseThrow();
         assertThat(onT1ByT2.cause().chain()).isEqualTo(OwnerChain.ACQUISITION_SITE);
         assertThat(onT1ByT2.cause().frames()).containsExactly("app.C.chainX:1");
@@ -52,7 +52,7 @@ class MonitorAndGenericBlameTest {
     @Test
     void ownerWithoutAcquisitionOrSamplesIsNamedWithUnknownChain() {
         b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5"));
-        Contention c = BlameAnalysis.analyze(b.build()).contentions().get(0);
+        Contention c = b.build().blame().contentions().get(0);
         assertThat(c.cause().owner()).isEqualTo(t1);
         assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
         assertThat(c.cause().frames()).isEmpty();
@@ -63,7 +63,7 @@ class MonitorAndGenericBlameTest {
         b.monitorWait(t2, MON, 0x10, 0, 50, t1, List.of("java.lang.Object.wait:-1", "app.W.take:3"))
                 .enter(t2, MON, 0x10, 50.2, 70, t1, List.of("java.lang.Object.wait:-1", "app.W.take:3"))
                 .monitorWait(t3, MON, 0x10, 0, 40, null, List.of("java.lang.Object.wait:-1", "app.W.poll:3"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
 
         assertThat(r.waits()).hasSize(2);
         assertThat(r.waits()).filteredOn(w -> w.waiter().equals(t2)).singleElement()
@@ -80,7 +80,7 @@ class MonitorAndGenericBlameTest {
     void semaphoreParkTimeHasNoOwner() {
         b.park(t2, SEMAPHORE, 3, 10, 60, 1, 2, List.of("app.S.acquire:1"))
                 .unpark(t1, 59.9, 2, t2, SEMAPHORE, 3, List.of("app.S.release:1"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
         assertThat(r.contentions()).singleElement().satisfies(c -> {
             assertThat(c.cause()).isEqualTo(Cause.UNKNOWN);
             assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(50));
@@ -91,7 +91,7 @@ class MonitorAndGenericBlameTest {
     @Test
     void genericBlockerWithExclusiveOwnerNamesTheThreadOnly() {
         b.park(t2, "java.util.concurrent.ThreadPoolExecutor$Worker", 3, 10, 20, 1, 0, 1, "T1", List.of("app.X:1"));
-        Contention c = BlameAnalysis.analyze(b.build()).contentions().get(0);
+        Contention c = b.build().blame().contentions().get(0);
         assertThat(c.cause().owner()).isEqualTo(t1);
         assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
     }

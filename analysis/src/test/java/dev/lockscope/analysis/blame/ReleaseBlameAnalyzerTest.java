@@ -28,7 +28,7 @@ class ReleaseBlameAnalyzerTest {
                 .park(t3, RL, 7, 20, 150.1, 2, 4, chain(LOCK, "app.Fig.t3:1"))
                 .unpark(t1, 100, 3, t2, RL, 7, chain(UNLOCK, "app.Fig.t1:9"))
                 .unpark(t2, 150, 4, t3, RL, 7, chain(UNLOCK, "app.Fig.t2:9"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
 
         assertThat(BlameSums.byOwner(r, "T2").get("T1")).isCloseTo(90, within(1e-6));
         assertThat(BlameSums.byOwner(r, "T3").get("T1")).isCloseTo(80, within(1e-6));
@@ -50,7 +50,7 @@ class ReleaseBlameAnalyzerTest {
                 .park(t2, RL, 7, 102, 131, 4, 5, LOCK) // T2 lost to the barging T3 and parked again
                 .unpark(t3, 130, 5, t2, RL, 7, chain(UNLOCK, "app.B.t3:1"))
                 .unpark(t2, 150, 6, t4, RL, 7, chain(UNLOCK, "app.B.t2:1"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
 
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T1", 90.0).containsEntry("T3", 28.0).containsEntry("?", 2.0);
         assertThat(BlameSums.byOwner(r, "T4")).containsEntry("T1", 80.0).containsEntry("T3", 30.0)
@@ -73,7 +73,7 @@ class ReleaseBlameAnalyzerTest {
                 // then T4 (writer) waits for readers T2 and T3; T3 is the last to leave and wakes it
                 .park(t4, RWL, 9, 60, 90.5, 5, 6, chain(LOCK, "app.R.write:1"))
                 .unpark(t3, 90, 6, t4, RWL, 9, chain(UNLOCK, "app.R.read:3"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
 
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T1", 40.0);
         assertThat(BlameSums.byOwner(r, "T3").get("T1")).isCloseTo(30.0, within(1e-6));
@@ -93,7 +93,7 @@ class ReleaseBlameAnalyzerTest {
                 .unpark(t1, 50, 2, t2, COND, 5, chain(UNLOCK, "app.C.put:1"))
                 .park(t2, RL, 6, 51, 70.1, 3, 4, reacquire)
                 .unpark(t3, 70, 4, t2, RL, 6, chain(UNLOCK, "app.C.other:1"));
-        BlameResult r = BlameAnalysis.analyze(b.build());
+        BlameResult r = b.build().blame();
 
         assertThat(r.waits()).singleElement().satisfies(w -> {
             assertThat(w.notifier()).isEqualTo(t1);
@@ -107,7 +107,7 @@ class ReleaseBlameAnalyzerTest {
     void openParkEndsAtRecordingEndAndItsTailIsUnknown() {
         b.park(t2, RL, 7, 10, -1, 1, 0, LOCK).unpark(t4, 30, 2, t3, RL, 7, UNLOCK).endAt(100);
         LockRecording rec = b.build();
-        BlameResult r = BlameAnalysis.analyze(rec);
+        BlameResult r = rec.blame();
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T4", 20.0).containsEntry("?", 70.0);
     }
 }

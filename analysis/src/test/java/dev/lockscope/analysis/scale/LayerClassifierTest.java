@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.scale;
 
+import dev.lockscope.analysis.blame.ChainView;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -39,7 +40,7 @@ class LayerClassifierTest {
                 "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire:715",
                 "java.util.concurrent.locks.ReentrantLock.lock:322", "java.util.concurrent.LinkedBlockingQueue.put:343",
                 "com.shop.Jobs.submit:20");
-        List<String> site = LayerClassifier.withoutLockImplementation(waiter);
+        List<String> site = ChainView.FILTERED.visible(waiter);
         assertThat(site).first().isEqualTo("java.util.concurrent.LinkedBlockingQueue.put:343");
         assertThat(layers.classify(site.get(0))).isEqualTo(Layer.JDK);
         assertThat(layers.firstUserFrame(site)).contains("com.shop.Jobs.submit:20");

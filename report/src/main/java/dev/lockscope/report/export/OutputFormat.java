@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.TextReport;
 import dev.lockscope.report.blame.BlameTextReport;
@@ -37,12 +36,6 @@ public enum OutputFormat {
     public byte[] render(Path recording, ContentionOptions options, Side side, List<Aspect> groupBy, boolean raw)
             throws RecordingException {
         List<ReportSection> sections = sections(groupBy, raw);
-        return render(ReportDocument.read(recording, options, sections), sections, side);
-    }
-
-    /** The same for an in-memory recording, owner blame grouped by its default aspects. */
-    public byte[] render(LockRecording recording, ContentionOptions options, Side side) {
-        List<ReportSection> sections = sections(Aspect.DEFAULT, false);
         return render(ReportDocument.read(recording, options, sections), sections, side);
     }
 

@@ -8,7 +8,6 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
-import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
@@ -49,14 +48,8 @@ public final class ReportDocument {
         return new Read(info, contention.result());
     }
 
-    /** The same for an in-memory recording (tests, synthetic inputs). */
-    public static Read read(LockRecording recording, ContentionOptions options, List<ReportSection> sections) {
-        LockContentionAnalysis contention = new LockContentionAnalysis(options);
-        RecordingInfo info = recording.replay(visitors(contention, sections));
-        return new Read(info, contention.result());
-    }
-
-    private static RecordingVisitor[] visitors(LockContentionAnalysis contention, List<ReportSection> sections) {
+    /** What {@link #read} feeds: the contention table first, then every section. */
+    public static RecordingVisitor[] visitors(LockContentionAnalysis contention, List<ReportSection> sections) {
         List<RecordingVisitor> all = new ArrayList<>();
         all.add(contention);
         sections.forEach(s -> all.add(s.visitor()));

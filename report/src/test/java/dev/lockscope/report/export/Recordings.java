@@ -5,6 +5,7 @@ import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -46,12 +47,14 @@ public final class Recordings {
     }
 
     public static LockContention contention(LockRecording r) {
-        return LockContentionAnalysis.analyze(r, new ContentionOptions(0, 0));
+        return r.contention(new ContentionOptions(0, 0));
     }
 
     /** The report document of the recording with these sections, fed as a file would feed them. */
     public static ObjectNode document(LockRecording r, List<ReportSection> sections) {
-        return ReportDocument.build(ReportDocument.read(r, new ContentionOptions(0, 0), sections), sections);
+        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
+        RecordingInfo info = r.replay(ReportDocument.visitors(contention, sections));
+        return ReportDocument.build(new ReportDocument.Read(info, contention.result()), sections);
     }
 
     private static ParkWait park(ThreadRef t, long beginMs, long endMs, long seq) {

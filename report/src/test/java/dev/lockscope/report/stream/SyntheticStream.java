@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
+import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.EventOrder;
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -12,8 +13,7 @@ import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.Unpark;
-import dev.lockscope.analysis.scale.LockWaitSource;
-import dev.lockscope.analysis.scale.OwnerEstimate;
+import dev.lockscope.analysis.scale.ContendedLock;
 import dev.lockscope.report.export.ReportDocument;
 import dev.lockscope.report.export.ReportSection;
 
@@ -43,8 +43,8 @@ public final class SyntheticStream {
         List<ReportSection> sections = ReportDocument.sections(List.of(dev.lockscope.analysis.blame.Aspect.LOCK,
                 dev.lockscope.analysis.blame.Aspect.OWNER_METHOD), false);
         LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
-        LockWaitSource.Analysis estimate = new OwnerEstimate().start();
-        List<RecordingVisitor> visitors = new ArrayList<>(List.of(contention, estimate));
+        BlameAnalysis blame = new BlameAnalysis(); // the sweep's owners
+        List<RecordingVisitor> visitors = new ArrayList<>(List.of(contention, blame));
         sections.forEach(s -> visitors.add(s.visitor()));
         EventOrder order = new EventOrder(1 << 14, visitors);
 
@@ -88,6 +88,6 @@ public final class SyntheticStream {
         System.out.println("parks " + parks);
         System.out.println("contention spans " + doc.path("tree").path("count").asLong());
         System.out.println("timeline threads " + doc.path("timeline").path("threads").size());
-        System.out.println("sweep locks " + estimate.contendedLocks().size());
+        System.out.println("sweep locks " + ContendedLock.of(table, blame.result()).size());
     }
 }

@@ -1,6 +1,11 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.blame.BlameAnalysis;
+import dev.lockscope.analysis.blame.BlameResult;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A recording held in memory as lists of events: hand-built in tests, or collected from a small file
- * with {@link #collect}. Analyses never need one; {@link #replay} feeds it to them in the order
+ * Test fixture: a recording held in memory as lists of events, hand-built or collected from a small
+ * file with {@link #collect}. Analyses never need one; {@link #replay} feeds it to them in the order
  * {@link RecordingReader} would, so a hand-built recording goes through the same code as a file.
  * Times are nanoseconds since the epoch.
  *
@@ -60,6 +65,20 @@ public record LockRecording(Path source, long startNanos, long endNanos, Map<Lon
         RecordingInfo info = info();
         order.finish(info);
         return info;
+    }
+
+    /** The contention table of this recording. */
+    public LockContention contention(ContentionOptions options) {
+        LockContentionAnalysis analysis = new LockContentionAnalysis(options);
+        replay(analysis);
+        return analysis.result();
+    }
+
+    /** Owner blame of this recording, summed by key as reports see it. */
+    public BlameResult blame() {
+        BlameAnalysis blame = new BlameAnalysis();
+        replay(blame);
+        return blame.result();
     }
 
     /** Reads a whole (small) recording into memory, e.g. for a test that inspects its events. */
