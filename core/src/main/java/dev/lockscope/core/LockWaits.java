@@ -1,48 +1,118 @@
 package dev.lockscope.core;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
- * The waits on one lock (a park blocker or a monitor) collected from a recording, fed in begin
- * order, turned into {@link LockMetrics} by replaying them through {@link ParkTally}. Used by
- * {@code lockscope report} and by the agent's own table, so both group and measure waits alike.
+ * The waits on one lock (a park blocker or a monitor) from a recording, replayed through
+ * {@link ParkTally} in time order and turned into {@link LockMetrics}: seed 000's accounting wherever
+ * waits are read back rather than seen live, so {@code lockscope report}, the sweep and the agent's
+ * own table of monitors measure waits alike.
+ *
+ * <p>Waits may be fed in any order. Each begin and end is held as a point until the caller releases
+ * the earliest ({@link #replayEarliest}); {@link #metrics} releases the rest. A caller that holds
+ * every point replays exactly; one that releases points to bound memory replays exactly unless a
+ * point arrives after a later one was released (it then counts as of the tally's last time).
+ *
+ * <p>At equal times ends come before begins, so two waits that merely touch do not overlap (no
+ * spurious peak); the end of a zero-length wait comes after its own begin, since a thread cannot
+ * return from a park it has not entered. Points equal in time and kind commute in the tally.
  */
 public final class LockWaits {
+    /** End time of a wait that had not ended when the recording stopped ("parked now"). */
+    public static final long OPEN = Long.MIN_VALUE;
+
+    private static final byte END = 0;
+    private static final byte BEGIN = 1;
+    private static final byte END_OF_ZERO_LENGTH = 2;
+
+    private record Point(long time, byte kind, long arrival) {
+    }
+
+    private static final Comparator<Point> TIME_ORDER = Comparator.comparingLong(Point::time)
+            .thenComparingInt(Point::kind).thenComparingLong(Point::arrival);
+
+    /** A wait that may be the first monitored one (§3.7.1/§3.7.2); begin order is (begin, tie). */
+    private record FirstWait(long begin, long tie, String thread, List<String> frames) {
+    }
+
+    private static final Comparator<FirstWait> BEGIN_ORDER = Comparator.comparingLong(FirstWait::begin)
+            .thenComparingLong(FirstWait::tie);
+
     private final LockKind kind;
     private final String className;
     private final String identity;
     private final long collectionThreshold;
-    private final IntervalReplay waits = new IntervalReplay();
-    private String firstThread = "?";
-    private List<String> firstFrames = List.of();
+    private final PriorityQueue<Point> held = new PriorityQueue<>(TIME_ORDER);
+    /** The collectionThreshold + 1 earliest waits, the latest of them on top. */
+    private final PriorityQueue<FirstWait> earliest = new PriorityQueue<>(BEGIN_ORDER.reversed());
+    private ParkTally tally;
+    private long arrivals;
 
     public LockWaits(LockKind kind, String className, String identity, long collectionThreshold) {
         this.kind = kind;
         this.className = className;
         this.identity = identity;
         this.collectionThreshold = collectionThreshold;
+        this.tally = ParkTally.empty(collectionThreshold);
     }
 
     /**
-     * Adds the next wait in begin order; {@code end} is {@link IntervalReplay#OPEN} for a wait
-     * still in progress when the recording stopped.
+     * A wait began.
+     *
+     * @param tie orders waits that began at the same time (a sequence number, a thread id)
      */
-    public void add(long begin, long end, String thread, List<String> frames) {
-        // §3.7.1/§3.7.2: the thread and stack of the first *monitored* park, i.e. the park with which
-        // the collection threshold is reached. The replay counts parks in the same (begin) order.
-        if (waits.size() == collectionThreshold) {
-            firstThread = thread;
-            firstFrames = frames;
+    public void begin(long time, long tie, String thread, List<String> frames) {
+        earliest.add(new FirstWait(time, tie, thread, frames));
+        if (earliest.size() > collectionThreshold + 1) {
+            earliest.poll();
         }
-        waits.add(begin, end);
+        held.add(new Point(time, BEGIN, arrivals++));
     }
 
-    /** @return the metrics, or null when the collection threshold was never reached */
+    /** The wait that began at {@code begin} ended at {@code end}. */
+    public void end(long begin, long end) {
+        held.add(new Point(end, end == begin ? END_OF_ZERO_LENGTH : END, arrivals++));
+    }
+
+    /**
+     * A whole wait; {@code end} is {@link #OPEN} for a wait still in progress when the recording
+     * stopped. Waits that began at the same time rank in the order they were added.
+     */
+    public void add(long begin, long end, String thread, List<String> frames) {
+        begin(begin, arrivals, thread, frames);
+        if (end != OPEN) {
+            end(begin, end);
+        }
+    }
+
+    /** Begins and ends not yet replayed. */
+    public int heldPoints() {
+        return held.size();
+    }
+
+    /** Replays the earliest point held. */
+    public void replayEarliest() {
+        Point p = held.poll();
+        tally = p.kind == BEGIN ? tally.park(p.time) : tally.unpark(p.time);
+    }
+
+    /**
+     * Replays every point held, then the metrics.
+     *
+     * @return null when the collection threshold was never reached
+     */
     public LockMetrics metrics(long totalExecutionNanos) {
-        ParkTally tally = waits.tally(collectionThreshold);
+        while (!held.isEmpty()) {
+            replayEarliest();
+        }
         if (!tally.collecting) {
             return null;
         }
-        return new LockMetrics(kind, className, identity, firstThread, firstFrames, tally, totalExecutionNanos);
+        // §3.7.1/§3.7.2: the thread and stack of the first *monitored* wait, the one with which the
+        // collection threshold is reached: the latest of the collectionThreshold + 1 earliest.
+        FirstWait first = earliest.peek();
+        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), tally, totalExecutionNanos);
     }
 }

@@ -11,14 +11,24 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class IntervalReplayTest {
+class LockWaitsTest {
+
+    private static LockWaits waits(long threshold) {
+        return new LockWaits(LockKind.PARK, "L", "1", threshold);
+    }
+
+    /** The tally of the waits, or an empty one when the threshold was not reached. */
+    private static ParkTally tally(LockWaits w, long threshold) {
+        LockMetrics m = w.metrics(1);
+        return m == null ? ParkTally.empty(threshold) : m.tally();
+    }
 
     private static ParkTally replay(long threshold, long... beginEnd) {
-        IntervalReplay r = new IntervalReplay();
+        LockWaits w = waits(threshold);
         for (int i = 0; i < beginEnd.length; i += 2) {
-            r.add(beginEnd[i], beginEnd[i + 1]);
+            w.add(beginEnd[i], beginEnd[i + 1], "t" + i / 2, List.of());
         }
-        return r.tally(threshold);
+        return tally(w, threshold);
     }
 
     @Test
@@ -70,7 +80,7 @@ class IntervalReplayTest {
 
     @Test
     void openWaitsStayParkedNow() {
-        ParkTally t = replay(0, 0, IntervalReplay.OPEN, 5, 15);
+        ParkTally t = replay(0, 0, LockWaits.OPEN, 5, 15);
         assertThat(t.parkedNow).isEqualTo(1);
         assertThat(t.timesParked).isEqualTo(2);
         assertThat(t.threadTimeNanos).isEqualTo(5 + 2 * 10);
@@ -93,31 +103,55 @@ class IntervalReplayTest {
     void peakParkedRaceAppearsWhenTheNextParkPrecedesTheReturnFromPark() {
         // §5.3.1 with 3 threads: T1 waits 0..3, T2 from 1, T3 (the releaser) parks again at 2,
         // before T1's return from park at 3
-        ParkTally t = replay(0, 0, 3, 1, IntervalReplay.OPEN, 2, IntervalReplay.OPEN);
+        ParkTally t = replay(0, 0, 3, 1, LockWaits.OPEN, 2, LockWaits.OPEN);
         assertThat(t.peakParked).isEqualTo(3);
         assertThat(t.parkedNow).isEqualTo(2);
     }
 
     @Test
     void emptyReplayIsAnEmptyTally() {
-        ParkTally t = new IntervalReplay().tally(0);
-        assertThat(t.timesParked).isZero();
-        assertThat(t.collecting).isFalse();
+        assertThat(waits(0).metrics(1)).isNull();
+    }
+
+    @Test
+    void firstMonitoredWaitIsTheOneThatReachesTheThresholdInBeginOrder() {
+        LockWaits w = waits(1);
+        w.begin(20, 0, "late", List.of("c.L.late:1"));
+        w.begin(10, 2, "second", List.of("c.L.second:1"));
+        w.begin(10, 1, "first", List.of("c.L.first:1"));
+        LockMetrics m = w.metrics(100);
+        assertThat(m.firstThread()).isEqualTo("second");
+        assertThat(m.firstFrames()).containsExactly("c.L.second:1");
+        assertThat(m.parkedNow()).isEqualTo(3);
+    }
+
+    @Test
+    void pointsReplayedEarlyGiveTheSameTallyWhileTheyArriveInOrder() {
+        LockWaits early = waits(0);
+        long[][] waits = {{0, 30}, {10, 60}, {40, 100}};
+        for (long[] x : waits) {
+            early.begin(x[0], x[0], "t", List.of());
+            early.end(x[0], x[1]);
+            while (early.heldPoints() > 2) {
+                early.replayEarliest();
+            }
+        }
+        assertThat(tally(early, 0)).isEqualTo(replay(0, 0, 30, 10, 60, 40, 100));
     }
 
     /** Thread-time is the sum of the waits, real-time their union, peak the largest overlap. */
     @Property(tries = 300)
     void replayAgreesWithDirectGeometry(@ForAll @Size(max = 12) List<@IntRange(min = 0, max = 50) Integer> begins,
                                         @ForAll @Size(max = 12) List<@IntRange(min = 0, max = 20) Integer> lengths) {
-        IntervalReplay r = new IntervalReplay();
+        LockWaits r = waits(0);
         List<long[]> waits = new ArrayList<>();
         for (int i = 0; i < Math.min(begins.size(), lengths.size()); i++) {
             long b = begins.get(i);
             long e = b + lengths.get(i);
-            r.add(b, e);
+            r.add(b, e, "t", List.of());
             waits.add(new long[] {b, e});
         }
-        ParkTally t = r.tally(0);
+        ParkTally t = tally(r, 0);
 
         long sum = 0;
         for (long[] w : waits) {
