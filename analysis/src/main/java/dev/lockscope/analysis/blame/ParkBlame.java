@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * Dispatches the parks and unparks of a recording, in sequence order, to one analyzer per blocker
  * class. Only the parks open now are kept: each with the hand-offs of its blocker seen since it began
- * and the unpark that woke it.
+ * and the unpark that woke it. The reader pairs each park's begin with its end and a thread has one
+ * park open at a time, so an open park is found by its thread.
  */
 final class ParkBlame {
     /**
@@ -45,12 +46,10 @@ final class ParkBlame {
         }
     }
 
-    private record ParkKey(long tid, long beginSeq) {
-    }
-
     private final BlameCollector out;
-    private final Map<LockId, Map<ParkKey, OpenPark>> openByLock = new HashMap<>();
-    private final Map<Long, Map<ParkKey, OpenPark>> openByThread = new HashMap<>();
+    /** Open parks by lock, then by thread id. */
+    private final Map<LockId, Map<Long, OpenPark>> openByLock = new HashMap<>();
+    private final Map<Long, OpenPark> openByThread = new LinkedHashMap<>();
 
     ParkBlame(BlameCollector out) {
         this.out = out;
@@ -58,19 +57,18 @@ final class ParkBlame {
 
     void parkBegin(ParkWait p) {
         OpenPark open = new OpenPark(p);
-        ParkKey key = new ParkKey(p.thread().javaTid(), p.beginSeq());
-        openByLock.computeIfAbsent(open.lock, k -> new LinkedHashMap<>()).put(key, open);
-        openByThread.computeIfAbsent(key.tid(), k -> new LinkedHashMap<>()).put(key, open);
+        long tid = p.thread().javaTid();
+        openByLock.computeIfAbsent(open.lock, k -> new LinkedHashMap<>()).put(tid, open);
+        openByThread.put(tid, open);
     }
 
     void unpark(Unpark u) {
-        for (OpenPark p : openByThread.getOrDefault(u.targetTid(), Map.of()).values()) {
-            if (p.waker == null && p.park.beginSeq() < u.seq()) {
-                p.waker = u;
-            }
+        OpenPark target = openByThread.get(u.targetTid());
+        if (target != null && target.waker == null && target.park.beginSeq() < u.seq()) {
+            target.waker = u;
         }
         LockId lock = LockId.blocker(u.blockerClass(), u.blockerHash());
-        Map<ParkKey, OpenPark> parked = openByLock.get(lock);
+        Map<Long, OpenPark> parked = openByLock.get(lock);
         if (parked == null || !BlockerAnalyzer.forClass(lock.lockClass()).handsOver(u)) {
             return;
         }
@@ -97,36 +95,26 @@ final class ParkBlame {
     }
 
     void parkEnd(ParkWait ended) {
-        ParkKey key = new ParkKey(ended.thread().javaTid(), ended.beginSeq());
-        OpenPark p = remove(openByThread, key.tid(), key);
+        long tid = ended.thread().javaTid();
+        OpenPark p = openByThread.remove(tid);
         if (p == null) {
-            return;
+            return; // not a park this analysis saw begin
         }
-        remove(openByLock, p.lock, key);
+        Map<Long, OpenPark> parked = openByLock.get(p.lock);
+        parked.remove(tid);
+        if (parked.isEmpty()) {
+            openByLock.remove(p.lock);
+        }
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
     }
 
     /** Parks still open when the recording stopped end with it; nothing woke them. */
     void finish(RecordingInfo info) {
-        for (Map<ParkKey, OpenPark> parked : openByThread.values()) {
-            for (OpenPark p : parked.values()) {
-                p.waker = null;
-                p.analyzer.parkEnded(p, p.park, Math.max(info.endNanos(), p.park.beginNanos()), out);
-            }
+        for (OpenPark p : openByThread.values()) {
+            p.waker = null;
+            p.analyzer.parkEnded(p, p.park, Math.max(info.endNanos(), p.park.beginNanos()), out);
         }
         openByThread.clear();
         openByLock.clear();
-    }
-
-    private static <K> OpenPark remove(Map<K, Map<ParkKey, OpenPark>> index, K k, ParkKey key) {
-        Map<ParkKey, OpenPark> m = index.get(k);
-        if (m == null) {
-            return null;
-        }
-        OpenPark p = m.remove(key);
-        if (m.isEmpty()) {
-            index.remove(k);
-        }
-        return p;
     }
 }

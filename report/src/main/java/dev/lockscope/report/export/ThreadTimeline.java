@@ -79,7 +79,8 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
     private final Map<String, Integer> lockIds = new LinkedHashMap<>();
     private final List<FirstSeen> firstSeen = new ArrayList<>();
     private final Map<ThreadRef, Track> byThread = new LinkedHashMap<>();
-    private final Map<List<Long>, ParkWait> openParks = new LinkedHashMap<>();
+    /** Open parks by thread id: the reader pairs begins with ends, and a thread has one park open at a time. */
+    private final Map<Long, ParkWait> openParks = new LinkedHashMap<>();
     private long firstTime = Long.MAX_VALUE;
     private long lastTime = Long.MIN_VALUE;
 
@@ -95,12 +96,12 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
 
     @Override
     public void parkBegin(ParkWait p) {
-        openParks.put(List.of(p.thread().javaTid(), p.beginSeq()), p);
+        openParks.put(p.thread().javaTid(), p);
     }
 
     @Override
     public void parkEnd(ParkWait p) {
-        openParks.remove(List.of(p.thread().javaTid(), p.beginSeq()));
+        openParks.remove(p.thread().javaTid());
         addPark(p, p.endNanos());
     }
 
