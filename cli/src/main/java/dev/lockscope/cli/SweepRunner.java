@@ -132,18 +132,17 @@ final class SweepRunner {
         }
         if (written == null) {
             notes.accept(stem + ": no recording was written (did the command start a JVM?)");
-            return new PointRun(threads, cpus, repeat, x.getAsDouble(), null, null, 0, List.of(), null);
+            return new PointRun(threads, cpus, repeat, x.getAsDouble(), null, null, 0, List.of());
         }
         try {
             LockContentionAnalysis table = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
             BlameAnalysis blame = new BlameAnalysis();
             RecordingInfo rec = RecordingReader.read(recording, table, blame);
-            // HOOK: the bottle-graph summary of this run (application vs GC vs JIT parallelism) goes in the last argument.
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, rec.durationNanos(),
-                    ContendedLock.of(table.result(), blame.result()), null);
+                    ContendedLock.of(table.result(), blame.result()));
         } catch (RecordingException e) {
             notes.accept(stem + ": " + e.getMessage());
-            return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, 0, List.of(), null);
+            return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, 0, List.of());
         }
     }
 

@@ -73,14 +73,6 @@ public final class Rational implements Comparable<Rational> {
         return q.longValueExact();
     }
 
-    public BigInteger numerator() {
-        return num;
-    }
-
-    public BigInteger denominator() {
-        return den;
-    }
-
     @Override
     public int compareTo(Rational o) {
         return num.multiply(o.den).compareTo(o.num.multiply(den));

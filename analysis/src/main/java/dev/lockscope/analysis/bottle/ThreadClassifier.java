@@ -1,6 +1,5 @@
 package dev.lockscope.analysis.bottle;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,9 +117,5 @@ public final class ThreadClassifier {
             }
         }
         return null;
-    }
-
-    List<String> userGroupNames() {
-        return new ArrayList<>(userGroups.keySet());
     }
 }

@@ -14,17 +14,15 @@ import java.util.Objects;
  * @param failure    why the run does not count (exit code, no throughput line), null when it does
  * @param durationNanos length of the recording (0 without one): the denominator of lock shares
  * @param locks      contended locks of the recording, empty without one
- * @param parallelism the run's bottle-graph summary, null where none was made
  */
 public record PointRun(int threads, int cpus, int repeat, double throughput, Path recording, String failure,
-                       long durationNanos, List<ContendedLock> locks,
-                       ParallelismSummary parallelism) {
+                       long durationNanos, List<ContendedLock> locks) {
     public PointRun {
         locks = List.copyOf(locks);
     }
 
     public static PointRun failed(int threads, int cpus, int repeat, Path recording, String failure) {
-        return new PointRun(threads, cpus, repeat, Double.NaN, recording, Objects.requireNonNull(failure), 0, List.of(), null);
+        return new PointRun(threads, cpus, repeat, Double.NaN, recording, Objects.requireNonNull(failure), 0, List.of());
     }
 
     public boolean ok() {

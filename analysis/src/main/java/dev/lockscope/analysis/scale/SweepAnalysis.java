@@ -82,7 +82,6 @@ public final class SweepAnalysis {
         double sum = 0;
         int ok = 0;
         Path first = null;
-        ParallelismSummary parallelism = null;
         List<Path> recordings = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (PointRun r : runs) {
@@ -93,7 +92,6 @@ public final class SweepAnalysis {
                 sum += r.throughput();
                 if (ok++ == 0) {
                     first = r.recording();
-                    parallelism = r.parallelism();
                 }
             } else {
                 failures.add(r.failure());
@@ -104,7 +102,7 @@ public final class SweepAnalysis {
         double ideal = base == null ? Double.NaN : any.threads() / base[0];
         double speedup = base == null ? Double.NaN : x / base[1];
         return new SweepPoint(any.threads(), any.cpus(), x, ideal, speedup, speedup / ideal, first, recordings,
-                failures, runs.size(), parallelism);
+                failures, runs.size());
     }
 
     /** Mean wait thread-time and share per lock and point, then growth from {@code before} to {@code after}. */

@@ -13,11 +13,9 @@ import java.util.List;
  * @param efficiency Efficiency(n) = Speedup(n) / (n / n₀); NaN when failed
  * @param recording  the first successful run's recording (the one to open), or null
  * @param failures   the failed runs' reasons, one per failed run
- * @param parallelism the first successful run's bottle-graph summary, null where none was made
  */
 public record SweepPoint(int threads, int cpus, double throughput, double idealSpeedup, double speedup, double efficiency,
-                         Path recording, List<Path> recordings, List<String> failures, int runs,
-                         ParallelismSummary parallelism) {
+                         Path recording, List<Path> recordings, List<String> failures, int runs) {
     public SweepPoint {
         recordings = List.copyOf(recordings);
         failures = List.copyOf(failures);

@@ -30,7 +30,7 @@ class SweepAnalysisTest {
     }
 
     private static PointRun run(int threads, int cpus, double x, ContendedLock... locks) {
-        return new PointRun(threads, cpus, 0, x, Path.of("t" + threads + ".jfr"), null, SECOND, List.of(locks), null);
+        return new PointRun(threads, cpus, 0, x, Path.of("t" + threads + ".jfr"), null, SECOND, List.of(locks));
     }
 
     /** X = 100, 190, 300, 310 at 1, 2, 4, 8 threads: efficiency 1, 0.95, 0.75, 0.3875. */
@@ -121,9 +121,9 @@ class SweepAnalysisTest {
         List<PointRun> runs = new ArrayList<>(List.of(
                 run(1, 2, 100),
                 PointRun.failed(1, 2, 1, null, "exit code 1"),
-                new PointRun(2, 2, 0, 180, Path.of("a.jfr"), null, SECOND, List.of(appLock(SECOND / 10)), null),
-                new PointRun(2, 2, 1, 200, Path.of("b.jfr"), null, SECOND, List.of(appLock(3 * SECOND / 10)), null),
-                new PointRun(2, 2, 2, 190, Path.of("unreadable.jfr"), null, 0, List.of(), null),
+                new PointRun(2, 2, 0, 180, Path.of("a.jfr"), null, SECOND, List.of(appLock(SECOND / 10))),
+                new PointRun(2, 2, 1, 200, Path.of("b.jfr"), null, SECOND, List.of(appLock(3 * SECOND / 10))),
+                new PointRun(2, 2, 2, 190, Path.of("unreadable.jfr"), null, 0, List.of()),
                 PointRun.failed(4, 2, 0, null, "no throughput line")));
         SweepResult r = analysis.analyse(runs);
         assertThat(r.points()).hasSize(3);

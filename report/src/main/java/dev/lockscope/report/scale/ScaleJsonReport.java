@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.scale.LayerWalk;
 import dev.lockscope.analysis.scale.LockGrowth;
-import dev.lockscope.analysis.scale.ParallelismSummary;
 import dev.lockscope.analysis.scale.SweepPoint;
 import dev.lockscope.analysis.scale.SweepResult;
 
@@ -58,7 +57,6 @@ public final class ScaleJsonReport {
             o.put("runs", p.runs());
             ArrayNode failures = o.putArray("failures");
             p.failures().forEach(failures::add);
-            parallelism(o, p.parallelism());
         }
         point(root, "knee", r.knee());
         point(root, "peak", r.peak());
@@ -116,17 +114,6 @@ public final class ScaleJsonReport {
         o.put("cpus", p.get().cpus());
         number(o, "throughput", p.get().throughput());
         number(o, "efficiency", p.get().efficiency());
-    }
-
-    private static void parallelism(ObjectNode o, ParallelismSummary s) {
-        if (s == null) {
-            o.putNull("parallelism");
-            return;
-        }
-        ObjectNode p = o.putObject("parallelism");
-        number(p, "application", s.application());
-        number(p, "gc", s.gc());
-        number(p, "jit", s.jit());
     }
 
     private static void number(ObjectNode o, String name, double v) {

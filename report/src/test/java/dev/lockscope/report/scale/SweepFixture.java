@@ -31,7 +31,7 @@ final class SweepFixture {
     }
 
     private static PointRun run(int threads, double x, ContendedLock... locks) {
-        return new PointRun(threads, 2, 0, x, DIR.resolve("t" + threads + "-c2.jfr"), null, SECOND, List.of(locks), null);
+        return new PointRun(threads, 2, 0, x, DIR.resolve("t" + threads + "-c2.jfr"), null, SECOND, List.of(locks));
     }
 
     static SweepResult result() {
