@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * A lock in one sentence: which lock, where it was waited for, how many threads and how much of
@@ -21,20 +20,6 @@ import java.util.function.Predicate;
  */
 final class LockSentence {
     private LockSentence() {
-    }
-
-    /**
-     * The result of a rule about the most-waited lock among {@code candidates} (the contention table
-     * is ranked by total wait): scored by its %real-time, the share of the wall time at least one
-     * thread waited for it.
-     */
-    static RuleResult mostWaited(String rule, RuleInput input, Predicate<LockMetrics> candidates, String noneMessage) {
-        for (LockMetrics lock : input.contention().locks()) {
-            if (candidates.test(lock) && lock.totalWaitNanos() > 0) {
-                return RuleResult.of(rule, lock.realTimeUtilPct(), of(lock, input.blameOf(lock)), subject(lock));
-            }
-        }
-        return RuleResult.of(rule, 0, noneMessage, null);
     }
 
     /** The lock's {@code class@id}: a finding's subject. */

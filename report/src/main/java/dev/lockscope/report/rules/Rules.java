@@ -1,5 +1,7 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.LockKind;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -9,8 +11,14 @@ import java.util.Set;
 /** Every rule, evaluated once per report; and the findings a report shows. */
 public final class Rules {
     /** In order of importance when scores tie; the first one's result stands in when nothing else is shown. */
-    public static final List<Rule> ALL = List.of(new LockBottleneckRule(), new ParkContentionRule(),
-            new MonitorContentionRule());
+    public static final List<Rule> ALL = List.of(
+            // the lock threads waited for longest, of any kind: the first thing to look at
+            new MostWaitedLockRule("lock-bottleneck", List.of(EventsSeen.PARK_END, EventsSeen.MONITOR_ENTER),
+                    lock -> true, "No thread waited for a lock in this recording."),
+            new MostWaitedLockRule("park-contention", List.of(EventsSeen.PARK_END),
+                    lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),
+            new MostWaitedLockRule("monitor-contention", List.of(EventsSeen.MONITOR_ENTER),
+                    lock -> lock.kind() == LockKind.MONITOR, "No thread blocked on entering a monitor."));
 
     private Rules() {
     }

@@ -50,10 +50,7 @@ class RulesTest {
 
     @Test
     void aRuleWhoseEventsAreMissingSaysWhichAndIsNotScored() {
-        LockRecording small = Recordings.small();
-        LockRecording parksOnly = new LockRecording(small.source(), small.startNanos(), small.endNanos(), small.threads(),
-                small.parks(), small.unparks(), List.of(), List.of(), List.of(), List.of());
-        Report r = Recordings.report(parksOnly);
+        Report r = Recordings.report(withEvents(true));
         RuleResult monitor = r.rules().stream().filter(x -> x.rule().equals("monitor-contention")).findFirst().orElseThrow();
         assertThat(monitor.severity()).isEqualTo(Severity.NA);
         assertThat(monitor.score()).isZero();
@@ -63,10 +60,7 @@ class RulesTest {
 
     @Test
     void withNoWaitAtAllTheBottleneckRuleSaysSo() {
-        LockRecording small = Recordings.small();
-        LockRecording idle = new LockRecording(small.source(), small.startNanos(), small.endNanos(), small.threads(),
-                List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
-        Report r = Recordings.report(idle);
+        Report r = Recordings.report(withEvents(false));
         assertThat(r.findings()).extracting(RuleResult::message).containsExactly(
                 "Not evaluated: the recording has no lockscope.ParkEnd or jdk.JavaMonitorEnter events.");
     }
@@ -81,8 +75,15 @@ class RulesTest {
                 new BlameRow(lock, Recordings.B, waiter, auditor, List.of("com.example.Inventory.restock:90"), OwnerChain.EXACT, 50 * Recordings.MS, 1));
         BlameSummary blame = new BlameSummary(110 * Recordings.MS, 3, Aspect.DEFAULT, false,
                 BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
-        RuleResult r = new LockBottleneckRule().evaluate(new RuleInput(report.contention(), blame));
+        RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
         assertThat(r.message()).endsWith("; it was held in `Inventory.audit` 55% of that time.");
+    }
+
+    /** The small recording with its parks (or nothing), no monitor events, no samples, no sleeps. */
+    private static LockRecording withEvents(boolean parks) {
+        LockRecording small = Recordings.small();
+        return new LockRecording(small.source(), small.startNanos(), small.endNanos(), small.threads(),
+                parks ? small.parks() : List.of(), parks ? small.unparks() : List.of(), List.of(), List.of(), List.of(), List.of());
     }
 
     @Test
