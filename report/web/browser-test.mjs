@@ -2,10 +2,12 @@
 // checks them as a person would look at them. Run by e2e's HtmlReportBrowserTest:
 //   node browser-test.mjs <config.json>
 // config: { chromium, screenshots, reports: [{ file, name, empty, expectLock, expectFrame (default expectLock),
-//           expectThread, bottleGraph, owners, boundMillis }] }
+//           expectThread, bottleGraph, owners, boundMillis, dump, trees }] }
+// With dump (a file) and trees (lists of aspects), the page's own blame trees for those orders, the
+// top level of its explorer after regrouping by each, and its first finding are written there as JSON.
 // Prints one line per check; exits 1 with the failures listed on the last lines.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -67,6 +69,7 @@ async function checkReport(r) {
     await page.close();
     return;
   }
+  if (r.dump) await dumpTrees(page, r);
   check(p + 'summary names the lock', (await text('#findings')).includes(r.expectLock), await text('#findings'));
   check(p + 'lock table names the lock', (await text('#lock-table')).includes(r.expectLock));
   await page.locator('#lock-table th', { hasText: 'avg hold' }).click();
@@ -132,4 +135,21 @@ async function checkReport(r) {
   check(p + 'no console errors', errors.length === 0, errors.join(' | '));
   check(p + 'no network requests', requests.length === 0, requests.join(' '));
   await page.close();
+}
+
+/** What the page itself computed and shows, for the Java side to compare with the other formats. */
+async function dumpTrees(page, r) {
+  const dump = await page.evaluate(trees => {
+    const api = window.lockscope, initialOrder = api.aspects();
+    const out = { groupBy: initialOrder, initial: api.blameTree(), trees: trees.map(t => api.treeFor(t)), topLevel: [] };
+    for (const t of trees) {
+      api.groupBy(t);
+      out.topLevel.push([...document.querySelectorAll('#blame-tree > ul > li > .node')].map(n =>
+        ({ key: n.dataset.key, nanos: Number(n.dataset.nanos), count: Number(n.dataset.count) })));
+    }
+    api.groupBy(initialOrder);
+    return out;
+  }, r.trees || []);
+  dump.findings = await page.locator('#findings li .message').allInnerTexts();
+  writeFileSync(r.dump, JSON.stringify(dump));
 }

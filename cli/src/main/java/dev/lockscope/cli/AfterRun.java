@@ -1,20 +1,18 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.report.TextReport;
 import dev.lockscope.report.blame.BlameTextReport;
-import dev.lockscope.report.export.OwnerBlameSection;
-import dev.lockscope.report.export.ReportDocument;
-import dev.lockscope.report.export.ReportSection;
 import dev.lockscope.report.html.HtmlReport;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * What {@code record} and {@code demo} print once the profiled JVM has exited (its own table is
@@ -31,21 +29,10 @@ final class AfterRun {
         }
         try {
             // one pass feeds both the summary and the HTML page
-            List<ReportSection> sections = ReportDocument.defaultSections();
-            ReportDocument.Read read = ReportDocument.read(recording, options, sections);
-            OwnerBlameSection blame = (OwnerBlameSection) sections.get(0);
-            ObjectNode doc = ReportDocument.build(read, sections);
-            List<String> findings = ReportDocument.findings(doc);
-            StringBuilder out = new StringBuilder(System.lineSeparator());
-            if (!findings.isEmpty()) {
-                out.append("top findings:").append(System.lineSeparator());
-                findings.forEach(f -> out.append("  - ").append(f).append(System.lineSeparator()));
-                out.append(System.lineSeparator());
-            }
-            out.append(BlameTextReport.render(blame.summary()));
-            System.err.print(out);
+            Report report = ReportBuilder.read(recording, options, Aspect.DEFAULT, false, html != null);
+            System.err.print(TextReport.findings(report) + System.lineSeparator() + BlameTextReport.render(report.blame()));
             if (html != null) {
-                Files.write(html, HtmlReport.render(doc).getBytes(StandardCharsets.UTF_8));
+                Files.write(html, HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
                 System.err.println(TextReport.htmlPointer(html));
             }
         } catch (RecordingException | IOException | RuntimeException e) {

@@ -2,9 +2,9 @@ package dev.lockscope.cli;
 
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
-import dev.lockscope.analysis.blame.BlameAnalysis;
+import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.blame.BlameTextReport;
 import picocli.CommandLine.Command;
@@ -49,13 +49,13 @@ final class BlameCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
         }
-        BlameAnalysis blame = new BlameAnalysis();
+        BlameSummary summary;
         try {
-            RecordingReader.read(recording, blame);
+            // the report's blame, so that this tree is the one report and the HTML page show
+            summary = ReportBuilder.read(recording, ContentionOptions.DEFAULTS, aspects, raw, false).blame();
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
-        BlameSummary summary = BlameSummary.of(blame.result(), aspects, raw);
         spec.commandLine().getOut().print(format.equals("json") ? BlameJsonReport.render(summary) : BlameTextReport.render(summary));
         spec.commandLine().getOut().flush();
         return 0;

@@ -46,9 +46,9 @@ final class SyntheticRecording {
             long begin = START + (i / THREADS) * slot;
             long end = begin + slot / 2 + (i % 7) * 1000;
             long seq = 2L * i + 1;
-            waits.add(new ParkWait(t, "com.example.store.Shard" + lock + "$Lock", 0x1000 + lock, begin, end, seq, seq + 1,
-                    false, owner.javaTid(), owner.name(), 0, 0, chain("reserve", waiterChain, lock)));
-            unparks.add(new Unpark(owner, end, seq + 1, t.javaTid(), t.name(), "com.example.store.Shard" + lock + "$Lock",
+            waits.add(new ParkWait(t, "java.util.concurrent.locks.ReentrantLock$NonfairSync", 0x1000 + lock, begin, end, seq,
+                    seq + 1, false, owner.javaTid(), owner.name(), 0, 0, chain("reserve", waiterChain, lock)));
+            unparks.add(new Unpark(owner, end, seq + 1, t.javaTid(), t.name(), "java.util.concurrent.locks.ReentrantLock$NonfairSync",
                     0x1000 + lock, chain("release", ownerChain, lock)));
             samples.add(new CpuSample(t, end + 10_000, List.of("com.example.store.Shard.compute:10")));
         }

@@ -7,6 +7,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.report.blame.BlameJsonReport;
+import dev.lockscope.report.bottle.BottleJson;
+import dev.lockscope.report.model.FrameFormat;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.rules.RuleResult;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -15,13 +20,12 @@ import java.io.Writer;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
+import java.util.List;
 
 /**
- * The park-contention result as JSON, field names and order as documented in
- * {@code docs/json-schema.md} (a contract: scripts read it). Built as one Jackson tree, so later
- * analyses add their own top-level members ({@code blame}, {@code tree}) to {@link #toJson}'s
- * result before {@link #write} rather than concatenating strings. Object members keep insertion
- * order, so the output is stable.
+ * The report as JSON, field names and order as documented in {@code docs/json-schema.md} (a
+ * contract: scripts read it): the contention table, owner blame, the bottle graph when there is
+ * one, the findings. Object members keep insertion order, so the output is stable.
  */
 public final class JsonReport {
     /** Incremented when a field changes meaning or is removed; adding fields keeps the version. */
@@ -35,8 +39,38 @@ public final class JsonReport {
     private JsonReport() {
     }
 
-    /** The whole report as a tree; callers may add members before writing it. */
-    public static ObjectNode toJson(LockContention contention) {
+    /** The whole report as a tree. */
+    public static ObjectNode toJson(Report report) {
+        ObjectNode root = table(report.contention());
+        ObjectNode blame = BlameJsonReport.toJson(report.blame());
+        for (String member : List.of("blame", "tree", "ownerChainShares", "waits")) {
+            root.set(member, blame.get(member));
+        }
+        if (report.bottleGraph() != null) {
+            root.set("bottleGraph", BottleJson.fragment(report.bottleGraph()));
+        }
+        ArrayNode findings = root.putArray("findings");
+        report.findings().forEach(f -> findings.add(f.message()));
+        ArrayNode rules = root.putArray("rules");
+        report.rules().forEach(r -> rules.add(rule(r)));
+        return root;
+    }
+
+    /** One rule's result: {@code rule, severity, score, message, subject, missingEvents}. */
+    public static ObjectNode rule(RuleResult r) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("rule", r.rule());
+        o.put("severity", r.severity().label());
+        o.put("score", BigDecimal.valueOf(r.score()).setScale(1, RoundingMode.HALF_UP));
+        o.put("message", r.message());
+        o.put("subject", r.subject());
+        ArrayNode missing = o.putArray("missingEvents");
+        r.missingEvents().forEach(missing::add);
+        return o;
+    }
+
+    /** The contention table's members: {@code schemaVersion, recording, options, locksBelowPrintThreshold, locks}. */
+    public static ObjectNode table(LockContention contention) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schemaVersion", SCHEMA_VERSION);
         ObjectNode recording = root.putObject("recording");
@@ -64,7 +98,7 @@ public final class JsonReport {
         o.put("totalWaitNanos", m.totalWaitNanos());
         o.put("firstThread", m.firstThread());
         ArrayNode frames = o.putArray("firstFrames");
-        m.firstFrames().forEach(frames::add);
+        m.firstFrames().forEach(f -> frames.add(FrameFormat.print(f)));
         o.put("timesParked", m.timesParked());
         o.put("parkedNow", m.parkedNow());
         o.put("peakParked", m.peakParked());
@@ -89,8 +123,8 @@ public final class JsonReport {
         out.flush();
     }
 
-    public static String render(LockContention contention) {
-        return write(toJson(contention));
+    public static String render(Report report) {
+        return write(toJson(report));
     }
 
     /** The tree as text, indented, with a final newline. */

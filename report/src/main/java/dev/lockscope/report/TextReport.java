@@ -2,6 +2,10 @@ package dev.lockscope.report;
 
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockTable;
+import dev.lockscope.report.blame.BlameTextReport;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.rules.RuleResult;
+import dev.lockscope.report.rules.Severity;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,29 +13,44 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The park-contention table of a recording as text. The table itself is core's {@link LockTable},
- * the one the agent prints at JVM exit, so {@code lockscope report} and the agent look the same.
+ * The report as text: the park-contention table, the findings and the blame tree. The table itself is
+ * core's {@link LockTable}, the one the agent prints at JVM exit, so {@code lockscope report} and the
+ * agent look the same.
  */
 public final class TextReport {
     private TextReport() {
     }
 
     /**
-     * The table, then the top findings (sentences, {@code `code`} marks dropped), wrapped to
-     * {@link LockTable#WIDTH} columns, then {@link #htmlPointer} when an HTML report was written.
+     * The table, then the top findings (sentences, {@code `code`} marks dropped) wrapped to
+     * {@link LockTable#WIDTH} columns, then the blame tree, then {@link #htmlPointer} when an HTML
+     * report was written.
      *
      * @param html the HTML report written with this one, or null
      */
-    public static String render(LockContention contention, List<String> findings, Path html) {
-        StringBuilder sb = new StringBuilder(render(contention));
-        if (!findings.isEmpty()) {
-            sb.append("\ntop findings:\n");
-            for (String finding : findings) {
-                wrap(sb, finding.replace("`", ""), "  - ", "    ");
-            }
-        }
+    public static String render(Report report, Path html) {
+        StringBuilder sb = new StringBuilder(render(report.contention()));
+        sb.append(findings(report)).append(System.lineSeparator()).append(BlameTextReport.render(report.blame()));
         if (html != null) {
             sb.append(htmlPointer(html)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /**
+     * "top findings:" and one item per finding, then one item per rule that could not be evaluated,
+     * naming the events the recording lacks; preceded by an empty line.
+     */
+    public static String findings(Report report) {
+        StringBuilder sb = new StringBuilder("\ntop findings:\n");
+        for (RuleResult finding : report.findings()) {
+            wrap(sb, finding.message().replace("`", ""), "  - ", "    ");
+        }
+        for (RuleResult r : report.rules()) {
+            if (r.severity() == Severity.NA && !report.findings().contains(r)) {
+                wrap(sb, "not evaluated: " + r.rule() + " (no " + String.join(" or ", r.missingEvents())
+                        + " events in the recording)", "  - ", "    ");
+            }
         }
         return sb.toString();
     }

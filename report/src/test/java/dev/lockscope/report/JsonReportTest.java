@@ -18,7 +18,7 @@ class JsonReportTest {
             "realLifeTimeUtilPct", "threadLifeTimeUtilPct");
 
     private static JsonNode parse() throws Exception {
-        return new ObjectMapper().readTree(JsonReport.render(Fixtures.contention()));
+        return new ObjectMapper().readTree(JsonReport.write(JsonReport.table(Fixtures.contention())));
     }
 
     private static List<String> names(JsonNode object) {
@@ -92,14 +92,14 @@ class JsonReportTest {
 
     @Test
     void percentagesAreWrittenWithoutExponent() {
-        String json = JsonReport.render(Fixtures.contention());
+        String json = JsonReport.write(JsonReport.table(Fixtures.contention()));
         assertThat(json).contains("\"realTimeUtilPct\" : 50.0000").doesNotContainPattern("[0-9][eE][+-]?[0-9]");
         assertThat(json).endsWith("}\n");
     }
 
     @Test
     void writeLeavesTheWriterOpenAndCallersCanExtendTheTree() throws Exception {
-        var tree = JsonReport.toJson(Fixtures.contention());
+        var tree = JsonReport.table(Fixtures.contention());
         tree.putArray("blame");
         StringWriter out = new StringWriter();
         JsonReport.write(tree, out);

@@ -1,7 +1,13 @@
 package dev.lockscope.report;
 
 import dev.lockscope.core.LockTable;
+import dev.lockscope.report.export.Recordings;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.rules.RuleResult;
 import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,12 +35,24 @@ class TextReportTest {
     void findingsWrapToOneHundredColumnsAndTheLastLinePointsToTheHtmlFile() {
         String finding = "`ReentrantLock` in `Inventory.reserve` blocked 14 threads for 62% of wall time; it was held "
                 + "in `com.example.inventory.Inventory.audit` 91% of that time, and this sentence goes on for a while.";
-        String text = TextReport.render(Fixtures.contention(), java.util.List.of(finding),
-                java.nio.file.Path.of("/tmp/app.html"));
+        Report small = Recordings.report(Recordings.small());
+        Report report = new Report(small.contention(), small.blame(), null, null,
+                List.of(RuleResult.of("lock-bottleneck", 62, finding, "lock@1")));
+        String text = TextReport.render(report, Path.of("/tmp/app.html"));
         assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(LockTable.WIDTH));
         assertThat(text).contains("top findings:\n  - ReentrantLock in Inventory.reserve blocked 14 threads")
                 .doesNotContain("`");
         assertThat(text.lines().reduce((a, b) -> b)).hasValue(
                 "lockscope: interactive report (open in a browser): /tmp/app.html");
+    }
+
+    @Test
+    void rulesThatCouldNotBeEvaluatedNameTheMissingEvents() {
+        Report small = Recordings.report(Recordings.small());
+        Report report = new Report(small.contention(), small.blame(), null, null,
+                List.of(RuleResult.of("lock-bottleneck", 50, "A lock.", "lock@1"),
+                        RuleResult.notEvaluated("monitor-contention", List.of("jdk.JavaMonitorEnter"))));
+        assertThat(TextReport.findings(report)).contains(
+                "  - not evaluated: monitor-contention (no jdk.JavaMonitorEnter events in the recording)");
     }
 }

@@ -13,6 +13,7 @@ import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.report.model.FrameFormat;
 
 import java.util.List;
 
@@ -118,6 +119,6 @@ public final class BlameJsonReport {
     }
 
     private static void frames(ArrayNode into, List<String> frames) {
-        frames.forEach(into::add);
+        frames.forEach(f -> into.add(FrameFormat.print(f)));
     }
 }

@@ -1,48 +1,45 @@
 package dev.lockscope.report.export;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.model.ThreadRef;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The stacks of a document's {@code blame} array as the stack exports (collapsed, pprof) see them:
- * the chosen side's frames, innermost first, under a leaf frame naming the lock, so the hottest
- * locks read at the top of a flame graph and in {@code pprof -top}. The HTML page builds its flame
- * graphs the same way (report.js, {@code blameStack}).
+ * The blame rows as the stack exports (collapsed, pprof) see them: the chosen side's frames,
+ * innermost first, under a leaf naming the lock, so the hottest locks read at the top of a flame
+ * graph and in {@code pprof -top}. The HTML page's flame graphs are built the same way (report.js,
+ * {@code flameTree}).
  */
 public final class BlameStacks {
     /** Root frame of an owner stack that the blame analysis could not attribute. */
     public static final String UNKNOWN_OWNER = "[owner unknown]";
     public static final String NO_STACK = "[no stack]";
 
-    /** @param frames innermost first, the lock's pseudo-frame at index 0 */
+    /**
+     * @param frames innermost first, as recorded; empty when the side has no call chain
+     * @param lock   the lock's {@code class@id}, the leaf of the stack
+     * @param thread the side's thread name, null when unknown
+     */
     public record Stack(List<String> frames, String lock, String thread, long nanos, long count) {
+        /** The root frame when there are no frames: who is missing. */
+        public String placeholder() {
+            return thread == null ? UNKNOWN_OWNER : NO_STACK;
+        }
     }
 
     private BlameStacks() {
     }
 
-    /** @throws IllegalArgumentException when the document has no {@code blame} member */
-    public static List<Stack> of(ObjectNode doc, Side side) {
-        JsonNode blame = doc.get("blame");
-        if (blame == null || !blame.isArray()) {
-            throw new IllegalArgumentException("the report has no blame data to export");
-        }
-        List<Stack> stacks = new ArrayList<>(blame.size());
-        for (JsonNode e : blame) {
-            String lock = e.path("lockClass").asText("?") + "@" + e.path("lockId").asText("?");
-            JsonNode chain = e.path(side == Side.waiter ? "waiterFrames" : "ownerFrames");
-            JsonNode thread = e.path(side == Side.waiter ? "waiterThread" : "ownerThread");
-            List<String> frames = new ArrayList<>(chain.size() + 1);
-            frames.add(lock);
-            chain.forEach(f -> frames.add(f.asText()));
-            if (frames.size() == 1) {
-                frames.add(side == Side.owner && thread.isNull() ? UNKNOWN_OWNER : NO_STACK);
-            }
-            stacks.add(new Stack(frames, lock, thread.isNull() ? null : thread.asText(), e.path("nanos").asLong(),
-                    e.path("count").asLong(1)));
+    public static List<Stack> of(BlameSummary blame, Side side) {
+        List<Stack> stacks = new ArrayList<>(blame.rows().size());
+        for (BlameRow r : blame.rows()) {
+            ThreadRef thread = side == Side.waiter ? r.waiterThread() : r.ownerThread();
+            boolean known = thread != null && !thread.equals(ThreadRef.UNKNOWN);
+            stacks.add(new Stack(side == Side.waiter ? r.waiterFrames() : r.ownerFrames(), r.lock().label(),
+                    known ? thread.name() : null, r.nanos(), r.count()));
         }
         return stacks;
     }

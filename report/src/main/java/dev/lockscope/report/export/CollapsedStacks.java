@@ -1,6 +1,7 @@
 package dev.lockscope.report.export;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.report.model.FrameFormat;
 
 import java.util.List;
 import java.util.Map;
@@ -15,25 +16,31 @@ public final class CollapsedStacks {
     private CollapsedStacks() {
     }
 
-    public static String render(ObjectNode doc, Side side) {
+    public static String render(BlameSummary blame, Side side) {
         Map<String, Long> nanosByStack = new TreeMap<>();
-        for (BlameStacks.Stack s : BlameStacks.of(doc, side)) {
-            nanosByStack.merge(line(s.frames()), s.nanos(), Long::sum);
+        for (BlameStacks.Stack s : BlameStacks.of(blame, side)) {
+            nanosByStack.merge(line(s), s.nanos(), Long::sum);
         }
         StringBuilder out = new StringBuilder();
         nanosByStack.forEach((stack, nanos) -> out.append(stack).append(' ').append(nanos).append('\n'));
         return out.toString();
     }
 
-    private static String line(List<String> innermostFirst) {
+    /** Root first: the frames from the outermost, then the lock. */
+    private static String line(BlameStacks.Stack s) {
         StringBuilder sb = new StringBuilder();
-        for (int i = innermostFirst.size() - 1; i >= 0; i--) {
-            // ';' separates frames (the value follows the last space, so spaces inside frames are fine)
-            sb.append(innermostFirst.get(i).replace(';', ','));
-            if (i > 0) {
-                sb.append(';');
-            }
+        List<String> frames = s.frames();
+        if (frames.isEmpty()) {
+            sb.append(s.placeholder()).append(';');
         }
-        return sb.toString();
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            sb.append(name(FrameFormat.print(frames.get(i)))).append(';');
+        }
+        return sb.append(name(s.lock())).toString();
+    }
+
+    /** ';' separates frames (the value follows the last space, so spaces inside frames are fine). */
+    private static String name(String frame) {
+        return frame.replace(';', ',');
     }
 }

@@ -1,23 +1,23 @@
 package dev.lockscope.report.export;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.TextReport;
-import dev.lockscope.report.blame.BlameTextReport;
 import dev.lockscope.report.html.HtmlReport;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Every format {@code lockscope report} writes, each rendered from the analysis of one recording. */
+/** Every format {@code lockscope report} writes: sibling renderers of one {@link Report}. */
 public enum OutputFormat {
-    /** the park-contention table and the top findings, at most 100 columns */
+    /** the park-contention table, the findings and the blame tree, at most 100 columns */
     text,
-    /** the park-contention metrics, docs/json-schema.md */
+    /** the whole report, docs/json-schema.md */
     json,
     /** one self-contained page: docs/html-report.md */
     html,
@@ -30,32 +30,26 @@ public enum OutputFormat {
      * Reads the recording once and renders it.
      *
      * @param side    the stack side of {@link #collapsed} and {@link #pprof}; ignored by the others
-     * @param groupBy the aspects of the owner-blame tree (text, json)
+     * @param groupBy the aspects of the owner-blame tree
      * @param raw     keep AQS/LockSupport frames at the top of chains
      */
     public byte[] render(Path recording, ContentionOptions options, Side side, List<Aspect> groupBy, boolean raw)
             throws RecordingException {
-        List<ReportSection> sections = sections(groupBy, raw);
-        return render(ReportDocument.read(recording, options, sections), sections, side);
+        return render(ReportBuilder.read(recording, options, groupBy, raw, needsTimeline()), side);
     }
 
-    /** The sections this format shows. */
-    private List<ReportSection> sections(List<Aspect> groupBy, boolean raw) {
-        OwnerBlameSection blame = new OwnerBlameSection(groupBy, raw);
-        return this == json || this == text
-                ? List.of(blame, new BottleGraphSection()) // no per-thread timeline in the JSON report
-                : List.of(blame, new BottleGraphSection(), new ThreadTimeline());
+    /** Only the page shows the per-thread timeline, so only it pays for building one. */
+    public boolean needsTimeline() {
+        return this == html;
     }
 
-    private byte[] render(ReportDocument.Read read, List<ReportSection> sections, Side side) {
-        ObjectNode doc = ReportDocument.build(read, sections);
+    public byte[] render(Report report, Side side) {
         return switch (this) {
-            case text -> utf8(TextReport.render(read.contention(), ReportDocument.findings(doc), null)
-                    + System.lineSeparator() + BlameTextReport.render(((OwnerBlameSection) sections.get(0)).summary()));
-            case json -> utf8(JsonReport.write(doc));
-            case html -> utf8(HtmlReport.render(doc));
-            case collapsed -> utf8(CollapsedStacks.render(doc, side));
-            case pprof -> PprofProfile.render(doc, side);
+            case text -> utf8(TextReport.render(report, null));
+            case json -> utf8(JsonReport.render(report));
+            case html -> utf8(HtmlReport.render(report));
+            case collapsed -> utf8(CollapsedStacks.render(report.blame(), side));
+            case pprof -> PprofProfile.render(report.contention(), report.blame(), side);
         };
     }
 

@@ -1,6 +1,8 @@
 package dev.lockscope.report.export;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.LockContention;
+import dev.lockscope.report.model.FrameFormat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,8 +13,7 @@ import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * A gzipped pprof profile (github.com/google/pprof, proto/profile.proto) of a document's blame
- * stacks, read by {@code go tool pprof}, Pyroscope and most continuous profilers. Two sample types:
+ * A gzipped pprof profile (github.com/google/pprof, proto/profile.proto) of the blame stacks, read by {@code go tool pprof}, Pyroscope and most continuous profilers. Two sample types:
  * {@code wait/nanoseconds} (the default) and {@code contentions/count}; each sample carries the
  * stack of the chosen side with the lock as leaf, and a {@code thread} label.
  */
@@ -36,20 +37,26 @@ public final class PprofProfile {
         string(""); // string_table[0] must be the empty string
     }
 
-    public static byte[] render(ObjectNode doc, Side side) {
-        return new PprofProfile().encode(doc, side);
+    public static byte[] render(LockContention contention, BlameSummary blame, Side side) {
+        return new PprofProfile().encode(contention, blame, side);
     }
 
-    private byte[] encode(ObjectNode doc, Side side) {
+    private byte[] encode(LockContention contention, BlameSummary blame, Side side) {
         ProtoWriter body = new ProtoWriter();
         body.message(SAMPLE_TYPE, valueType("wait", "nanoseconds"));
         body.message(SAMPLE_TYPE, valueType("contentions", "count"));
         // one label key for both sides: Pyroscope and Prometheus-style tools accept only [a-zA-Z_][a-zA-Z0-9_]*
         long threadKey = string("thread");
-        for (BlameStacks.Stack s : BlameStacks.of(doc, side)) {
-            long[] ids = new long[s.frames().size()];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = location(s.frames().get(i));
+        for (BlameStacks.Stack s : BlameStacks.of(blame, side)) {
+            // leaf first: the lock, then the frames innermost first (or who is missing)
+            long[] ids = new long[1 + Math.max(1, s.frames().size())];
+            ids[0] = location(s.lock(), s.lock(), 0);
+            if (s.frames().isEmpty()) {
+                ids[1] = location(s.placeholder(), s.placeholder(), 0);
+            }
+            for (int i = 0; i < s.frames().size(); i++) {
+                String frame = s.frames().get(i);
+                ids[i + 1] = location(FrameFormat.print(frame), FrameFormat.function(frame), FrameFormat.line(frame));
             }
             ProtoWriter sample = new ProtoWriter().packed(SAMPLE_LOCATION_ID, ids)
                     .packed(SAMPLE_VALUE, new long[] {s.nanos(), s.count()});
@@ -59,8 +66,8 @@ public final class PprofProfile {
             }
             body.message(SAMPLE, sample);
         }
-        body.varint(TIME_NANOS, doc.path("recording").path("startEpochNanos").asLong());
-        body.varint(DURATION_NANOS, doc.path("recording").path("durationNanos").asLong());
+        body.varint(TIME_NANOS, contention.startNanos());
+        body.varint(DURATION_NANOS, contention.durationNanos());
         body.message(PERIOD_TYPE, valueType("wait", "nanoseconds"));
         body.varint(PERIOD, 1);
         body.varint(DEFAULT_SAMPLE_TYPE, string("wait"));
@@ -81,21 +88,14 @@ public final class PprofProfile {
         return new ProtoWriter().varint(VALUE_TYPE_TYPE, string(type)).varint(VALUE_TYPE_UNIT, string(unit));
     }
 
-    /** A location per distinct frame text ({@code package.Class.method:line}, or the lock's leaf). */
-    private long location(String frame) {
-        Long known = locations.get(frame);
+    /** A location per distinct frame (or lock leaf, or placeholder), with its function and line. */
+    private long location(String text, String function, long line) {
+        Long known = locations.get(text);
         if (known != null) {
             return known;
         }
         long id = locations.size() + 1L;
-        locations.put(frame, id);
-        int colon = frame.lastIndexOf(':');
-        long line = 0;
-        String function = frame;
-        if (colon > 0 && colon < frame.length() - 1 && frame.substring(colon + 1).chars().allMatch(Character::isDigit)) {
-            line = Long.parseLong(frame.substring(colon + 1));
-            function = frame.substring(0, colon);
-        }
+        locations.put(text, id);
         locationsAndFunctions.message(LOCATION, new ProtoWriter().varint(LOCATION_ID, id)
                 .message(LOCATION_LINE, new ProtoWriter().varint(LINE_FUNCTION_ID, function(function)).varint(LINE_LINE, line)));
         return id;
@@ -109,19 +109,8 @@ public final class PprofProfile {
         long id = functions.size() + 1L;
         functions.put(name, id);
         locationsAndFunctions.message(FUNCTION, new ProtoWriter().varint(FUNCTION_ID, id).varint(FUNCTION_NAME, string(name))
-                .varint(FUNCTION_SYSTEM_NAME, string(name)).varint(FUNCTION_FILENAME, string(sourceFile(name))));
+                .varint(FUNCTION_SYSTEM_NAME, string(name)).varint(FUNCTION_FILENAME, string(FrameFormat.sourceFile(name))));
         return id;
-    }
-
-    /** {@code com.example.Inventory$Item.reserve} → {@code com/example/Inventory.java}; "" for a lock leaf. */
-    private static String sourceFile(String function) {
-        int method = function.lastIndexOf('.');
-        if (method < 0 || function.contains("@")) {
-            return "";
-        }
-        String cls = function.substring(0, method);
-        int nested = cls.indexOf('$');
-        return (nested < 0 ? cls : cls.substring(0, nested)).replace('.', '/') + ".java";
     }
 
     private long string(String s) {

@@ -1,21 +1,34 @@
 package dev.lockscope.report.html;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.bottle.BottleJson;
+import dev.lockscope.report.bottle.BottleSvg;
+import dev.lockscope.report.model.BlameKeys;
+import dev.lockscope.report.model.FrameFormat;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.Timeline;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The interactive report: one self-contained HTML page (no network access when viewed) made of the
  * template {@code report.html}, its stylesheet and script, the vendor bundle built by
- * {@code scripts/build-web.sh}, and the report document embedded as JSON (its {@code blame} packed
- * by {@link BlamePacking}), which the page's script renders. See docs/html-report.md.
+ * {@code scripts/build-web.sh}, and the report embedded as JSON, which the page's script renders.
+ * The page computes nothing that Java has computed: every blame row carries its key under every
+ * {@link Aspect}, and the page's trees group by those keys. See docs/html-report.md.
  */
 public final class HtmlReport {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -24,38 +37,132 @@ public final class HtmlReport {
     private HtmlReport() {
     }
 
-    public static String render(ObjectNode doc) {
-        Map<String, String> parts = new java.util.HashMap<>();
+    public static String render(Report report) {
+        return page(data(report), report.contention().source().toString());
+    }
+
+    /** What the page's script reads (docs/html-report.md): the report, blame in a compact form. */
+    static ObjectNode data(Report report) {
+        ObjectNode data = JsonReport.table(report.contention());
+        ArrayNode findings = data.putArray("findings");
+        report.findings().forEach(f -> findings.add(JsonReport.rule(f)));
+        ArrayNode rules = data.putArray("rules");
+        report.rules().forEach(r -> rules.add(JsonReport.rule(r)));
+        data.set("blame", blame(report.blame()));
+        if (report.bottleGraph() != null) {
+            ObjectNode bottle = BottleJson.fragment(report.bottleGraph());
+            bottle.put("svg", BottleSvg.render(List.of(report.bottleGraph()), false));
+            data.set("bottleGraph", bottle);
+        }
+        if (report.timeline() != null) {
+            data.set("timeline", timeline(report.timeline()));
+        }
+        return data;
+    }
+
+    /**
+     * Blame rows with every string once: {@code strings} (a table), {@code aspects} (labels, in
+     * {@link Aspect} order), {@code groupBy} (the tree the CLI prints), {@code chains} (frame lists
+     * as string indices) and {@code rows}, a flat array of, per row, one key index per aspect, the
+     * waiter and owner chain indices, nanoseconds and count.
+     */
+    private static ObjectNode blame(BlameSummary blame) {
+        ObjectNode o = MAPPER.createObjectNode();
+        StringTable strings = new StringTable();
+        ArrayNode aspects = o.putArray("aspects");
+        for (Aspect a : Aspect.values()) {
+            aspects.add(a.label());
+        }
+        ArrayNode groupBy = o.putArray("groupBy");
+        blame.groupBy().forEach(a -> groupBy.add(a.label()));
+        o.put("totalNanos", blame.totalNanos());
+        ArrayNode chains = MAPPER.createArrayNode();
+        Map<List<String>, Integer> chainIds = new HashMap<>();
+        ArrayNode rows = MAPPER.createArrayNode();
+        for (BlameRow r : blame.rows()) {
+            for (Aspect a : Aspect.values()) {
+                rows.add(strings.id(BlameKeys.key(r, a, blame.raw())));
+            }
+            rows.add(chain(r.waiterFrames(), chainIds, chains, strings));
+            rows.add(chain(r.ownerFrames(), chainIds, chains, strings));
+            rows.add(r.nanos());
+            rows.add(r.count());
+        }
+        o.set("strings", strings.table);
+        o.set("chains", chains);
+        o.set("rows", rows);
+        return o;
+    }
+
+    private static int chain(List<String> frames, Map<List<String>, Integer> ids, ArrayNode chains, StringTable strings) {
+        return ids.computeIfAbsent(frames, k -> {
+            ArrayNode c = chains.addArray();
+            k.forEach(f -> c.add(strings.id(FrameFormat.print(f))));
+            return chains.size() - 1;
+        });
+    }
+
+    private static ObjectNode timeline(Timeline t) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("durationMicros", t.durationMicros());
+        ArrayNode states = o.putArray("states");
+        t.states().forEach(states::add);
+        ArrayNode locks = o.putArray("locks");
+        t.locks().forEach(locks::add);
+        o.put("threadsLeftOut", t.threadsLeftOut());
+        ArrayNode threads = o.putArray("threads");
+        for (Timeline.Track track : t.threads()) {
+            ObjectNode th = threads.addObject();
+            th.put("name", track.name());
+            th.put("javaTid", track.javaTid());
+            ArrayNode spans = th.putArray("spans");
+            for (long v : track.spans()) {
+                spans.add(v);
+            }
+        }
+        o.put("spansLeftOut", t.spansLeftOut());
+        return o;
+    }
+
+    /** Strings by first use, each once. */
+    private static final class StringTable {
+        private final Map<String, Integer> ids = new HashMap<>();
+        private final ArrayNode table = MAPPER.createArrayNode();
+
+        int id(String s) {
+            return ids.computeIfAbsent(s, k -> {
+                table.add(k);
+                return table.size() - 1;
+            });
+        }
+    }
+
+    static String page(ObjectNode data, String title) {
+        Map<String, String> parts = new HashMap<>();
         for (String name : RESOURCES) {
             parts.put(name, resource(name));
         }
-        ObjectNode embedded = doc.deepCopy();
-        JsonNode blame = embedded.remove("blame");
-        if (blame != null && blame.isArray()) {
-            embedded.set("blamePacked", BlamePacking.pack(blame));
-        }
         String json;
         try {
-            json = MAPPER.writeValueAsString(embedded);
+            json = MAPPER.writeValueAsString(data);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the report document", e);
+            throw new IllegalStateException("cannot write the report data", e);
         }
         // '<' occurs in JSON only inside strings, where \u003c means the same: thread or class names
-        // can then never close the <script> element that holds the document.
+        // can then never close the <script> element that holds the data.
         json = json.replace("<", "\\u003c");
-        String title = doc.path("recording").path("path").asText("recording");
-        String page = parts.get("report.html");
+        String template = parts.get("report.html");
         // One pass over the markers, so text inserted for one marker is never searched for another.
-        StringBuilder out = new StringBuilder(page.length() + json.length() + 100_000);
+        StringBuilder out = new StringBuilder(template.length() + json.length() + 100_000);
         int at = 0;
         while (true) {
-            int open = page.indexOf("{{", at);
+            int open = template.indexOf("{{", at);
             if (open < 0) {
                 break;
             }
-            int close = page.indexOf("}}", open);
-            out.append(page, at, open);
-            String marker = page.substring(open + 2, close);
+            int close = template.indexOf("}}", open);
+            out.append(template, at, open);
+            String marker = template.substring(open + 2, close);
             out.append(switch (marker) {
                 case "title" -> escapeHtml(title);
                 case "data" -> json;
@@ -63,7 +170,7 @@ public final class HtmlReport {
             });
             at = close + 2;
         }
-        out.append(page, at, page.length());
+        out.append(template, at, template.length());
         return out.toString();
     }
 

@@ -4,23 +4,23 @@
 (function () {
   'use strict';
   const data = JSON.parse(document.getElementById('lockscope-data').textContent);
-  const blame = data.blamePacked ? unpackBlame(data.blamePacked) : Array.isArray(data.blame) ? data.blame : null;
   const MAX_TABLE_ROWS = 500, MAX_CHILDREN = 50, MAX_CHAINS = 5;
-  const RUNTIME = ['java.', 'javax.', 'jdk.', 'sun.', 'com.sun.', 'dev.lockscope.agent.'];
   const api = window.lockscope = { data: data, errors: [] };
+  /** Blame rows, each with its key under every aspect as Java computed it (HtmlReport.java); null without blame. */
+  const blame = data.blame && data.blame.rows.length ? unpackBlame(data.blame) : null;
+  /** Index of each aspect's key in a row's keys. */
+  const KEY = data.blame ? Object.fromEntries(data.blame.aspects.map((a, i) => [a, i])) : {};
+  const UNKNOWN = '(unknown)'; // Java's key of a thread, method or chain nobody knows (ChainView.UNKNOWN)
 
-  /** The blame array of the contract from its packed form (BlamePacking.java); chains are shared arrays. */
-  function unpackBlame(p) {
-    const str = i => i < 0 ? null : p.strings[i];
-    const chains = p.chains.map(c => c.map(i => p.strings[i]));
-    const n = p.fields.length, out = new Array(p.entries.length / n);
-    for (let i = 0, e = p.entries; i < out.length; i++) {
-      const o = {};
-      for (let f = 0; f < n; f++) {
-        const name = p.fields[f], v = e[i * n + f];
-        o[name] = name.endsWith('Frames') ? chains[v] : name === 'nanos' || name === 'count' ? v : str(v);
-      }
-      out[i] = o;
+  /** Rows from the string table: keys and chains become strings and shared frame arrays. */
+  function unpackBlame(b) {
+    const A = b.aspects.length, width = A + 4, s = b.strings, r = b.rows;
+    const chains = b.chains.map(c => c.map(i => s[i]));
+    const out = new Array(r.length / width);
+    for (let i = 0; i < out.length; i++) {
+      const o = i * width, keys = new Array(A);
+      for (let a = 0; a < A; a++) keys[a] = s[r[o + a]];
+      out[i] = { keys: keys, waiterFrames: chains[r[o + A]], ownerFrames: chains[r[o + A + 1]], nanos: r[o + A + 2], count: r[o + A + 3] };
     }
     return out;
   }
@@ -50,15 +50,6 @@
   function missing(container, what, how) {
     container.replaceChildren(el('div', { class: 'missing' }, el('strong', {}, what), ' ', how));
   }
-  /** Class.method of the innermost application frame (as TopFindings.appMethod on the Java side). */
-  function appMethod(frames) {
-    if (!frames || frames.length === 0) return null;
-    const f = frames.find(x => !RUNTIME.some(p => x.startsWith(p))) || frames[0];
-    const colon = f.lastIndexOf(':');
-    const q = colon < 0 ? f : f.substring(0, colon);
-    const m = q.lastIndexOf('.');
-    return q.substring(m < 0 ? 0 : q.lastIndexOf('.', m - 1) + 1);
-  }
   function section(id, render) {
     try { render(); } catch (e) {
       api.errors.push(id + ': ' + e);
@@ -66,9 +57,7 @@
       document.querySelector('#' + id).append(el('div', { class: 'error' }, 'This section failed to render: ' + e));
     }
   }
-  const lockKind = new Map((data.locks || []).map(l => [l.className + '@' + l.identityHash, l.kind]));
-  const UNKNOWN_OWNER = '[owner unknown]';
-  const hasOwners = !!blame && blame.some(e => e.ownerFrames && e.ownerFrames.length > 0);
+  const hasOwners = !!blame && blame.some(e => e.ownerFrames.length > 0);
 
   // ---- header and summary ---------------------------------------------------------------------
   section('summary', () => {
@@ -76,8 +65,13 @@
     document.getElementById('meta').textContent =
       (r.path || '') + ' · ' + (r.start || '') + ' · ' + fmtNanos(r.durationNanos || 0);
     const ul = document.getElementById('findings');
-    for (const f of data.findings || []) ul.append(el('li', {}, withCode(f)));
-    if (!blame) ul.append(el('li', { class: 'hint' }, 'No blame data: the blame explorer and flame graphs are empty.'));
+    for (const f of data.findings || []) {
+      ul.append(el('li', { class: 'finding ' + f.severity, 'data-rule': f.rule },
+        el('span', { class: 'severity', title: 'rule ' + f.rule + ', score ' + f.score + ' of 100' }, f.severity), ' ', el('span', { class: 'message' }, withCode(f.message))));
+    }
+    for (const r of (data.rules || []).filter(r => r.severity === 'na' && !(data.findings || []).some(f => f.rule === r.rule))) {
+      ul.append(el('li', { class: 'hint', 'data-rule': r.rule }, 'not evaluated: ' + r.rule + ' (no ' + r.missingEvents.join(' or ') + ' events in the recording)'));
+    }
   });
 
   // ---- lock table ------------------------------------------------------------------------------
@@ -121,44 +115,43 @@
   });
 
   // ---- blame explorer ---------------------------------------------------------------------------
-  const chainKey = frames => (frames && frames.length) ? frames.join('\n') : UNKNOWN_OWNER;
-  const chainLabel = key => {
-    if (key === UNKNOWN_OWNER) return key;
-    const frames = key.split('\n');
-    return appMethod(frames) + ' (' + frames.length + ' frames)';
+  /** A chain key shortened for display to its innermost frames, as the text report does (BlameText.shortChain). */
+  const SHOWN_FRAMES = 3;
+  const shortChain = key => {
+    const parts = key.split(' <- ');
+    return parts.length <= SHOWN_FRAMES ? key : parts.slice(0, SHOWN_FRAMES).join(' <- ') + ' [+' + (parts.length - SHOWN_FRAMES) + ']';
   };
-  const ASPECTS = {
-    'kind': { label: 'kind', key: e => e.kind || lockKind.get(e.lockClass + '@' + e.lockId) || '?' },
-    'lock': { label: 'lock', key: e => shortClass(e.lockClass) + '@' + e.lockId },
-    'lock-class': { label: 'lock class', key: e => e.lockClass },
-    'waiter-thread': { label: 'waiter thread', key: e => e.waiterThread || '?' },
-    'waiter-method': { label: 'waiter method', key: e => appMethod(e.waiterFrames) || '[no stack]' },
-    'waiter-chain': { label: 'waiter chain', key: e => chainKey(e.waiterFrames), show: chainLabel },
-    'owner-thread': { label: 'owner thread', key: e => e.ownerThread || UNKNOWN_OWNER },
-    'owner-method': { label: 'owner method', key: e => appMethod(e.ownerFrames) || UNKNOWN_OWNER },
-    'owner-chain': { label: 'owner chain', key: e => chainKey(e.ownerFrames), show: chainLabel },
-  };
-  let aspects = ['lock', 'waiter-method', hasOwners ? 'owner-method' : 'waiter-thread'];
+  const ASPECTS = {};
+  for (const a of Object.keys(KEY)) {
+    const i = KEY[a];
+    ASPECTS[a] = { label: a.replace('-', ' '), key: e => e.keys[i], show: a.endsWith('-chain') ? shortChain : null };
+  }
+  let aspects = data.blame ? data.blame.groupBy.slice() : [];
   let selectedPath = null;
   const expanded = new Set();
+  /** Java's order of children (BlameTree): most time first, then key (UTF-16 order, as String.compareTo). */
+  const byTotalThenKey = (a, b) => b.total - a.total || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-  /** Aggregates the blame entries along the aspects: every node has total, count, children. */
-  function buildTree() {
+  /** Groups the rows by the keys of the aspects: every node has total, count, children. */
+  function buildTree(order) {
     const root = { key: 'all', total: 0, count: 0, children: new Map() };
-    const fns = aspects.map(a => ASPECTS[a].key);
+    const fns = order.map(a => ASPECTS[a].key);
     for (const e of blame) {
-      const nanos = e.nanos || 0, count = e.count || 1;
       let node = root;
-      root.total += nanos; root.count += count;
+      root.total += e.nanos; root.count += e.count;
       for (const fn of fns) {
         const k = fn(e);
         let child = node.children.get(k);
         if (!child) { child = { key: k, total: 0, count: 0, children: new Map() }; node.children.set(k, child); }
-        child.total += nanos; child.count += count;
+        child.total += e.nanos; child.count += e.count;
         node = child;
       }
     }
     return root;
+  }
+  /** A tree as plain data, children in Java's order: {key, nanos, count, children}. */
+  function plain(node) {
+    return { key: node.key, nanos: node.total, count: node.count, children: [...node.children.values()].sort(byTotalThenKey).map(plain) };
   }
 
   function drawAspects() {
@@ -181,17 +174,17 @@
   }
 
   function drawTree() {
-    const tree = buildTree();
+    const tree = buildTree(aspects);
     const box = document.getElementById('blame-tree');
     const head = el('div', { class: 'node tree-head' }, el('span', {}), el('span', {}, aspects.map(a => ASPECTS[a].label).join(' › ')),
       el('span', { class: 'num' }, 'wait'), el('span', { class: 'num' }, 'share'), el('span', { class: 'num' }, 'count'));
     const ul = el('ul', {});
     renderChildren(ul, tree, [], tree.total, 0);
     box.replaceChildren(head, ul);
-    api.blameTree = tree;
+    api.blameTree = () => plain(tree);
   }
   function renderChildren(ul, node, path, grand, depth) {
-    const kids = [...node.children.values()].sort((a, b) => b.total - a.total);
+    const kids = [...node.children.values()].sort(byTotalThenKey);
     const aspect = ASPECTS[aspects[depth]];
     for (const child of kids.slice(0, MAX_CHILDREN)) {
       const childPath = path.concat([child.key]);
@@ -199,7 +192,8 @@
       const leaf = child.children.size === 0;
       const open = expanded.has(id);
       const li = el('li', {});
-      const row = el('div', { class: 'node' + (selectedPath === id ? ' selected' : ''), 'data-depth': depth, title: child.key },
+      const row = el('div', { class: 'node' + (selectedPath === id ? ' selected' : ''), 'data-depth': depth, 'data-key': child.key,
+        'data-nanos': child.total, 'data-count': child.count, title: child.key },
         el('span', { class: 'toggle', onclick: () => { open ? expanded.delete(id) : expanded.add(id); drawTree(); } }, leaf ? '' : open ? '▾' : '▸'),
         el('span', { class: 'label', onclick: () => { selectedPath = id; drawTree(); drawDetail(childPath); } },
           aspect.show ? aspect.show(child.key) : child.key),
@@ -220,31 +214,30 @@
       ul.append(el('li', { class: 'more' }, '… ' + (kids.length - MAX_CHILDREN) + ' more, ' + fmtNanos(rest) + ' (' + pct(rest, grand) + ')'));
     }
   }
-  /** The full waiter and owner chains of the entries under the selected node, heaviest first. */
+  /** The full waiter and owner chains of the rows under the selected node, heaviest first. */
   function drawDetail(path) {
     const fns = aspects.slice(0, path.length).map(a => ASPECTS[a].key);
     const inNode = blame.filter(e => fns.every((fn, i) => fn(e) === path[i]));
-    const total = inNode.reduce((s, e) => s + (e.nanos || 0), 0);
+    const total = inNode.reduce((s, e) => s + e.nanos, 0);
     const box = document.getElementById('blame-detail');
     box.replaceChildren(el('div', {}, el('strong', {}, path.map((k, i) => ASPECTS[aspects[i]].show ? ASPECTS[aspects[i]].show(k) : k).join(' › '))),
-      el('div', { class: 'hint' }, fmtNanos(total) + ' of waiting, ' + inNode.length + ' blame entries'));
-    for (const [side, title] of [['waiterFrames', 'Waiter chains'], ['ownerFrames', 'Owner chains']]) {
+      el('div', { class: 'hint' }, fmtNanos(total) + ' of waiting, ' + inNode.length + ' blame rows'));
+    for (const [side, title] of [['waiter', 'Waiter chains'], ['owner', 'Owner chains']]) {
       const byChain = new Map();
       for (const e of inNode) {
-        const k = chainKey(e[side]);
-        const agg = byChain.get(k) || { nanos: 0, how: new Set() };
-        agg.nanos += e.nanos || 0;
-        if (side === 'ownerFrames' && e.ownerChain) agg.how.add(e.ownerChain);
+        const k = ASPECTS[side + '-chain'].key(e);
+        const agg = byChain.get(k) || { nanos: 0, how: new Set(), frames: e[side + 'Frames'] };
+        agg.nanos += e.nanos;
+        if (side === 'owner') agg.how.add(ASPECTS['chain-class'].key(e));
         byChain.set(k, agg);
       }
-      const top = [...byChain.entries()].sort((a, b) => b[1].nanos - a[1].nanos);
+      const top = [...byChain.values()].sort((a, b) => b.nanos - a.nanos);
       box.append(el('h3', {}, title + ' (' + byChain.size + ')'));
-      for (const [k, agg] of top.slice(0, MAX_CHAINS)) {
+      for (const agg of top.slice(0, MAX_CHAINS)) {
         box.append(el('div', {}, pct(agg.nanos, total) + ' · ' + fmtNanos(agg.nanos) +
           (agg.how.size ? ' · attribution: ' + [...agg.how].join(', ') : '')),
-        k === UNKNOWN_OWNER ? el('p', { class: 'hint' }, hasOwners ? 'owner not attributed' :
-          'no owner chains in this report (owner blame not computed)') :
-          el('ol', { class: 'chain' }, k.split('\n').map(f => el('li', {}, f))));
+        agg.frames.length === 0 ? el('p', { class: 'hint' }, side === 'owner' ? 'owner chain not known' : 'no stack') :
+          el('ol', { class: 'chain' }, agg.frames.map(f => el('li', {}, f))));
       }
       if (top.length > MAX_CHAINS) box.append(el('p', { class: 'hint' }, (top.length - MAX_CHAINS) + ' more chains'));
     }
@@ -259,24 +252,26 @@
   section('blame', () => {
     if (!blame) {
       missing(document.querySelector('#blame .blame-body'), 'No blame data in this report.',
-        'The blame explorer needs the "blame" member of the report document (owner-blame analysis); ' +
-        'make the report with a lockscope that computes it: lockscope report <recording> --format html.');
+        'No thread waited for a lock while being recorded, so there is nothing to blame.');
       return;
     }
     redrawBlame();
     api.aspects = () => aspects.slice();
+    /** For tests: regroups the explorer as the user would, by these aspects in this order. */
+    api.groupBy = order => { aspects = order.slice(); redrawBlame(); };
+    api.treeFor = order => plain(buildTree(order));
   });
 
   // ---- flame graphs ------------------------------------------------------------------------------
   /** Root-first stacks with the lock as leaf, as the collapsed and pprof exports (BlameStacks.java). */
   function flameTree(side) {
     const root = { name: 'all', value: 0, children: [], _m: new Map() };
+    const thread = ASPECTS[side + '-thread'].key, lock = ASPECTS.lock.key;
     for (const e of blame) {
-      const frames = side === 'waiter' ? e.waiterFrames : e.ownerFrames;
-      const stack = (frames && frames.length) ? frames.slice().reverse()
-        : [side === 'owner' && !e.ownerThread ? UNKNOWN_OWNER : '[no stack]'];
-      stack.push(e.lockClass + '@' + e.lockId);
-      const v = e.nanos || 0;
+      const frames = e[side + 'Frames'];
+      const stack = frames.length ? frames.slice().reverse() : [thread(e) === UNKNOWN ? '[owner unknown]' : '[no stack]'];
+      stack.push(lock(e));
+      const v = e.nanos;
       let node = root;
       root.value += v;
       for (const f of stack) {
@@ -306,14 +301,14 @@
   section('flames', () => {
     const waiter = document.getElementById('flame-waiter'), owner = document.getElementById('flame-owner');
     if (!blame) {
-      missing(waiter, 'No blame data in this report.', 'Flame graphs are drawn from the "blame" member of the report document.');
-      missing(owner, 'No blame data in this report.', 'Flame graphs are drawn from the "blame" member of the report document.');
+      missing(waiter, 'No blame data in this report.', 'No thread waited for a lock while being recorded.');
+      missing(owner, 'No blame data in this report.', 'No thread waited for a lock while being recorded.');
       return;
     }
     drawFlame('waiter', waiter);
     if (hasOwners) drawFlame('owner', owner);
-    else missing(owner, 'No owner chains in this report.', 'This lockscope computes the waiter side of blame only; ' +
-      'the owner-blame analysis (which thread held the lock, and where) fills this graph when present.');
+    else missing(owner, 'No owner chains in this report.', 'No owner of a lock was seen with a call chain ' +
+      '(blockers without an owner, such as Semaphore, or monitors whose owners were never sampled).');
     document.getElementById('flame-search').addEventListener('input', ev => {
       const term = ev.target.value.trim();
       charts.forEach(c => term ? c.search(term) : c.clear());
@@ -325,45 +320,12 @@
   section('bottle', () => {
     const box = document.getElementById('bottle-graph');
     const bg = data.bottleGraph;
-    if (bg && typeof bg.svg === 'string' && bg.svg.trim().startsWith('<svg')) {
-      box.innerHTML = bg.svg; // lockscope's own SVG, written by the report, not user input
+    if (!bg) {
+      missing(box, 'No bottle graph in this report.', 'It needs scheduling data beside the recording: record with ' +
+        'lockscope record --sched, which writes run.sched next to run.jfr.');
       return;
     }
-    if (!bg || !Array.isArray(bg.threads) || bg.threads.length === 0) {
-      missing(box, 'No bottle graph in this report.', 'The bottle graph needs the "bottleGraph" member of the ' +
-        'report document (per-thread share and parallelism from the bottle-graph analysis).');
-      return;
-    }
-    // Du Bois et al.: one box per thread, height = its share of the run, width = its parallelism,
-    // stacked with the widest at the bottom, so the narrow neck at the top is the bottleneck.
-    const threads = bg.threads.slice().sort((a, b) => b.parallelism - a.parallelism);
-    const total = threads.reduce((s, t) => s + t.shareNanos, 0) || 1;
-    const maxPar = Math.max(...threads.map(t => t.parallelism), 1);
-    const W = Math.min(900, box.clientWidth || 900), H = Math.max(240, Math.min(800, threads.length * 24)), mid = W / 2;
-    const ns = 'http://www.w3.org/2000/svg';
-    const svg = document.createElementNS(ns, 'svg');
-    svg.setAttribute('width', W); svg.setAttribute('height', H + 20); svg.setAttribute('id', 'bottle-svg');
-    let y = H;
-    threads.forEach((t, i) => {
-      const h = H * t.shareNanos / total, w = (W - 20) * t.parallelism / maxPar;
-      y -= h;
-      const g = document.createElementNS(ns, 'g');
-      const r = document.createElementNS(ns, 'rect');
-      Object.entries({ x: mid - w / 2, y: y, width: w, height: Math.max(h, 0.5), fill: 'hsl(' + (i * 47 % 360) + ',55%,70%)', stroke: '#fff' })
-        .forEach(([k, v]) => r.setAttribute(k, v));
-      const title = document.createElementNS(ns, 'title');
-      title.textContent = t.name + (t.group ? ' [' + t.group + ']' : '') + ': share ' + fmtNanos(t.shareNanos) +
-        ', parallelism ' + Number(t.parallelism).toFixed(2) + ', running ' + fmtNanos(t.runningNanos);
-      g.append(r, title);
-      if (h > 12) {
-        const text = document.createElementNS(ns, 'text');
-        Object.entries({ x: mid, y: y + h / 2 + 4, 'text-anchor': 'middle', 'font-size': 11 }).forEach(([k, v]) => text.setAttribute(k, v));
-        text.textContent = t.name;
-        g.append(text);
-      }
-      svg.append(g);
-    });
-    box.replaceChildren(svg, el('p', { class: 'hint' }, 'Height: share of the run (time weighted by 1/parallelism); width: parallelism. Hover a box for numbers.'));
+    box.innerHTML = bg.svg; // lockscope's own SVG (BottleSvg.java), the one lockscope bottle draws
   });
 
   // ---- per-thread timeline (canvas: thousands of spans per thread stay fast) ---------------------

@@ -1,9 +1,9 @@
 package dev.lockscope.report.export;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.Interval;
@@ -12,6 +12,8 @@ import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -50,11 +52,9 @@ public final class Recordings {
         return r.contention(new ContentionOptions(0, 0));
     }
 
-    /** The report document of the recording with these sections, fed as a file would feed them. */
-    public static ObjectNode document(LockRecording r, List<ReportSection> sections) {
-        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
-        RecordingInfo info = r.replay(ReportDocument.visitors(contention, sections));
-        return ReportDocument.build(new ReportDocument.Read(info, contention.result()), sections);
+    /** The report of the recording, blame grouped by lock and owner method, with the timeline. */
+    public static Report report(LockRecording r) {
+        return ReportBuilder.read(r::replay, new ContentionOptions(0, 0), Aspect.DEFAULT, false, true);
     }
 
     private static ParkWait park(ThreadRef t, long beginMs, long endMs, long seq) {

@@ -3,12 +3,11 @@ package dev.lockscope.report.html;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.report.export.Recordings;
-import dev.lockscope.report.export.ReportDocument;
-import java.util.List;
-import dev.lockscope.report.export.WaiterOnlyBlame;
-import dev.lockscope.report.export.ThreadTimeline;
+import dev.lockscope.report.model.BlameKeys;
+import dev.lockscope.report.model.Report;
 import org.junit.jupiter.api.Test;
 
 import java.util.regex.Matcher;
@@ -17,12 +16,11 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class HtmlReportTest {
-    private final LockRecording recording = Recordings.small();
-    private final ObjectNode doc = Recordings.document(recording, List.of(new WaiterOnlyBlame(), new ThreadTimeline()));
+    private final Report report = Recordings.report(Recordings.small());
 
     @Test
     void pageIsSelfContained() {
-        String html = HtmlReport.render(doc);
+        String html = HtmlReport.render(report);
         assertThat(html).startsWith("<!doctype html>").doesNotContain("{{")
                 .contains("window.lockscopeVendor", "d3-flame-graph 5.0.0 (Apache-2.0)");
         // nothing loaded from elsewhere: no external scripts, stylesheets, images or fonts
@@ -32,19 +30,41 @@ class HtmlReportTest {
     }
 
     @Test
-    void embedsTheDocumentSoThatNamesCannotCloseItsScript() throws Exception {
-        ((ObjectNode) doc.get("locks").get(0)).put("firstThread", "</script><script>alert(1)</script>");
-        String html = HtmlReport.render(doc);
+    void embedsTheDataSoThatNamesCannotCloseItsScript() throws Exception {
+        ObjectNode data = HtmlReport.data(report);
+        ((ObjectNode) data.get("locks").get(0)).put("firstThread", "</script><script>alert(1)</script>");
+        JsonNode embedded = embedded(HtmlReport.page(data, "t"));
+        assertThat(embedded).isEqualTo(new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(data)));
+        assertThat(embedded.at("/locks/0/firstThread").asText()).startsWith("</script>");
+    }
+
+    @Test
+    void everyRowCarriesJavasKeyUnderEveryAspectWithEachStringOnce() throws Exception {
+        JsonNode blame = embedded(HtmlReport.render(report)).get("blame");
+        JsonNode strings = blame.get("strings");
+        assertThat(blame.get("aspects")).extracting(JsonNode::asText)
+                .containsExactly(java.util.Arrays.stream(Aspect.values()).map(Aspect::label).toArray(String[]::new));
+        assertThat(blame.get("groupBy")).extracting(JsonNode::asText).containsExactly("lock", "owner-method");
+        int width = Aspect.values().length + 4;
+        JsonNode rows = blame.get("rows");
+        assertThat(rows.size()).isEqualTo(width * report.blame().rows().size());
+        for (int i = 0; i < report.blame().rows().size(); i++) {
+            BlameRow row = report.blame().rows().get(i);
+            for (Aspect a : Aspect.values()) {
+                assertThat(strings.get(rows.get(i * width + a.ordinal()).asInt()).asText())
+                        .isEqualTo(BlameKeys.key(row, a, false));
+            }
+            assertThat(rows.get(i * width + width - 2).asLong()).isEqualTo(row.nanos());
+        }
+        java.util.Set<String> distinct = new java.util.HashSet<>();
+        strings.forEach(s -> distinct.add(s.asText()));
+        assertThat(distinct).hasSize(strings.size());
+    }
+
+    private static JsonNode embedded(String html) throws Exception {
         Matcher m = Pattern.compile("<script type=\"application/json\" id=\"lockscope-data\">(.*?)</script>",
                 Pattern.DOTALL).matcher(html);
         assertThat(m.find()).isTrue();
-        ObjectMapper mapper = new ObjectMapper();
-        JsonNode embedded = mapper.readTree(m.group(1));
-        ObjectNode expected = (ObjectNode) mapper.readTree(mapper.writeValueAsString(doc));
-        JsonNode blame = expected.remove("blame");
-        assertThat(embedded.get("blamePacked").get("entries").size()).isEqualTo(blame.size() * BlamePacking.FIELDS.size());
-        ((ObjectNode) embedded).remove("blamePacked");
-        assertThat(embedded.equals(expected)).isTrue();
-        assertThat(embedded.at("/locks/0/firstThread").asText()).startsWith("</script>");
+        return new ObjectMapper().readTree(m.group(1));
     }
 }

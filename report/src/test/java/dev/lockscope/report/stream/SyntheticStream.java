@@ -1,9 +1,7 @@
 package dev.lockscope.report.stream;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.EventOrder;
@@ -14,8 +12,8 @@ import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.Unpark;
 import dev.lockscope.analysis.scale.ContendedLock;
-import dev.lockscope.report.export.ReportDocument;
-import dev.lockscope.report.export.ReportSection;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,12 +38,11 @@ public final class SyntheticStream {
 
     public static void main(String[] args) {
         long rounds = Long.parseLong(args[0]);
-        List<ReportSection> sections = ReportDocument.sections(List.of(dev.lockscope.analysis.blame.Aspect.LOCK,
-                dev.lockscope.analysis.blame.Aspect.OWNER_METHOD), false);
-        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
+        ReportBuilder report = new ReportBuilder(ContentionOptions.DEFAULTS, List.of(dev.lockscope.analysis.blame.Aspect.LOCK,
+                dev.lockscope.analysis.blame.Aspect.OWNER_METHOD), false, true);
         BlameAnalysis blame = new BlameAnalysis(); // the sweep's owners
-        List<RecordingVisitor> visitors = new ArrayList<>(List.of(contention, blame));
-        sections.forEach(s -> visitors.add(s.visitor()));
+        List<RecordingVisitor> visitors = new ArrayList<>(List.of(blame));
+        visitors.addAll(report.visitors());
         EventOrder order = new EventOrder(1 << 14, visitors);
 
         List<ThreadRef> threads = new ArrayList<>();
@@ -82,12 +79,12 @@ public final class SyntheticStream {
         }
         RecordingInfo info = new RecordingInfo(Path.of("synthetic.jfr"), START, t, byTid);
         order.finish(info);
-        LockContention table = contention.result();
-        ObjectNode doc = ReportDocument.build(new ReportDocument.Read(info, table), sections);
+        Report built = report.build(info);
+        LockContention table = built.contention();
         long parks = table.locks().stream().filter(m -> m.kind().label().equals("park")).mapToLong(m -> m.timesParked()).sum();
         System.out.println("parks " + parks);
-        System.out.println("contention spans " + doc.path("tree").path("count").asLong());
-        System.out.println("timeline threads " + doc.path("timeline").path("threads").size());
+        System.out.println("contention spans " + built.blame().tree().count());
+        System.out.println("timeline threads " + built.timeline().threads().size());
         System.out.println("sweep locks " + ContendedLock.of(table, blame.result()).size());
     }
 }

@@ -1,7 +1,7 @@
-package dev.lockscope.report.export;
+package dev.lockscope.report.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.report.export.Recordings;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -11,18 +11,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ThreadTimelineTest {
     private final LockRecording recording = Recordings.small();
-    private final JsonNode timeline = Recordings.document(recording, List.of(new ThreadTimeline())).get("timeline");
+    private final Timeline timeline = Recordings.report(recording).timeline();
 
     private List<String> spans(String thread) {
         List<String> out = new ArrayList<>();
-        for (JsonNode t : timeline.get("threads")) {
-            if (t.get("name").asText().equals(thread)) {
-                JsonNode s = t.get("spans");
-                for (int i = 0; i < s.size(); i += 4) {
-                    int lock = s.get(i + 3).asInt();
-                    out.add(s.get(i).asLong() / 1000 + "-" + s.get(i + 1).asLong() / 1000 + " "
-                            + timeline.get("states").get(s.get(i + 2).asInt()).asText()
-                            + (lock < 0 ? "" : " " + timeline.get("locks").get(lock).asText()));
+        for (Timeline.Track t : timeline.threads()) {
+            if (t.name().equals(thread)) {
+                long[] s = t.spans();
+                for (int i = 0; i < s.length; i += 4) {
+                    int lock = (int) s[i + 3];
+                    out.add(s[i] / 1000 + "-" + s[i + 1] / 1000 + " " + timeline.states().get((int) s[i + 2])
+                            + (lock < 0 ? "" : " " + timeline.locks().get(lock)));
                 }
             }
         }
@@ -45,7 +44,7 @@ class ThreadTimelineTest {
 
     @Test
     void threadsWithTheMostTimeOffCpuComeFirst() {
-        assertThat(timeline.get("threads").get(0).get("name").asText()).isEqualTo("worker-a"); // 60 ms parked
-        assertThat(timeline.get("durationMicros").asLong()).isEqualTo(200_000);
+        assertThat(timeline.threads().get(0).name()).isEqualTo("worker-a"); // 60 ms parked
+        assertThat(timeline.durationMicros()).isEqualTo(200_000);
     }
 }

@@ -1,10 +1,5 @@
-package dev.lockscope.report.export;
+package dev.lockscope.report.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -21,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code timeline} member: per thread, the spans it spent running (CPU samples), blocked on a
+ * The thread timeline ({@link Timeline}) of a recording: per thread, the spans it spent running (CPU samples), blocked on a
  * monitor, parked, waiting ({@code Object.wait}) and sleeping, with the lock of each span.
  *
  * <p>Bounded for the page, whatever the recording: spans closer than {@link #RESOLUTION} of the
@@ -35,7 +30,7 @@ import java.util.Map;
  * shortest are left out and counted in {@code spansLeftOut}. Recordings with fewer spans per thread
  * are not affected.
  */
-public final class ThreadTimeline implements ReportSection, RecordingVisitor {
+public final class ThreadTimeline implements RecordingVisitor {
     public static final List<String> STATES = List.of("running", "blocked", "parked", "waiting", "sleeping");
     static final double RESOLUTION = 1.0 / 2000;
     static final int MAX_SPANS = 2000;
@@ -83,16 +78,6 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
     private final Map<Long, ParkWait> openParks = new LinkedHashMap<>();
     private long firstTime = Long.MAX_VALUE;
     private long lastTime = Long.MIN_VALUE;
-
-    @Override
-    public String member() {
-        return "timeline";
-    }
-
-    @Override
-    public RecordingVisitor visitor() {
-        return this;
-    }
 
     @Override
     public void parkBegin(ParkWait p) {
@@ -200,15 +185,10 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
         }
     }
 
-    @Override
-    public JsonNode build(RecordingInfo recording, LockContention contention) {
+    /** The timeline of what was read, bounded for the page. */
+    public Timeline build(RecordingInfo recording) {
         long start = recording.startNanos();
         long merge = Math.max(1, (long) (recording.durationNanos() * RESOLUTION));
-        ObjectNode root = JsonNodeFactory.instance.objectNode();
-        root.put("durationMicros", recording.durationNanos() / 1000);
-        ArrayNode states = root.putArray("states");
-        STATES.forEach(states::add);
-        ArrayNode locks = root.putArray("locks");
         List<String> names = new ArrayList<>(lockIds.keySet());
         List<Integer> byFirstSeen = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
@@ -216,6 +196,7 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
         }
         byFirstSeen.sort(Comparator.comparing(firstSeen::get));
         int[] index = new int[names.size()];
+        List<String> locks = new ArrayList<>();
         for (int i = 0; i < byFirstSeen.size(); i++) {
             index[byFirstSeen.get(i)] = i;
             locks.add(names.get(byFirstSeen.get(i)));
@@ -223,9 +204,8 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
         List<Map.Entry<ThreadRef, Track>> threads = new ArrayList<>(byThread.entrySet());
         threads.sort(Comparator.comparingLong((Map.Entry<ThreadRef, Track> e) -> -offCpuNanos(e.getValue().spans))
                 .thenComparingLong(e -> e.getKey().javaTid()));
-        root.put("threadsLeftOut", Math.max(0, threads.size() - MAX_THREADS));
         long spansLeftOut = 0;
-        ArrayNode out = root.putArray("threads");
+        List<Timeline.Track> out = new ArrayList<>();
         for (Map.Entry<ThreadRef, Track> e : threads.subList(0, Math.min(MAX_THREADS, threads.size()))) {
             List<Span> spans = merged(renumbered(e.getValue().spans, index), merge);
             spansLeftOut += e.getValue().spansDropped;
@@ -233,16 +213,18 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
                 spansLeftOut += spans.size() - MAX_SPANS;
                 spans = longest(spans, MAX_SPANS);
             }
-            ObjectNode t = out.addObject();
-            t.put("name", e.getKey().name());
-            t.put("javaTid", e.getKey().javaTid());
-            ArrayNode flat = t.putArray("spans");
-            for (Span s : spans) {
-                flat.add((s.begin - start) / 1000).add((s.end - start) / 1000).add(s.state).add(s.lock);
+            long[] flat = new long[4 * spans.size()];
+            for (int i = 0; i < spans.size(); i++) {
+                Span s = spans.get(i);
+                flat[4 * i] = (s.begin - start) / 1000;
+                flat[4 * i + 1] = (s.end - start) / 1000;
+                flat[4 * i + 2] = s.state;
+                flat[4 * i + 3] = s.lock;
             }
+            out.add(new Timeline.Track(e.getKey().name(), e.getKey().javaTid(), flat));
         }
-        root.put("spansLeftOut", spansLeftOut);
-        return root;
+        return new Timeline(recording.durationNanos() / 1000, STATES, locks, out,
+                Math.max(0, threads.size() - MAX_THREADS), spansLeftOut);
     }
 
     private static List<Span> renumbered(List<Span> spans, int[] index) {

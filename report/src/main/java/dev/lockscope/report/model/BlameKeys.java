@@ -1,0 +1,43 @@
+package dev.lockscope.report.model;
+
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameNode;
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.BlameTree;
+import dev.lockscope.analysis.blame.Cause;
+import dev.lockscope.analysis.blame.ChainView;
+import dev.lockscope.analysis.blame.Contention;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The blame rows grouped by {@link Aspect}s: every format groups rows (not the analysis' finer
+ * records) with the aspects' own {@link Aspect#keyOf} rules, so the text tree, the JSON tree and the
+ * HTML page's trees, built from the keys computed here, are the same for any order of aspects.
+ */
+public final class BlameKeys {
+    private BlameKeys() {
+    }
+
+    /** The key of a row under one aspect, e.g. its owner method. */
+    public static String key(BlameRow row, Aspect aspect, boolean raw) {
+        return aspect.keyOf(asContention(row), ChainView.of(raw));
+    }
+
+    /** The tree of the rows over these aspects (a parent is the sum of its children). */
+    public static BlameNode tree(List<BlameRow> rows, List<Aspect> aspects, boolean raw) {
+        List<Contention> contentions = new ArrayList<>(rows.size());
+        rows.forEach(r -> contentions.add(asContention(r)));
+        return BlameTree.build(contentions, aspects, ChainView.of(raw));
+    }
+
+    /**
+     * A row as the one contention record it sums. Its frames are already shown as the view shows
+     * them, and hiding lock internals twice hides nothing more, so its keys are those of its records.
+     */
+    private static Contention asContention(BlameRow r) {
+        return new Contention(r.lock(), r.waiterThread(), r.waiterFrames(),
+                new Cause(r.ownerThread(), r.ownerFrames(), r.ownerChain()), false, r.count(), r.nanos(), 0, 0);
+    }
+}

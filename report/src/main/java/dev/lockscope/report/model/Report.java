@@ -1,0 +1,33 @@
+package dev.lockscope.report.model;
+
+import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.bottle.BottleGraph;
+import dev.lockscope.report.rules.RuleResult;
+import dev.lockscope.report.rules.Rules;
+
+import java.util.List;
+
+/**
+ * Everything a report shows, computed once from one pass over a recording ({@link ReportBuilder}).
+ * Text, JSON, HTML, collapsed stacks and pprof are sibling renderers of this model; none of them
+ * reads another's output.
+ *
+ * @param contention  the park-contention table (seed 000 §3.7)
+ * @param blame       owner blame: rows, the tree over the requested aspects (built from the rows, see
+ *                    {@link BlameKeys}), owner-chain shares, conditional waits
+ * @param bottleGraph the bottle graph when scheduling data lies beside the recording, else null
+ * @param timeline    the per-thread timeline when asked for (the HTML page), else null
+ * @param rules       every rule's result, in {@link Rules#ALL}'s order
+ */
+public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+                     List<RuleResult> rules) {
+    public Report {
+        rules = List.copyOf(rules);
+    }
+
+    /** The findings to show, most important first (see {@link Rules#findings}). */
+    public List<RuleResult> findings() {
+        return Rules.findings(rules);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.lockscope.report.model;
+
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContentionAnalysis;
+import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameAnalysis;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.bottle.BottleGraph;
+import dev.lockscope.analysis.bottle.BottleGraphs;
+import dev.lockscope.analysis.bottle.JfrThreadNames;
+import dev.lockscope.analysis.bottle.ThreadClassifier;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.report.rules.EventsSeen;
+import dev.lockscope.report.rules.RuleInput;
+import dev.lockscope.report.rules.Rules;
+import dev.lockscope.sched.SchedFile;
+import dev.lockscope.sched.SchedTrace;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Builds the {@link Report} of a recording: one pass feeds every analysis, then the results are
+ * put together and the rules evaluated once.
+ */
+public final class ReportBuilder {
+    private final List<Aspect> groupBy;
+    private final boolean raw;
+    private final LockContentionAnalysis contention;
+    private final BlameAnalysis blame = new BlameAnalysis();
+    private final EventsSeen events = new EventsSeen();
+    private final ThreadTimeline timeline;
+
+    /**
+     * @param groupBy      the aspects of the blame tree
+     * @param raw          keep lock internals (AQS, LockSupport frames) at the top of chains
+     * @param withTimeline also build the per-thread timeline (the HTML page shows it)
+     */
+    public ReportBuilder(ContentionOptions options, List<Aspect> groupBy, boolean raw, boolean withTimeline) {
+        this.groupBy = List.copyOf(groupBy);
+        this.raw = raw;
+        this.contention = new LockContentionAnalysis(options);
+        this.timeline = withTimeline ? new ThreadTimeline() : null;
+    }
+
+    /** Reads the recording once and builds its report. */
+    public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, boolean raw,
+                              boolean withTimeline) throws RecordingException {
+        ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline);
+        return builder.build(RecordingReader.read(recording, builder.visitors().toArray(RecordingVisitor[]::new)));
+    }
+
+    /**
+     * The same for events that come from elsewhere than a file (in tests, an in-memory recording's
+     * {@code replay}): {@code pass} feeds the visitors every event and returns the recording's info.
+     */
+    public static Report read(Function<RecordingVisitor[], RecordingInfo> pass, ContentionOptions options,
+                              List<Aspect> groupBy, boolean raw, boolean withTimeline) {
+        ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline);
+        return builder.build(pass.apply(builder.visitors().toArray(RecordingVisitor[]::new)));
+    }
+
+    /** What the pass over the recording must feed. */
+    public List<RecordingVisitor> visitors() {
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events));
+        if (timeline != null) {
+            all.add(timeline);
+        }
+        return all;
+    }
+
+    /** The report, once the visitors have been fed the whole recording. */
+    public Report build(RecordingInfo recording) {
+        BlameSummary summary = BlameSummary.of(blame.result(), groupBy, raw);
+        // the tree every format shows is the tree of the rows, which the HTML page regroups
+        summary = new BlameSummary(summary.totalNanos(), summary.contentionCount(), groupBy, raw,
+                BlameKeys.tree(summary.rows(), groupBy, raw), summary.rows(), summary.chainShares(), summary.waits());
+        RuleInput input = new RuleInput(contention.result(), summary);
+        return new Report(input.contention(), summary, bottleGraph(recording),
+                timeline == null ? null : timeline.build(recording), Rules.evaluate(input, events));
+    }
+
+    /**
+     * The bottle graph of the scheduling data beside the recording ({@code run.sched} next to
+     * {@code run.jfr}, written by {@code record --sched}), with the recording's Java thread names
+     * as {@code lockscope bottle} shows them; null without one.
+     */
+    private static BottleGraph bottleGraph(RecordingInfo recording) {
+        if (recording.source() == null) {
+            return null;
+        }
+        Path sched = SchedFile.besideRecording(recording.source());
+        if (!Files.isRegularFile(sched)) {
+            return null;
+        }
+        SchedTrace trace;
+        try {
+            trace = SchedFile.read(sched);
+        } catch (IOException | RuntimeException e) {
+            return null; // a damaged .sched must not cost the rest of the report
+        }
+        Map<Integer, String> javaNames = new HashMap<>();
+        for (ThreadRef t : recording.threads().values()) {
+            if (t.javaTid() != 0 && t.osTid() > 0 && t.osTid() <= Integer.MAX_VALUE && !t.name().equals("?")) {
+                javaNames.put((int) t.osTid(), t.name());
+            }
+        }
+        return BottleGraphs.whole(trace.withNames(JfrThreadNames.merge(trace.names(), javaNames)), ThreadClassifier.defaults());
+    }
+}

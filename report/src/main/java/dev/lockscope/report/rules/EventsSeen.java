@@ -1,0 +1,63 @@
+package dev.lockscope.report.rules;
+
+import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.Interval;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.MonitorWait;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.model.Unpark;
+
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Which JFR event types a recording had, so that a rule can say which ones it missed. */
+public final class EventsSeen implements RecordingVisitor {
+    public static final String PARK_BEGIN = "lockscope.ParkBegin";
+    public static final String PARK_END = "lockscope.ParkEnd";
+    public static final String UNPARK = "lockscope.Unpark";
+    public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
+    public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
+    public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+
+    private final Set<String> seen = new TreeSet<>();
+
+    @Override
+    public void parkBegin(ParkWait open) {
+        seen.add(PARK_BEGIN);
+    }
+
+    @Override
+    public void parkEnd(ParkWait ended) {
+        seen.add(PARK_END);
+    }
+
+    @Override
+    public void unpark(Unpark u) {
+        seen.add(UNPARK);
+    }
+
+    @Override
+    public void monitorEnter(MonitorEnter e) {
+        seen.add(MONITOR_ENTER);
+    }
+
+    @Override
+    public void monitorWait(MonitorWait w) {
+        seen.add(MONITOR_WAIT);
+    }
+
+    @Override
+    public void cpuSample(CpuSample s) {
+        seen.add(EXECUTION_SAMPLE);
+    }
+
+    @Override
+    public void sleep(Interval i) {
+        seen.add(i.eventType());
+    }
+
+    public boolean has(String eventType) {
+        return seen.contains(eventType);
+    }
+}

@@ -1,0 +1,102 @@
+package dev.lockscope.report.rules;
+
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockMetrics;
+import dev.lockscope.report.model.FrameFormat;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * A lock in one sentence: which lock, where it was waited for, how many threads and how much of
+ * the wall time, and, when owners are known, where (or by whom) it was held meanwhile.
+ */
+final class LockSentence {
+    private LockSentence() {
+    }
+
+    /** The lock's {@code class@id}: a finding's subject. */
+    static String subject(LockMetrics lock) {
+        return lock.className() + "@" + lock.identityHash();
+    }
+
+    static String of(LockMetrics lock, List<BlameRow> blame) {
+        String name = outerSimpleName(lock.className());
+        String what = lock.kind() == LockKind.MONITOR ? "The monitor of `" + name + "`" : "`" + name + "`";
+        Top waiterMethod = top(blame, r -> r.waiterFrames().isEmpty() ? null : appMethod(r.waiterFrames()));
+        String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
+        Set<String> waiters = new HashSet<>();
+        blame.forEach(r -> waiters.add(r.waiterThread().name()));
+        String threads = waiters.isEmpty() ? "up to " + lock.peakParked() + " threads at once"
+                : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s in `%s` blocked %s for %.0f%% of wall time "
+                + "(%.1f s of waiting in all)", what, waiter, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
+        Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() ? null : appMethod(r.ownerFrames()));
+        Top ownerThread = ownerMethod != null ? null
+                : top(blame, r -> r.ownerThread() == null || r.ownerThread().equals(ThreadRef.UNKNOWN) ? null : r.ownerThread().name());
+        if (ownerMethod != null) {
+            s.append(String.format(Locale.ROOT, "; it was held in `%s` %.0f%% of that time", ownerMethod.key, ownerMethod.pct));
+        } else if (ownerThread != null) {
+            s.append(String.format(Locale.ROOT, "; it was held by `%s` %.0f%% of that time", ownerThread.key, ownerThread.pct));
+        } else if (!blame.isEmpty()) {
+            s.append("; who held it meanwhile is not known");
+        }
+        return s.append('.').toString();
+    }
+
+    /** A key with the most nanoseconds and its share (%) of all the rows' nanoseconds. */
+    private record Top(String key, double pct) {
+    }
+
+    /** The key with the most blame nanoseconds (ties: the first by name), or null when no row has one. */
+    private static Top top(List<BlameRow> rows, Function<BlameRow, String> keyOf) {
+        Map<String, Long> nanos = new TreeMap<>();
+        long all = 0;
+        for (BlameRow r : rows) {
+            all += r.nanos();
+            String key = keyOf.apply(r);
+            if (key != null) {
+                nanos.merge(key, r.nanos(), Long::sum);
+            }
+        }
+        String best = null;
+        for (Map.Entry<String, Long> e : nanos.entrySet()) {
+            if (best == null || e.getValue() > nanos.get(best)) {
+                best = e.getKey();
+            }
+        }
+        return best == null ? null : new Top(best, 100.0 * nanos.get(best) / Math.max(1, all));
+    }
+
+    /**
+     * {@code Class.method} of the innermost frame outside the JDK and lockscope (where the
+     * application asked for or held the lock), or of the innermost frame when all are runtime frames.
+     */
+    static String appMethod(List<String> frames) {
+        String chosen = null;
+        for (String frame : frames) {
+            if (chosen == null) {
+                chosen = frame;
+            }
+            if (!FrameFormat.isRuntime(frame)) {
+                chosen = frame;
+                break;
+            }
+        }
+        return chosen == null ? "?" : FrameFormat.classAndMethod(chosen);
+    }
+
+    /** {@code java.util.concurrent.locks.ReentrantLock$NonfairSync} → {@code ReentrantLock}. */
+    static String outerSimpleName(String className) {
+        String simple = className.substring(className.lastIndexOf('.') + 1);
+        int nested = simple.indexOf('$');
+        return nested > 0 ? simple.substring(0, nested) : simple;
+    }
+}

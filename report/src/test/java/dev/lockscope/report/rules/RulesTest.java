@@ -1,0 +1,94 @@
+package dev.lockscope.report.rules;
+
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.blame.OwnerChain;
+import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.report.export.Recordings;
+import dev.lockscope.report.model.BlameKeys;
+import dev.lockscope.report.model.Report;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RulesTest {
+    private final Report report = Recordings.report(Recordings.small());
+
+    private RuleResult result(String rule) {
+        return report.rules().stream().filter(r -> r.rule().equals(rule)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theBottleneckNamesLockWaiterMethodThreadsAndWallTimeShare() {
+        // the ReentrantLock: parks 0..60 and 70..100 ms of 200 ms: 45% real time; 110 ms in all; no unparks recorded
+        RuleResult r = result("lock-bottleneck");
+        assertThat(r.message()).isEqualTo("`ReentrantLock` in `Inventory.reserve` blocked 2 threads for 45% of wall time "
+                + "(0.1 s of waiting in all); who held it meanwhile is not known.");
+        assertThat(r.score()).isEqualTo(45.0);
+        assertThat(r.severity()).isEqualTo(Severity.INFO);
+        assertThat(r.subject()).isEqualTo(Recordings.LOCK + "@abc");
+    }
+
+    @Test
+    void theMonitorRuleNamesTheOwnerThreadWhenOwnersHaveNoChains() {
+        // C blocked 20..25 ms on Cache, entered after worker-a (previousOwner), whose chain nobody saw
+        assertThat(result("monitor-contention").message()).isEqualTo("The monitor of `Cache` in `Cache.get` blocked 1 thread "
+                + "for 3% of wall time (0.0 s of waiting in all); it was held by `worker-a` 100% of that time.");
+        assertThat(result("monitor-contention").severity()).isEqualTo(Severity.OK);
+    }
+
+    @Test
+    void findingsShowEachLockOnceHighestScoreFirst() {
+        // park-contention finds the same ReentrantLock as lock-bottleneck: shown once
+        assertThat(report.findings()).extracting(RuleResult::rule).containsExactly("lock-bottleneck", "monitor-contention");
+    }
+
+    @Test
+    void aRuleWhoseEventsAreMissingSaysWhichAndIsNotScored() {
+        Report r = Recordings.report(withEvents(true));
+        RuleResult monitor = r.rules().stream().filter(x -> x.rule().equals("monitor-contention")).findFirst().orElseThrow();
+        assertThat(monitor.severity()).isEqualTo(Severity.NA);
+        assertThat(monitor.score()).isZero();
+        assertThat(monitor.missingEvents()).containsExactly("jdk.JavaMonitorEnter");
+        assertThat(r.findings()).extracting(RuleResult::rule).containsExactly("lock-bottleneck");
+    }
+
+    @Test
+    void withNoWaitAtAllTheBottleneckRuleSaysSo() {
+        Report r = Recordings.report(withEvents(false));
+        assertThat(r.findings()).extracting(RuleResult::message).containsExactly(
+                "Not evaluated: the recording has no lockscope.ParkEnd or jdk.JavaMonitorEnter events.");
+    }
+
+    @Test
+    void theBottleneckNamesWhereTheLockWasHeldWhenOwnersHaveChains() {
+        LockId lock = LockId.blocker(Recordings.LOCK, 0xabc);
+        ThreadRef auditor = new ThreadRef(30, 1030, "auditor");
+        List<String> waiter = List.of("com.example.Inventory.reserve:42");
+        List<BlameRow> rows = List.of(
+                new BlameRow(lock, Recordings.A, waiter, auditor, List.of("com.example.Inventory.audit:77"), OwnerChain.EXACT, 60 * Recordings.MS, 2),
+                new BlameRow(lock, Recordings.B, waiter, auditor, List.of("com.example.Inventory.restock:90"), OwnerChain.EXACT, 50 * Recordings.MS, 1));
+        BlameSummary blame = new BlameSummary(110 * Recordings.MS, 3, Aspect.DEFAULT, false,
+                BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
+        RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
+        assertThat(r.message()).endsWith("; it was held in `Inventory.audit` 55% of that time.");
+    }
+
+    /** The small recording with its parks (or nothing), no monitor events, no samples, no sleeps. */
+    private static LockRecording withEvents(boolean parks) {
+        LockRecording small = Recordings.small();
+        return new LockRecording(small.source(), small.startNanos(), small.endNanos(), small.threads(),
+                parks ? small.parks() : List.of(), parks ? small.unparks() : List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    @Test
+    void appMethodSkipsRuntimeFrames() {
+        assertThat(LockSentence.appMethod(List.of("java.util.concurrent.locks.LockSupport.park",
+                "com.example.Inventory$Item.reserve:42"))).isEqualTo("Inventory$Item.reserve");
+    }
+}
