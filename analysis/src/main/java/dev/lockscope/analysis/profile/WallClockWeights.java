@@ -1,0 +1,28 @@
+package dev.lockscope.analysis.profile;
+
+/**
+ * The weight of a CPU sample in a wall-clock profile, by the rule of stack fragment sampling (Hofer,
+ * <i>Method Profiling and Lock Contention Profiling on the JVM Level</i>, §3.2.5): a sample stands for
+ * the time until the same thread's next sample, and a switch-out sample for the whole time off CPU.
+ * Here the off-CPU time is not sampled but recorded: the thread's lock, park, wait, sleep and I/O
+ * events carry their durations and their own stacks (each wait is weighted by its duration), so a
+ * running sample stands for the time to the thread's next sample or recorded wait, but never for more
+ * than the sampling period: a gap longer than that is time off CPU that no event recorded (a wait
+ * below the recording's threshold), not running time.
+ */
+public final class WallClockWeights {
+    private WallClockWeights() {
+    }
+
+    /**
+     * @param sampleNanos   the sample's time
+     * @param nextNanos     the start of the thread's next sample or recorded wait, or {@link Long#MAX_VALUE} if none
+     * @param endNanos      the end of the thread (or of the recording) when there is no next event
+     * @param periodNanos   the sampling period the samples were taken at
+     * @return the nanoseconds this running sample stands for
+     */
+    public static long runningSample(long sampleNanos, long nextNanos, long endNanos, long periodNanos) {
+        long until = nextNanos == Long.MAX_VALUE ? endNanos : nextNanos;
+        return Math.max(0, Math.min(until - sampleNanos, periodNanos));
+    }
+}
