@@ -52,7 +52,7 @@ final class ReportCommand implements Callable<Integer> {
     Side side;
 
     @Option(names = "--group-by", paramLabel = "ASPECTS", defaultValue = "lock,owner-method",
-            description = "Owner-blame tree (text, json): comma-separated aspects in order, from kind, lock, lock-class, "
+            description = "Owner-blame tree (text, json, and the grouping the HTML page opens with): comma-separated aspects in order, from kind, lock, lock-class, "
                     + "waiter-thread, waiter-method, waiter-chain, owner-thread, owner-method, owner-chain, chain-class "
                     + "(default: ${DEFAULT-VALUE}).")
     String groupBy;
