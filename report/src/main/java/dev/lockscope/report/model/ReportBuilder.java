@@ -5,6 +5,12 @@ import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameAnalysis;
+import dev.lockscope.analysis.blame.BlameResult;
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.BlameRows;
+import dev.lockscope.analysis.blame.ChainView;
+import dev.lockscope.analysis.blame.LockChainShare;
+import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.bottle.BottleGraphs;
@@ -81,10 +87,13 @@ public final class ReportBuilder {
 
     /** The report, once the visitors have been fed the whole recording. */
     public Report build(RecordingInfo recording) {
-        BlameSummary summary = BlameSummary.of(blame.result(), groupBy, raw);
+        BlameResult result = blame.result();
+        ChainView view = ChainView.of(raw);
+        List<BlameRow> rows = BlameRows.of(result.contentions(), view);
         // the tree every format shows is the tree of the rows, which the HTML page regroups
-        summary = new BlameSummary(summary.totalNanos(), summary.contentionCount(), groupBy, raw,
-                BlameKeys.tree(summary.rows(), groupBy, raw), summary.rows(), summary.chainShares(), summary.waits());
+        BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
+                BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
+                WaitRow.of(result.waits(), view));
         RuleInput input = new RuleInput(contention.result(), summary);
         return new Report(input.contention(), summary, bottleGraph(recording),
                 timeline == null ? null : timeline.build(recording), Rules.evaluate(input, events));
