@@ -28,6 +28,7 @@ public final class LockscopeAgent {
     private static RecordingSession session;
     private static boolean bootJarAppended;
     private static LockTransformer transformer;
+    private static Thread exitHook;
 
     private LockscopeAgent() {
     }
@@ -131,12 +132,17 @@ public final class LockscopeAgent {
                 log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
             }
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        if (exitHook != null) {
+            // the previous session's (stopped already): one hook per JVM, not one per attach/stop cycle
+            Runtime.getRuntime().removeShutdownHook(exitHook);
+        }
+        exitHook = new Thread(() -> {
             // printed unless `lockscope attach --stop` printed it already; after a stop by the disk guard, too
             if ((s.stop(null) || s.stopReason() != null) && options.reportAtExit) {
                 printTable(s, "lockscope: lock contention at JVM exit");
             }
-        }, "lockscope-exit"));
+        }, "lockscope-exit");
+        Runtime.getRuntime().addShutdownHook(exitHook);
         if (!options.quiet) {
             log("recording lock contention to " + s.file() + (attached ? " (attached)" : ""));
         }

@@ -9,6 +9,8 @@ import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.OptionValues;
 import dev.lockscope.core.ParkTally;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
@@ -125,8 +127,29 @@ final class RecordingSession {
         // writes it (see stop), it writes the file itself.
         recording.setDestination(file);
         recording.start();
+        FlightRecorder.addListener(sharedRecordingNotice);
         diskGuard = DiskGuard.start(this, file);
     }
+
+    /**
+     * Says once per recording when the application runs a JFR recording of its own at the same time.
+     * JFR keeps one stream of chunks for all running recordings and merges their settings per event
+     * (enabled if any enables it, the lowest threshold, stack traces if any wants them; JDK 17 and 25,
+     * jdk.jfr.internal.settings), so that recording also receives lockscope's events and JFR's lock
+     * events below its own threshold while lockscope records. Nothing outside JFR can separate them.
+     */
+    private final FlightRecorderListener sharedRecordingNotice = new FlightRecorderListener() {
+        private final java.util.Set<Long> told = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void recordingStateChanged(Recording other) {
+            if (other != recording && other.getState() == RecordingState.RUNNING && !stopped && told.add(other.getId())) {
+                LockscopeAgent.log("JFR recording '" + other.getName() + "' runs alongside lockscope's: while both run it also "
+                        + "gets lockscope's events and lock waits down to lockscope's threshold (JFR merges the settings of "
+                        + "concurrent recordings)");
+            }
+        }
+    };
 
     /**
      * Stops profiling and writes the recording once; returns false when it was already stopped.
@@ -176,6 +199,7 @@ final class RecordingSession {
                 // JFR's shutdown hook stopped it in the meantime and wrote the file
             }
             recording.close();
+            FlightRecorder.removeListener(sharedRecordingNotice);
             if (why != null) {
                 LockscopeAgent.log("stopped recording: " + why + "; the recording up to now is in " + file);
             }

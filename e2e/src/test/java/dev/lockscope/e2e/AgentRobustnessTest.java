@@ -71,7 +71,12 @@ class AgentRobustnessTest {
         assertThat(LockRecording.collect(jfr).parks()).hasSizeGreaterThanOrEqualTo(400);
     }
 
+    /** Waits until the agent has started (its start line; JVM start-up takes seconds on a loaded machine), then {@code minMillis}. */
     private static void waitForParks(Proc p, long minMillis) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!p.err().contains("lockscope: recording lock contention") && p.process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
         Thread.sleep(minMillis);
         assertThat(p.process.isAlive()).as("still running; stderr: %s", p.err()).isTrue();
     }

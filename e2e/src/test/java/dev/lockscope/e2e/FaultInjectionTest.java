@@ -55,7 +55,7 @@ class FaultInjectionTest {
         assertThat(profiled.out()).isEqualTo(bare.out());
         assertThat(profiled.err()).doesNotContain("irrecoverable")
                 .contains("lockscope: stopped recording: the disk is nearly full");
-        assertThat(LockRecording.collect(jfr).parks()).isNotEmpty();
+        assertReadable(jfr);
     }
 
     /** {@code record} of a non-java command passes the agent in JAVA_TOOL_OPTIONS, quoted. */
@@ -70,7 +70,7 @@ class FaultInjectionTest {
                 "--", "sh", "-c", app));
         assertThat(record.exitCode()).as(record.err()).isEqualTo(bare.exitCode()).isEqualTo(7);
         assertThat(record.out()).isEqualTo(bare.out());
-        assertThat(LockRecording.collect(jfr).parks()).isNotEmpty();
+        assertReadable(jfr);
     }
 
     /** Two JVMs under one wrapper: the first keeps the name, the other writes NAME-PID.jfr and says so. */
@@ -86,7 +86,7 @@ class FaultInjectionTest {
         }
         assertThat(files).hasSize(2);
         for (Path f : files) {
-            assertThat(LockRecording.collect(f).parks()).as(f.toString()).isNotEmpty();
+            assertReadable(f);
         }
     }
 
@@ -113,6 +113,14 @@ class FaultInjectionTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isNotZero();
         assertThat(Files.readString(err).strip()).isEqualTo("lockscope: could not write the output (disk full or closed pipe?)");
+    }
+
+    /**
+     * Read by lockscope's reader, with lockscope's events in it. Unparks, not parks: on JDK 25 a
+     * SynchronousQueue parks with LockSupport.park() after setCurrentBlocker, which lockscope does not see.
+     */
+    private static void assertReadable(Path jfr) throws Exception {
+        assertThat(LockRecording.collect(jfr).unparks()).as(jfr.toString()).isNotEmpty();
     }
 
     private static List<String> java(List<String> jvmOptions, List<String> app) {
