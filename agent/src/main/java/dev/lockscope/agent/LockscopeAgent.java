@@ -67,6 +67,11 @@ public final class LockscopeAgent {
                         + session.file() + " (stop that first with lockscope attach " + ProcessHandle.current().pid() + " --stop)");
                 return;
             }
+            if (RecordingSession.runningElsewhere()) {
+                reply(replyTo, "error: pid " + ProcessHandle.current().pid() + " is already being profiled by another copy of "
+                        + "lockscope's agent (a different agent jar)");
+                return;
+            }
             start(options, inst, attached);
             reply(replyTo, "ok: " + session.file());
         } catch (Throwable t) {

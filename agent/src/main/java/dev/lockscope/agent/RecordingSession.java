@@ -39,6 +39,7 @@ final class RecordingSession {
      */
     static final String[] JDK_LOCK_EVENTS = {"jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadSleep"};
 
+    private static final String NAME = "lockscope";
     /** The longest JFR's shutdown hook may take writing our recording before the exit table goes without it. */
     private static final long EXIT_WRITE_LIMIT_MILLIS = 120_000;
 
@@ -89,8 +90,14 @@ final class RecordingSession {
         return file;
     }
 
+    /** A running recording named lockscope that no session of this agent class owns: another agent jar's. */
+    static boolean runningElsewhere() {
+        return FlightRecorder.isInitialized() && FlightRecorder.getFlightRecorder().getRecordings().stream()
+                .anyMatch(r -> r.getName().equals(NAME) && r.getState() == RecordingState.RUNNING);
+    }
+
     void start() throws IOException {
-        recording.setName("lockscope");
+        recording.setName(NAME);
         for (String name : JDK_LOCK_EVENTS) {
             recording.enable(name).withThreshold(options.threshold).withStackTrace();
         }

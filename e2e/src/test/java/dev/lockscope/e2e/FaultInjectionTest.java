@@ -36,8 +36,9 @@ class FaultInjectionTest {
 
     /**
      * JFR shuts the JVM down when a write to its repository fails ("An irrecoverable error in Jfr",
-     * exit 1). A 64 MB tmpfs holds JFR's repository and the recording; a park storm fills it in
-     * seconds. The disk guard must stop the recording first, say so in one line, and leave a readable file.
+     * exit 1). JFR's repository and the recording lie on a 64 MB tmpfs; once the agent has started,
+     * the test fills the tmpfs up to 18 MB free (something else filling the disk) while a park storm
+     * records. The disk guard must stop the recording, say so in one line, and leave a readable file.
      */
     @Test
     void fullDiskStopsTheRecordingNotTheApplication() throws Exception {
@@ -45,10 +46,16 @@ class FaultInjectionTest {
         Assumptions.assumeTrue(mountTmpfs(small, "64m"), "needs root to mount a 64 MB tmpfs");
         mounted = small;
         Path jfr = small.resolve("full.jfr");
-        List<String> app = List.of("-cp", System.getProperty("java.class.path"), ParkStorm.class.getName(), "25");
+        List<String> app = List.of("-cp", System.getProperty("java.class.path"), ParkStorm.class.getName(), "12");
         Proc bare = Proc.run(dir, 120, java(List.of(), app));
-        Proc profiled = Proc.run(dir, 120, java(List.of("-XX:FlightRecorderOptions:repository=" + small.resolve("repo"),
+        Proc profiled = Proc.start(dir, java(List.of("-XX:FlightRecorderOptions:repository=" + small.resolve("repo"),
                 "-javaagent:" + Proc.AGENT_JAR + "=file=" + jfr + ",report=off"), app));
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!profiled.err().contains("lockscope: recording lock contention") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Files.write(small.resolve("filler"), new byte[46 << 20]);
+        assertThat(profiled.process.waitFor(120, TimeUnit.SECONDS)).isTrue();
 
         assertThat(bare.exitCode()).isEqualTo(7);
         assertThat(profiled.exitCode()).as(profiled.err()).isEqualTo(bare.exitCode());
