@@ -68,19 +68,20 @@ final class AgentOptions {
             int eq = item.indexOf('=');
             String key = eq < 0 ? item : item.substring(0, eq).trim();
             String value = eq < 0 ? null : item.substring(eq + 1).trim();
+            String name = "agent option " + key; // for the messages of core's value parsers
             switch (key) {
                 case "file" -> o.file = Path.of(require(key, value));
                 case "newFile" -> o.newFile = flag(key, value);
-                case "maxSize" -> o.maxSizeBytes = OptionValues.maxSize(key, require(key, value));
-                case "maxAge" -> o.maxAge = Duration.ofNanos(OptionValues.maxAge(key, require(key, value)));
-                case "threshold" -> o.threshold = Duration.ofNanos(OptionValues.threshold(key, require(key, value)));
-                case "collectionThreshold" -> o.collectionThreshold = OptionValues.parkCount(key, require(key, value));
-                case "printThreshold" -> o.printThreshold = OptionValues.parkCount(key, require(key, value));
+                case "maxSize" -> o.maxSizeBytes = OptionValues.maxSize(name, require(key, value));
+                case "maxAge" -> o.maxAge = Duration.ofNanos(OptionValues.maxAge(name, require(key, value)));
+                case "threshold" -> o.threshold = Duration.ofNanos(OptionValues.threshold(name, require(key, value)));
+                case "collectionThreshold" -> o.collectionThreshold = OptionValues.parkCount(name, require(key, value));
+                case "printThreshold" -> o.printThreshold = OptionValues.parkCount(name, require(key, value));
                 case "freeOnPrint" -> o.freeOnPrint = flag(key, value);
-                case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : Duration.ofNanos(OptionValues.cpuSamples(key, require(key, value)));
+                case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : Duration.ofNanos(OptionValues.cpuSamples(name, require(key, value)));
                 case "jdkPark" -> o.jdkPark = flag(key, value);
                 case "acquireEvents" -> o.acquireEvents = flag(key, value);
-                case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(key, require(key, value), 1, 10_000_000);
+                case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "report" -> {
                     String v = require(key, value);
                     if (!v.equals("stderr") && !v.equals("off")) {

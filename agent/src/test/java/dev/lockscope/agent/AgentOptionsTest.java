@@ -55,7 +55,7 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("bogus=1")).hasMessageStartingWith("unknown agent option 'bogus'");
         assertThatThrownBy(() -> AgentOptions.parse("threshold=soon")).hasMessageContaining("must be a duration");
         assertThatThrownBy(() -> AgentOptions.parse("printThreshold=-1")).hasMessageContaining("must not be negative");
-        assertThatThrownBy(() -> AgentOptions.parse("threshold=-5ms")).hasMessage("threshold must not be negative, not '-5ms'");
+        assertThatThrownBy(() -> AgentOptions.parse("threshold=-5ms")).hasMessage("agent option threshold must not be negative, not '-5ms'");
         assertThatThrownBy(() -> AgentOptions.parse("threshold=99999999999999s")).hasMessageContaining("between 0 and 1h");
         assertThatThrownBy(() -> AgentOptions.parse("maxBlockers=0")).hasMessageContaining("between 1 and 10000000");
         assertThatThrownBy(() -> AgentOptions.parse("maxSize=10k")).hasMessageContaining("at least 1m");

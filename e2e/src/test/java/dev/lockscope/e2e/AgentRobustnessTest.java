@@ -30,7 +30,7 @@ class AgentRobustnessTest {
         Proc run = Proc.run(dir, 60, Proc.demoCommand("threshold=soon", "frequent-juc", "--threads", "2", "--seconds", "0.5"));
         assertThat(run.exitCode()).isZero();
         assertThat(run.err().lines().filter(l -> l.startsWith("lockscope:")))
-                .containsExactly("lockscope: threshold must be a duration such as 0, 10us, 20ms, 5s, 2m, 1h or 1d, not 'soon'; profiling is off");
+                .containsExactly("lockscope: agent option threshold must be a duration such as 0, 10us, 20ms, 5s, 2m, 1h or 1d, not 'soon'; profiling is off");
     }
 
     @Test
