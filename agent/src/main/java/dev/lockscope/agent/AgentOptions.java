@@ -1,14 +1,19 @@
 package dev.lockscope.agent;
 
+import dev.lockscope.core.OptionValues;
+
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * The agent's option string: {@code -javaagent:lockscope-agent.jar=key=value,flag,...}.
  *
  * <pre>
  *   file=PATH              recording file (default lockscope-PID.jfr in the working directory)
+ *   newFile                FILE must be new: when it exists (another JVM of the same `lockscope record` wrote
+ *                          or writes it), record into FILE-PID.jfr instead
+ *   maxSize=SIZE           the recording keeps at most this much, dropping its oldest chunks (default 512m; 0: no cap)
+ *   maxAge=DURATION        the recording keeps at most this much time (default 1d; 0: no cap)
  *   threshold=DURATION     duration threshold of the JFR lock events (default 0: every contended wait)
  *   collectionThreshold=N  parks on a blocker before its metrics are collected (seed 000 §3.3.1, default 0)
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
@@ -21,13 +26,17 @@ import java.util.Locale;
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
  *   report=stderr|off      print the table at JVM exit (default stderr)
  *   quiet                  no start-up line
- * Commands sent by `lockscope attach/dump` to a running agent:
- *   dump=PATH              write the current table to PATH (and to stderr)
+ * Sent by `lockscope attach/dump` to a running agent:
+ *   reply=PATH             write the answer for the CLI to PATH: first line "ok" or "error: why", then any table
+ *   dump                   the current table (also printed on this JVM's stderr)
  *   stop                   stop recording now, write the file and print the table
  * </pre>
  */
 final class AgentOptions {
     Path file;
+    boolean newFile;
+    long maxSizeBytes = 512L << 20;
+    Duration maxAge = Duration.ofDays(1);
     Duration threshold = Duration.ZERO;
     long collectionThreshold;
     long printThreshold;
@@ -38,11 +47,12 @@ final class AgentOptions {
     int maxBlockers = 50_000;
     boolean reportAtExit = true;
     boolean quiet;
-    Path dumpTo;
+    Path replyTo;
+    boolean dump;
     boolean stop;
 
-    static final String KNOWN = "file, threshold, collectionThreshold, printThreshold, freeOnPrint, cpuSamples, "
-            + "jdkPark, acquireEvents, maxBlockers, report, quiet, dump, stop";
+    static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
+            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, report, quiet, reply, dump, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
     static AgentOptions parse(String args) {
@@ -58,16 +68,20 @@ final class AgentOptions {
             int eq = item.indexOf('=');
             String key = eq < 0 ? item : item.substring(0, eq).trim();
             String value = eq < 0 ? null : item.substring(eq + 1).trim();
+            String name = "agent option " + key; // for the messages of core's value parsers
             switch (key) {
                 case "file" -> o.file = Path.of(require(key, value));
-                case "threshold" -> o.threshold = duration(key, require(key, value));
-                case "collectionThreshold" -> o.collectionThreshold = nonNegative(key, require(key, value));
-                case "printThreshold" -> o.printThreshold = nonNegative(key, require(key, value));
+                case "newFile" -> o.newFile = flag(key, value);
+                case "maxSize" -> o.maxSizeBytes = OptionValues.maxSize(name, require(key, value));
+                case "maxAge" -> o.maxAge = Duration.ofNanos(OptionValues.maxAge(name, require(key, value)));
+                case "threshold" -> o.threshold = Duration.ofNanos(OptionValues.threshold(name, require(key, value)));
+                case "collectionThreshold" -> o.collectionThreshold = OptionValues.parkCount(name, require(key, value));
+                case "printThreshold" -> o.printThreshold = OptionValues.parkCount(name, require(key, value));
                 case "freeOnPrint" -> o.freeOnPrint = flag(key, value);
-                case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : duration(key, require(key, value));
+                case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : Duration.ofNanos(OptionValues.cpuSamples(name, require(key, value)));
                 case "jdkPark" -> o.jdkPark = flag(key, value);
                 case "acquireEvents" -> o.acquireEvents = flag(key, value);
-                case "maxBlockers" -> o.maxBlockers = (int) Math.min(Integer.MAX_VALUE, Math.max(1, nonNegative(key, require(key, value))));
+                case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "report" -> {
                     String v = require(key, value);
                     if (!v.equals("stderr") && !v.equals("off")) {
@@ -76,7 +90,8 @@ final class AgentOptions {
                     o.reportAtExit = v.equals("stderr");
                 }
                 case "quiet" -> o.quiet = flag(key, value);
-                case "dump" -> o.dumpTo = Path.of(require(key, value));
+                case "reply" -> o.replyTo = Path.of(require(key, value));
+                case "dump" -> o.dump = flag(key, value);
                 case "stop" -> o.stop = flag(key, value);
                 default -> throw new IllegalArgumentException("unknown agent option '" + key + "' (known: " + KNOWN + ")");
             }
@@ -99,42 +114,5 @@ final class AgentOptions {
             return false;
         }
         throw new IllegalArgumentException("agent option " + key + " is a flag; give it alone or as " + key + "=true|false");
-    }
-
-    private static long nonNegative(String key, String value) {
-        try {
-            long v = Long.parseLong(value);
-            if (v >= 0) {
-                return v;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through to the message
-        }
-        throw new IllegalArgumentException("agent option " + key + " must be a non-negative integer, not '" + value + "'");
-    }
-
-    /** {@code 0}, {@code 250ns}, {@code 10us}, {@code 20ms}, {@code 1s}. */
-    static Duration duration(String key, String value) {
-        String v = value.toLowerCase(Locale.ROOT);
-        try {
-            if (v.equals("0")) {
-                return Duration.ZERO;
-            }
-            if (v.endsWith("ns")) {
-                return Duration.ofNanos(Long.parseLong(v.substring(0, v.length() - 2)));
-            }
-            if (v.endsWith("us")) {
-                return Duration.ofNanos(Long.parseLong(v.substring(0, v.length() - 2)) * 1_000);
-            }
-            if (v.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-            }
-            if (v.endsWith("s")) {
-                return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through to the message
-        }
-        throw new IllegalArgumentException("agent option " + key + " must be a duration such as 0, 10us, 20ms or 1s, not '" + value + "'");
     }
 }

@@ -28,6 +28,7 @@ public final class LockscopeAgent {
     private static RecordingSession session;
     private static boolean bootJarAppended;
     private static LockTransformer transformer;
+    private static Thread exitHook;
 
     private LockscopeAgent() {
     }
@@ -41,25 +42,41 @@ public final class LockscopeAgent {
     }
 
     private static synchronized void run(String args, Instrumentation inst, boolean attached) {
+        Path replyTo = replyPath(args);
         AgentOptions options;
         try {
+            // first: the option parser and the hooks live in the boot jar (core's OptionValues)
+            appendBootJar(inst);
             options = AgentOptions.parse(args);
         } catch (IllegalArgumentException e) {
             log(e.getMessage() + "; profiling is off");
+            reply(replyTo, "error: " + e.getMessage());
+            return;
+        } catch (Throwable t) {
+            log("could not start: " + t + "; profiling is off");
+            reply(replyTo, "error: could not start profiling: " + t);
             return;
         }
         try {
-            if (options.stop || options.dumpTo != null) {
+            if (options.stop || options.dump) {
                 command(options);
                 return;
             }
             if (session != null && !session.isStopped()) {
-                log("already profiling this JVM into " + session.file());
+                reply(replyTo, "error: pid " + ProcessHandle.current().pid() + " is already being profiled into "
+                        + session.file() + " (stop that first with lockscope attach " + ProcessHandle.current().pid() + " --stop)");
+                return;
+            }
+            if (RecordingSession.runningElsewhere()) {
+                reply(replyTo, "error: pid " + ProcessHandle.current().pid() + " is already being profiled by another copy of "
+                        + "lockscope's agent (a different agent jar)");
                 return;
             }
             start(options, inst, attached);
+            reply(replyTo, "ok: " + session.file());
         } catch (Throwable t) {
             log("could not start: " + t + "; profiling is off");
+            reply(replyTo, "error: could not start profiling: " + t);
             try {
                 ParkHooks.deactivate();
             } catch (Throwable ignored) {
@@ -68,8 +85,33 @@ public final class LockscopeAgent {
         }
     }
 
+    /** The CLI's answer file, for a reply even when the rest of the option string is bad. */
+    private static Path replyPath(String args) {
+        for (String part : args == null ? new String[0] : args.split(",")) {
+            if (part.trim().startsWith("reply=")) {
+                return Path.of(part.trim().substring("reply=".length()));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The answer to {@code lockscope attach/dump}: first line {@code ok...} or {@code error: why}, then
+     * any table. Dynamic attach has no channel back but the agent's exit status, which the JDK turns
+     * into a stack trace in this JVM's output; so the CLI passes a file.
+     */
+    private static void reply(Path to, String text) {
+        if (to == null) {
+            return;
+        }
+        try {
+            Files.writeString(to, text.endsWith("\n") ? text : text + "\n", StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            log("could not answer lockscope in " + to + ": " + e.getMessage());
+        }
+    }
+
     private static void start(AgentOptions options, Instrumentation inst, boolean attached) throws Exception {
-        appendBootJar(inst);
         // The hooks read AbstractOwnableSynchronizer.exclusiveOwnerThread; java.base must open the
         // package to the bootstrap loader's unnamed module, where the hooks live.
         Module hooksModule = ParkHooks.class.getModule();
@@ -95,16 +137,17 @@ public final class LockscopeAgent {
                 log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
             }
         }
-        if (options.reportAtExit) {
-            Thread hook = new Thread(() -> {
-                if (s.stopAtExit()) {
-                    printTable(s, "lockscope: lock contention at JVM exit");
-                }
-            }, "lockscope-exit");
-            Runtime.getRuntime().addShutdownHook(hook);
-        } else {
-            Runtime.getRuntime().addShutdownHook(new Thread(s::stopAtExit, "lockscope-exit"));
+        if (exitHook != null) {
+            // the previous session's (stopped already): one hook per JVM, not one per attach/stop cycle
+            Runtime.getRuntime().removeShutdownHook(exitHook);
         }
+        exitHook = new Thread(() -> {
+            // printed unless `lockscope attach --stop` printed it already; after a stop by the disk guard, too
+            if ((s.stop(null) || s.stopReason() != null) && options.reportAtExit) {
+                printTable(s, "lockscope: lock contention at JVM exit");
+            }
+        }, "lockscope-exit");
+        Runtime.getRuntime().addShutdownHook(exitHook);
         if (!options.quiet) {
             log("recording lock contention to " + s.file() + (attached ? " (attached)" : ""));
         }
@@ -123,23 +166,22 @@ public final class LockscopeAgent {
      * {@code lockscope dump} ({@code dump=FILE}) and {@code lockscope attach --stop} ({@code stop,dump=FILE}):
      * the table, to this JVM's stderr and to FILE for the CLI to print.
      */
-    private static void command(AgentOptions options) throws IOException {
+    private static void command(AgentOptions options) {
+        long pid = ProcessHandle.current().pid();
+        if (session == null || (options.stop && session.isStopped())) {
+            reply(options.replyTo, "error: pid " + pid + " is not being profiled (start with lockscope attach " + pid + ")");
+            return;
+        }
         String text;
-        if (session == null) {
-            text = "lockscope: this JVM is not being profiled (start it with lockscope record or lockscope attach)\n";
-        } else if (options.stop) {
-            session.stop();
-            text = session.table("lockscope: lock contention when profiling stopped (pid " + ProcessHandle.current().pid() + ")");
+        if (options.stop) {
+            session.stop(null);
+            text = session.table("lockscope: lock contention when profiling stopped (pid " + pid + ")");
         } else {
-            text = session.table("lockscope: lock contention now (dump of pid " + ProcessHandle.current().pid() + ")");
+            text = session.table("lockscope: lock contention now (dump of pid " + pid + ")");
         }
-        if (session != null) {
-            System.err.print(text);
-            System.err.flush();
-        }
-        if (options.dumpTo != null) {
-            Files.writeString(options.dumpTo, text, StandardCharsets.UTF_8);
-        }
+        System.err.print(text);
+        System.err.flush();
+        reply(options.replyTo, "ok: " + session.file() + "\n" + text);
     }
 
     /** Puts the embedded bootstrap jar (hooks, events, core) on the boot class path, once per JVM. */
@@ -147,16 +189,52 @@ public final class LockscopeAgent {
         if (bootJarAppended) {
             return;
         }
-        Path tmp = Files.createTempFile("lockscope-boot", ".jar");
-        try (InputStream in = LockscopeAgent.class.getResourceAsStream("/META-INF/lockscope/lockscope-boot.jar")) {
-            if (in == null) {
-                throw new IOException("lockscope-boot.jar missing from the agent jar");
+        removeLeftovers(Path.of(System.getProperty("java.io.tmpdir")));
+        Path tmp = Files.createTempFile(BOOT_JAR_PREFIX, ".jar");
+        try {
+            try (InputStream in = LockscopeAgent.class.getResourceAsStream("/META-INF/lockscope/lockscope-boot.jar")) {
+                if (in == null) {
+                    throw new IOException("lockscope-boot.jar missing from the agent jar");
+                }
+                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
             }
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            try (JarFile jar = new JarFile(tmp.toFile())) {
+                inst.appendToBootstrapClassLoaderSearch(jar);
+            }
+            bootJarAppended = true;
+        } finally {
+            // The JVM opened the jar when it was appended (JVMTI AddToBootstrapClassLoaderSearch in the live
+            // phase) and reads classes from the open file; on Linux and macOS the name can go at once, so
+            // not even kill -9 leaves it behind. Where the open file cannot be deleted, at exit then.
+            try {
+                Files.delete(tmp);
+            } catch (IOException stillOpen) {
+                tmp.toFile().deleteOnExit();
+            }
         }
-        tmp.toFile().deleteOnExit();
-        inst.appendToBootstrapClassLoaderSearch(new JarFile(tmp.toFile()));
-        bootJarAppended = true;
+    }
+
+    private static final String BOOT_JAR_PREFIX = "lockscope-boot";
+
+    /**
+     * Boot jars of earlier runs (lockscope before this change kept them until a normal exit, so a
+     * killed JVM left them behind) and temp files of interrupted dumps, older than an hour.
+     */
+    static void removeLeftovers(Path tmpdir) {
+        long hourAgo = System.currentTimeMillis() - 3_600_000;
+        try (var files = Files.newDirectoryStream(tmpdir, "lockscope-{boot,dump}*")) {
+            for (Path f : files) {
+                try {
+                    if (Files.isRegularFile(f) && Files.getLastModifiedTime(f).toMillis() < hourAgo) {
+                        Files.delete(f);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // another user's file, or gone meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no temp directory to tidy
+        }
     }
 
     static void log(String message) {

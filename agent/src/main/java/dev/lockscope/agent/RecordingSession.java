@@ -7,11 +7,15 @@ import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
+import dev.lockscope.core.OptionValues;
 import dev.lockscope.core.ParkTally;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +23,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The one JFR recording the agent runs, and the contention table built from it and the live records. */
 final class RecordingSession {
@@ -32,26 +39,65 @@ final class RecordingSession {
      */
     static final String[] JDK_LOCK_EVENTS = {"jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadSleep"};
 
+    private static final String NAME = "lockscope";
+    /** The longest JFR's shutdown hook may take writing our recording before the exit table goes without it. */
+    private static final long EXIT_WRITE_LIMIT_MILLIS = 120_000;
+
     private final AgentOptions options;
     private final Recording recording = new Recording();
     private final Path file;
     private final long startNanos = System.nanoTime();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final CountDownLatch written = new CountDownLatch(1);
     private volatile boolean stopped;
+    private volatile String stopReason;
     /** When profiling stopped: the end of "total execution time" (the application's, not our exit work). */
     private volatile long stopNanos;
+    private volatile DiskGuard diskGuard;
 
-    RecordingSession(AgentOptions options) {
+    RecordingSession(AgentOptions options) throws IOException {
         this.options = options;
-        this.file = (options.file != null ? options.file : Path.of("lockscope-" + ProcessHandle.current().pid() + ".jfr"))
+        Path wanted = (options.file != null ? options.file : Path.of("lockscope-" + ProcessHandle.current().pid() + ".jfr"))
                 .toAbsolutePath();
+        this.file = options.newFile ? claimNew(wanted) : wanted;
+    }
+
+    /**
+     * {@code file} if it does not exist yet, created now; otherwise {@code file-PID.jfr}. Under one
+     * {@code lockscope record} of a wrapper (mvn, gradle, a script) every JVM gets the same option
+     * string: the first to create the file keeps it, and each further JVM, started alongside or later,
+     * writes its own file instead of overwriting the other's.
+     */
+    static Path claimNew(Path file) throws IOException {
+        Path parent = file.getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        try {
+            Files.createFile(file); // atomic: exactly one JVM succeeds
+            return file;
+        } catch (FileAlreadyExistsException taken) {
+            String name = file.getFileName().toString();
+            String stem = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) : name;
+            Path own = file.resolveSibling(stem + "-" + ProcessHandle.current().pid() + ".jfr");
+            LockscopeAgent.log(file + " is another JVM's recording of this command; this JVM (pid "
+                    + ProcessHandle.current().pid() + ") records into " + own);
+            return own;
+        }
     }
 
     Path file() {
         return file;
     }
 
+    /** A running recording named lockscope that no session of this agent class owns: another agent jar's. */
+    static boolean runningElsewhere() {
+        return FlightRecorder.isInitialized() && FlightRecorder.getFlightRecorder().getRecordings().stream()
+                .anyMatch(r -> r.getName().equals(NAME) && r.getState() == RecordingState.RUNNING);
+    }
+
     void start() throws IOException {
-        recording.setName("lockscope");
+        recording.setName(NAME);
         for (String name : JDK_LOCK_EVENTS) {
             recording.enable(name).withThreshold(options.threshold).withStackTrace();
         }
@@ -76,85 +122,166 @@ final class RecordingSession {
             Files.createDirectories(parent);
         }
         recording.setToDisk(true);
+        // Bounded by construction: JFR deletes the oldest chunks of this recording from its repository
+        // beyond these (the repository then holds at most maxSize plus the chunk being written).
+        if (options.maxSizeBytes > 0) {
+            recording.setMaxSize(options.maxSizeBytes);
+        }
+        if (!options.maxAge.isZero()) {
+            recording.setMaxAge(options.maxAge);
+        }
+        // The destination is for JFR's own shutdown hook: if it stops the recording before our hook
+        // writes it (see stop), it writes the file itself.
         recording.setDestination(file);
         recording.start();
-    }
-
-    /** Stops the recording (writing the file) once; returns false when it was already stopped. */
-    synchronized boolean stop() {
-        if (stopped) {
-            return false;
-        }
-        stopped = true;
-        stopNanos = System.nanoTime();
-        ParkHooks.deactivate();
-        try {
-            recording.stop();
-        } catch (IllegalStateException alreadyStopped) {
-            // stopped by someone else in the meantime; its destination was written then
-        }
-        return true;
+        FlightRecorder.addListener(sharedRecordingNotice);
+        diskGuard = DiskGuard.start(this, file);
     }
 
     /**
-     * The same at JVM exit. JFR's own shutdown hook, which runs concurrently with ours, stops every
-     * running recording and writes its destination, then deletes the on-disk repository. Stopping
-     * the recording here as well would race with that: the copy to the destination could read chunks
-     * while they are deleted and leave an empty or truncated file. So at exit we let JFR's hook do
-     * the writing and wait for it to finish; only if it cannot be found do we stop the recording.
+     * Says once per recording when the application runs a JFR recording of its own at the same time.
+     * JFR keeps one stream of chunks for all running recordings and merges their settings per event
+     * (enabled if any enables it, the lowest threshold, stack traces if any wants them; JDK 17 and 25,
+     * jdk.jfr.internal.settings), so that recording also receives lockscope's events and JFR's lock
+     * events below its own threshold while lockscope records. Nothing outside JFR can separate them.
      */
-    synchronized boolean stopAtExit() {
-        if (stopped) {
+    private final FlightRecorderListener sharedRecordingNotice = new FlightRecorderListener() {
+        private final java.util.Set<Long> told = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void recordingStateChanged(Recording other) {
+            if (other != recording && other.getState() == RecordingState.RUNNING && !stopped && told.add(other.getId())) {
+                LockscopeAgent.log("JFR recording '" + other.getName() + "' runs alongside lockscope's: while both run it also "
+                        + "gets lockscope's events and lock waits down to lockscope's threshold (JFR merges the settings of "
+                        + "concurrent recordings)");
+            }
+        }
+    };
+
+    /**
+     * Stops profiling and writes the recording once; returns false when it was already stopped.
+     * Safe against JFR's shutdown hook, which at JVM exit stops every running recording, writes its
+     * destination and then deletes the chunk repository. {@code Recording.stop()} copies the chunks
+     * to the destination after releasing JFR's recorder lock, so that hook could delete them midway
+     * ("Missing chunkfile", an empty or truncated file: the lost recordings of the exit race).
+     * {@code Recording.dump} snapshots and copies under that lock (PlatformRecording.dump, the same on
+     * JDK 17 and 25), and the hook holds it for its whole stop-write-delete; so exactly one of the two
+     * writes a complete file: our dump, or, when the hook came first, the hook (our recording is then
+     * CLOSED and the dump is refused).
+     *
+     * @param why null for a normal stop, otherwise the one-line reason printed (e.g. a full disk)
+     */
+    boolean stop(String why) {
+        if (!stopping.compareAndSet(false, true)) {
+            if (diskGuard == null || Thread.currentThread() != diskGuard.thread()) {
+                awaitWritten(); // the table after a stop reads the file
+            }
             return false;
         }
-        stopped = true;
-        stopNanos = System.nanoTime();
-        ParkHooks.deactivate();
-        Thread jfrHook = findThread("JFR Shutdown Hook", 1_000);
-        if (jfrHook != null) {
-            try {
-                jfrHook.join(120_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        try {
+            stopReason = why;
+            stopNanos = System.nanoTime();
+            stopped = true;
+            ParkHooks.deactivate();
+            if (diskGuard != null && Thread.currentThread() != diskGuard.thread()) {
+                diskGuard.stop();
             }
-        }
-        if (jfrHook == null || recording.getState() == RecordingState.RUNNING) {
+            String problem = null;
             try {
-                recording.stop();
-            } catch (IllegalStateException alreadyStopped) {
-                // JFR's hook stopped it after all
+                if (recording.getState() != RecordingState.RUNNING) {
+                    throw new IOException("JFR stopped it"); // JFR's shutdown hook is writing it: wait for that below
+                }
+                recording.dump(file);
+                if (Files.size(file) == 0) {
+                    problem = "the recording written to " + file + " is empty" + DiskGuard.freeSpace(file);
+                }
+            } catch (IOException | RuntimeException e) {
+                if (!waitUntilClosed()) {
+                    problem = "the recording could not be written to " + file + ": " + e.getMessage() + DiskGuard.freeSpace(file);
+                }
             }
+            try {
+                recording.setDestination(null); // written: JFR's hook must not copy it again
+            } catch (IOException | IllegalStateException stoppedByJfr) {
+                // JFR's shutdown hook stopped it in the meantime and wrote the file
+            }
+            recording.close();
+            FlightRecorder.removeListener(sharedRecordingNotice);
+            if (why != null) {
+                LockscopeAgent.log("stopped recording: " + why + "; the recording up to now is in " + file);
+            }
+            if (diskGuard != null && diskGuard.trimmed()) {
+                LockscopeAgent.log("the recording reached its cap (maxSize " + OptionValues.formatBytes(options.maxSizeBytes)
+                        + ", maxAge " + OptionValues.formatNanos(options.maxAge.toNanos()) + "): it holds the latest part of the run only");
+            }
+            if (problem != null) {
+                LockscopeAgent.log(problem);
+            }
+        } finally {
+            written.countDown();
         }
         return true;
     }
 
-    /** A live thread with that name, looked for during at most {@code millis} (hooks start one by one). */
-    private static Thread findThread(String name, long millis) {
-        long deadline = System.nanoTime() + millis * 1_000_000L;
+    private void awaitWritten() {
+        try {
+            written.await(EXIT_WRITE_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Why the disk guard stopped the recording, or null. */
+    String stopReason() {
+        return stopReason;
+    }
+
+    /**
+     * After our dump was refused: true once JFR's shutdown hook has written the file (the recording is
+     * CLOSED only after its destination was written), false when the write failed or took too long.
+     */
+    private boolean waitUntilClosed() {
+        long deadline = System.nanoTime() + EXIT_WRITE_LIMIT_MILLIS * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            RecordingState state = recording.getState();
+            if (state == RecordingState.CLOSED) {
+                return true;
+            }
+            if (state != RecordingState.STOPPED || !jfrShutdownHookAlive()) {
+                return false; // still running (the dump failed on its own) or the hook gave up writing
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static boolean jfrShutdownHookAlive() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
         while (root.getParent() != null) {
             root = root.getParent();
         }
-        do {
-            Thread[] threads = new Thread[root.activeCount() + 16];
-            int n = root.enumerate(threads, true);
-            for (int i = 0; i < n; i++) {
-                if (name.equals(threads[i].getName())) {
-                    return threads[i];
-                }
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        int n = root.enumerate(threads, true);
+        for (int i = 0; i < n; i++) {
+            if (threads[i].getName().equals("JFR Shutdown Hook")) {
+                return true;
             }
-            try {
-                Thread.sleep(2);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
-        } while (System.nanoTime() < deadline);
-        return null;
+        }
+        return false;
     }
 
     boolean isStopped() {
         return stopped;
+    }
+
+    /** Bytes of the recording's finished chunks now (JFR's count; it goes down when the caps drop old chunks). */
+    long recordingSize() {
+        return recording.getSize();
     }
 
     /** The table now: live park records plus monitor waits read back from the recording. */

@@ -24,7 +24,7 @@ class AgentOptionsTest {
     @Test
     void everyOption() {
         AgentOptions o = AgentOptions.parse("file=/tmp/a.jfr,threshold=10us,collectionThreshold=3,printThreshold=100,"
-                + "freeOnPrint,cpuSamples=off,maxBlockers=7,report=off,quiet,dump=/tmp/d.txt,stop");
+                + "freeOnPrint,cpuSamples=off,maxBlockers=7,report=off,quiet,reply=/tmp/d.txt,dump,stop,newFile,maxSize=64m,maxAge=2h");
         assertThat(o.file).isEqualTo(Path.of("/tmp/a.jfr"));
         assertThat(o.threshold).isEqualTo(Duration.ofNanos(10_000));
         assertThat(o.collectionThreshold).isEqualTo(3);
@@ -34,22 +34,31 @@ class AgentOptionsTest {
         assertThat(o.maxBlockers).isEqualTo(7);
         assertThat(o.reportAtExit).isFalse();
         assertThat(o.quiet).isTrue();
-        assertThat(o.dumpTo).isEqualTo(Path.of("/tmp/d.txt"));
+        assertThat(o.replyTo).isEqualTo(Path.of("/tmp/d.txt"));
+        assertThat(o.dump).isTrue();
         assertThat(o.stop).isTrue();
+        assertThat(o.newFile).isTrue();
+        assertThat(o.maxSizeBytes).isEqualTo(64L << 20);
+        assertThat(o.maxAge).isEqualTo(Duration.ofHours(2));
     }
 
     @Test
-    void durations() {
-        assertThat(AgentOptions.duration("t", "250ns")).isEqualTo(Duration.ofNanos(250));
-        assertThat(AgentOptions.duration("t", "20ms")).isEqualTo(Duration.ofMillis(20));
-        assertThat(AgentOptions.duration("t", "2s")).isEqualTo(Duration.ofSeconds(2));
+    void recordingIsCappedByDefault() {
+        AgentOptions o = AgentOptions.parse("");
+        assertThat(o.maxSizeBytes).isEqualTo(512L << 20);
+        assertThat(o.maxAge).isEqualTo(Duration.ofDays(1));
+        assertThat(AgentOptions.parse("maxSize=0,maxAge=0").maxSizeBytes).isZero();
     }
 
     @Test
     void mistakesAreOneLineMessages() {
         assertThatThrownBy(() -> AgentOptions.parse("bogus=1")).hasMessageStartingWith("unknown agent option 'bogus'");
         assertThatThrownBy(() -> AgentOptions.parse("threshold=soon")).hasMessageContaining("must be a duration");
-        assertThatThrownBy(() -> AgentOptions.parse("printThreshold=-1")).hasMessageContaining("non-negative integer");
+        assertThatThrownBy(() -> AgentOptions.parse("printThreshold=-1")).hasMessageContaining("must not be negative");
+        assertThatThrownBy(() -> AgentOptions.parse("threshold=-5ms")).hasMessage("agent option threshold must not be negative, not '-5ms'");
+        assertThatThrownBy(() -> AgentOptions.parse("threshold=99999999999999s")).hasMessageContaining("between 0 and 1h");
+        assertThatThrownBy(() -> AgentOptions.parse("maxBlockers=0")).hasMessageContaining("between 1 and 10000000");
+        assertThatThrownBy(() -> AgentOptions.parse("maxSize=10k")).hasMessageContaining("at least 1m");
         assertThatThrownBy(() -> AgentOptions.parse("file=")).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> AgentOptions.parse("freeOnPrint=maybe")).hasMessageContaining("is a flag");
         assertThatThrownBy(() -> AgentOptions.parse("report=stdout")).hasMessageContaining("stderr or off");

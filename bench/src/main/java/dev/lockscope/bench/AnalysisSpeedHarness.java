@@ -95,7 +95,7 @@ final class AnalysisSpeedHarness {
     private void generate(Path file, double seconds) throws Exception {
         System.err.printf(Locale.ROOT, "analysis-speed: recording %s (%.1f s of workload)%n", file.getFileName(), seconds);
         List<String> cmd = List.of(settings.java(),
-                "-javaagent:" + settings.root().resolve("agent/target/lockscope-agent.jar") + "=file=" + file + ",report=off,quiet",
+                "-javaagent:" + settings.root().resolve("agent/target/lockscope-agent.jar") + "=file=" + file + ",report=off,quiet,maxSize=0",
                 "-cp", settings.root().resolve("bench/target/lockscope-bench.jar").toString(),
                 LibraryWorkloads.class.getName(), "queue-pipeline", "4", "0", String.format(Locale.ROOT, "%.2f", seconds));
         MeasuredProcess p = MeasuredProcess.run(cmd, settings.work().resolve("generate.txt"));

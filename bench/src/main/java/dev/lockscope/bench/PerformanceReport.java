@@ -29,6 +29,7 @@ public final class PerformanceReport {
         SECTIONS.put("overhead", OverheadHarness::section);
         SECTIONS.put("accuracy", AccuracyHarness::section);
         SECTIONS.put("analysis-speed", AnalysisSpeedHarness::section);
+        SECTIONS.put("attach-cycles", AttachCyclesHarness::section);
     }
 
     private PerformanceReport() {

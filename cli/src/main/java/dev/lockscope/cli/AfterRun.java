@@ -24,7 +24,11 @@ final class AfterRun {
     }
 
     static void summarize(Path recording, ContentionOptions options, Path html) {
-        if (!Files.isRegularFile(recording)) {
+        try {
+            if (!Files.isRegularFile(recording) || Files.size(recording) == 0) {
+                return; // announce() said why
+            }
+        } catch (IOException e) {
             return;
         }
         try {
@@ -36,7 +40,8 @@ final class AfterRun {
                 System.err.println(TextReport.htmlPointer(html));
             }
         } catch (RecordingException | IOException | RuntimeException e) {
-            System.err.println("lockscope: no summary of the run: " + e.getMessage());
+            String full = ChildJvm.diskFull(recording);
+            System.err.println("lockscope: no summary of the run: " + (full != null ? "the recording is incomplete, " + full : e.getMessage()));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.core.OptionValues;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -7,12 +8,9 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /** Options shared by the commands that start the agent (record, attach, demo). */
 final class AgentOptionsMixin {
-    private static final Pattern DURATION = Pattern.compile("0|\\d+(ns|us|ms|s)");
-
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Recording file (default: lockscope-<date>-<time>.jfr in the current directory).")
     Path output;
@@ -23,11 +21,21 @@ final class AgentOptionsMixin {
 
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
             description = "Parks on a blocker before its metrics are collected (seed 000 §3.3.1; default: ${DEFAULT-VALUE}).")
-    long collectionThreshold;
+    String collectionThreshold;
 
     @Option(names = "--print-threshold", paramLabel = "N", defaultValue = "0",
             description = "Leave locks with fewer parks out of the table (seed 000 §3.3.2; default: ${DEFAULT-VALUE}).")
-    long printThreshold;
+    String printThreshold;
+
+    @Option(names = "--max-size", paramLabel = "SIZE", defaultValue = "512m",
+            description = "Keep at most this much recording, dropping the oldest data (e.g. 100m, 2g; 0: no cap; "
+                    + "default: ${DEFAULT-VALUE}).")
+    String maxSize;
+
+    @Option(names = "--max-age", paramLabel = "DURATION", defaultValue = "1d",
+            description = "Keep at most this much time of recording, dropping the oldest data (e.g. 30m, 6h; 0: no cap; "
+                    + "default: ${DEFAULT-VALUE}).")
+    String maxAge;
 
     @Option(names = "--free-on-print",
             description = "After each table, forget blockers the GC has collected (seed 000 §3.3.3).")
@@ -49,30 +57,49 @@ final class AgentOptionsMixin {
         return p.toAbsolutePath().normalize();
     }
 
-    /** The agent's option string; checks every value here so mistakes fail before a JVM starts. */
+    long collectionThreshold() {
+        return checked(() -> OptionValues.parkCount("--collection-threshold", collectionThreshold));
+    }
+
+    long printThreshold() {
+        return checked(() -> OptionValues.parkCount("--print-threshold", printThreshold));
+    }
+
+    /**
+     * The agent's option string; checks every value here, with the agent's own ranges (core's
+     * OptionValues), so mistakes fail before a JVM starts.
+     */
     String agentArgs(Path recording, String... extra) {
         if (recording.toString().contains(",")) {
             throw new UserError("the recording path may not contain a comma: " + recording);
         }
-        if (!DURATION.matcher(threshold).matches()) {
-            throw new UserError("--threshold must be a duration such as 0, 10us, 1ms or 1s, not '" + threshold + "'");
+        checked(() -> OptionValues.threshold("--threshold", threshold));
+        if (!cpuSamples.equals("off")) {
+            checked(() -> OptionValues.cpuSamples("--cpu-samples", cpuSamples));
         }
-        if (!cpuSamples.equals("off") && !DURATION.matcher(cpuSamples).matches()) {
-            throw new UserError("--cpu-samples must be a duration such as 10ms, or off, not '" + cpuSamples + "'");
-        }
-        if (collectionThreshold < 0 || printThreshold < 0) {
-            throw new UserError("thresholds must not be negative");
-        }
+        checked(() -> OptionValues.maxSize("--max-size", maxSize));
+        checked(() -> OptionValues.maxAge("--max-age", maxAge));
         List<String> parts = new ArrayList<>();
         parts.add("file=" + recording);
         parts.add("threshold=" + threshold);
-        parts.add("collectionThreshold=" + collectionThreshold);
-        parts.add("printThreshold=" + printThreshold);
+        parts.add("collectionThreshold=" + collectionThreshold());
+        parts.add("printThreshold=" + printThreshold());
         if (freeOnPrint) {
             parts.add("freeOnPrint");
         }
         parts.add("cpuSamples=" + cpuSamples);
+        parts.add("maxSize=" + maxSize);
+        parts.add("maxAge=" + maxAge);
         parts.addAll(List.of(extra));
         return String.join(",", parts);
+    }
+
+    /** An option value checked by core's parser: its one-line message becomes a {@link UserError}. */
+    static long checked(java.util.function.LongSupplier parse) {
+        try {
+            return parse.getAsLong();
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
     }
 }

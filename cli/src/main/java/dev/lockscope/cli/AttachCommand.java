@@ -31,15 +31,15 @@ final class AttachCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        Duration wait = duration == null ? null : Durations.parse(duration, "--duration", null);
         TargetJvm target = TargetJvm.find(pid);
         Path agentJar = EmbeddedJars.agent();
         if (stop) {
             System.out.print(target.table(agentJar, true));
             return 0;
         }
-        Duration wait = duration == null ? null : Durations.parse(duration, "--duration", null);
         Path recording = agent.recordingFile();
-        target.loadAgent(agentJar, agent.agentArgs(recording, "quiet"));
+        target.command(agentJar, agent.agentArgs(recording, "quiet"));
         if (wait == null) {
             System.err.println("lockscope: profiling pid " + pid + " into " + recording
                     + "; see the table with `lockscope dump " + pid + "`, stop with `lockscope attach " + pid + " --stop`");

@@ -102,26 +102,61 @@ final class ChildJvm {
             cmd.addAll(1, jvmOptions);
         } else {
             Map<String, String> env = pb.environment();
-            String existing = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
-            env.put("JAVA_TOOL_OPTIONS", (existing + " " + String.join(" ", jvmOptions)).trim());
+            StringBuilder options = new StringBuilder(env.getOrDefault("JAVA_TOOL_OPTIONS", ""));
+            for (String option : jvmOptions) {
+                options.append(options.length() == 0 ? "" : " ").append(quoteForToolOptions(option));
+            }
+            env.put("JAVA_TOOL_OPTIONS", options.toString());
         }
         return pb.command(cmd);
     }
 
+    /**
+     * One option for JAVA_TOOL_OPTIONS, which the JVM splits at white space unless it is inside single
+     * or double quotes (HotSpot's Arguments::parse_options_buffer, JDK 9+): a path with a space
+     * would otherwise break the option in two and the JVM would not start.
+     */
+    static String quoteForToolOptions(String option) {
+        if (option.chars().noneMatch(Character::isWhitespace)) {
+            return option;
+        }
+        if (option.indexOf('\'') < 0) {
+            return "'" + option + "'";
+        }
+        if (option.indexOf('"') < 0) {
+            return '"' + option + '"';
+        }
+        throw new UserError("a path with a space and both kinds of quotes cannot be passed in JAVA_TOOL_OPTIONS: " + option);
+    }
+
     /** One line after the run: where the recording is and what to do next. */
     static void announce(Path recording) {
-        if (Files.isRegularFile(recording)) {
-            long size = 0;
-            try {
-                size = Files.size(recording);
-            } catch (IOException ignored) {
-                // size stays 0
-            }
+        long size = -1;
+        try {
+            size = Files.isRegularFile(recording) ? Files.size(recording) : -1;
+        } catch (IOException ignored) {
+            // size stays unknown
+        }
+        if (size > 0) {
             System.err.printf(Locale.ROOT, "lockscope: recording %s (%.1f MB); explore it with: lockscope report %s%n",
                     recording, size / 1e6, recording);
-        } else {
-            System.err.println("lockscope: no recording was written to " + recording
-                    + " (the command did not start a JVM with the agent, or it was killed)");
+            return;
+        }
+        String full = diskFull(recording);
+        System.err.println("lockscope: no recording was written to " + recording + " ("
+                + (full != null ? full : "the command did not start a JVM with the agent, or it was killed") + ")");
+    }
+
+    /**
+     * "its disk is full (12.0 kB free)" when less than 1 MB is free where {@code file} lies, otherwise
+     * null: a recording cut short by a full disk is not called killed or truncated.
+     */
+    static String diskFull(Path file) {
+        try {
+            long usable = Files.getFileStore(file.toAbsolutePath().getParent()).getUsableSpace();
+            return usable < 1_000_000 ? String.format(Locale.ROOT, "its disk is full (%.1f kB free)", usable / 1e3) : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 }

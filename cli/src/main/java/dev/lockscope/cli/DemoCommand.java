@@ -41,8 +41,11 @@ final class DemoCommand implements Callable<Integer> {
             throw new UserError("unknown demo pattern '" + pattern + "' (known: "
                     + String.join(", ", DemoMain.PATTERNS.keySet()) + ")");
         }
-        if (threads < 1 || seconds <= 0) {
-            throw new UserError("--threads and --seconds must be positive");
+        if (threads < 1 || threads > 10_000) {
+            throw new UserError("--threads must be between 1 and 10000, not " + threads);
+        }
+        if (!(seconds > 0 && seconds <= 86_400)) {
+            throw new UserError("--seconds must be more than 0 and at most 86400 (a day), not " + seconds);
         }
         Path recording = agent.recordingFile();
         System.err.printf("lockscope: running demo %s with %d threads for %.0f s...%n", pattern, threads, seconds);
@@ -51,7 +54,7 @@ final class DemoCommand implements Callable<Integer> {
         int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording, "quiet"),
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
-        AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold, agent.printThreshold),
+        AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold(), agent.printThreshold()),
                 AfterRun.htmlBeside(recording));
         return rc;
     }

@@ -8,6 +8,9 @@ import java.util.regex.Pattern;
 final class Durations {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|ms|s|m|h)?");
 
+    /** A year: longer is a typo, and past ~292 years the nanoseconds would not fit in a long. */
+    private static final double MAX_NANOS = 365 * 86_400e9;
+
     private Durations() {
     }
 
@@ -32,6 +35,9 @@ final class Durations {
         };
         if (nanos < 1) {
             throw new UserError(option + " must be positive, not '" + text + "'");
+        }
+        if (nanos > MAX_NANOS) {
+            throw new UserError(option + " must be at most 365 days, not '" + text + "'");
         }
         return Duration.ofNanos((long) nanos);
     }

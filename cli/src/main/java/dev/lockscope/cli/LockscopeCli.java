@@ -38,6 +38,15 @@ public final class LockscopeCli {
             }
             return 3;
         });
-        return cli.execute(args);
+        int rc = cli.execute(args);
+        // System.out swallows write errors (a full disk, a closed pipe, > /dev/full): a report that was not
+        // written is a failure, not exit 0
+        cli.getOut().flush();
+        System.out.flush();
+        if (cli.getOut().checkError() | System.out.checkError()) {
+            cli.getErr().println("lockscope: could not write the output (disk full or closed pipe?)");
+            return rc == 0 ? 1 : rc;
+        }
+        return rc;
     }
 }

@@ -6,6 +6,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -35,10 +37,17 @@ final class RecordCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path recording = agent.recordingFile();
-        int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording),
+        // newFile: the first JVM of the command takes this name, each further one (a wrapper's forks) its own
+        String agentArgs = agent.agentArgs(recording, "newFile");
+        try {
+            Files.deleteIfExists(recording);
+        } catch (IOException e) {
+            throw new UserError("cannot replace " + recording + ": " + e.getMessage());
+        }
+        int rc = ChildJvm.run(command, EmbeddedJars.agent(), agentArgs,
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
-        AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold, agent.printThreshold),
+        AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold(), agent.printThreshold()),
                 noHtml ? null : html != null ? html : AfterRun.htmlBeside(recording));
         return rc;
     }

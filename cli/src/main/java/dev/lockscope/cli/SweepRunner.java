@@ -84,24 +84,8 @@ final class SweepRunner {
         }
     }
 
-    /**
-     * One run of the point; when it succeeded but left an unreadable recording, once more. The agent
-     * can lose a recording at JVM exit: its shutdown hook stops the recording, and JFR writes the
-     * file outside its lock, while JFR's own shutdown hook may clear the chunk repository at the same
-     * moment, leaving an empty file (seen on a loaded machine; see the sweep's notes).
-     */
+    /** One run of the point: its throughput, and its contended locks from its recording. */
     PointRun run(int threads, int cpus, int repeat) {
-        List<String> problems = new ArrayList<>();
-        PointRun first = runOnce(threads, cpus, repeat, problems::add);
-        if (!first.ok() || first.durationNanos() > 0 || first.recording() == null || stopping) {
-            problems.forEach(p -> notes.accept(p + "; its locks are unknown"));
-            return first;
-        }
-        problems.forEach(p -> notes.accept(p + "; the point was run again"));
-        return runOnce(threads, cpus, repeat, p -> notes.accept(p + "; its locks are unknown"));
-    }
-
-    private PointRun runOnce(int threads, int cpus, int repeat, Consumer<String> notes) {
         if (stopping) {
             return PointRun.failed(threads, cpus, repeat, null, "interrupted");
         }
@@ -141,7 +125,7 @@ final class SweepRunner {
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, rec.durationNanos(),
                     ContendedLock.of(table.result(), blame.result()));
         } catch (RecordingException e) {
-            notes.accept(stem + ": " + e.getMessage());
+            notes.accept(stem + ": " + e.getMessage() + "; its locks are unknown");
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, 0, List.of());
         }
     }

@@ -60,23 +60,43 @@ final class TargetJvm {
         }
     }
 
-    /** Asks the agent in the target for its current table (and, with {@code stop}, to stop first). */
-    String table(Path agentJar, boolean stop) {
+    /**
+     * Sends {@code args} to lockscope's agent in the target with a reply file, and returns what follows
+     * the agent's "ok" line (a table, or the recording's path); an "error: why" answer, or none,
+     * is a {@link UserError} with that line.
+     */
+    String command(Path agentJar, String args) {
+        Path reply;
         try {
-            Path out = Files.createTempFile("lockscope-dump", ".txt");
-            try {
-                loadAgent(agentJar, (stop ? "stop," : "") + "dump=" + out);
-                String text = Files.readString(out);
-                if (text.isEmpty()) {
-                    throw new UserError("pid " + pid + " did not answer (its lockscope agent may be older or broken)");
-                }
-                return text;
-            } finally {
-                Files.deleteIfExists(out);
-            }
+            reply = Files.createTempFile("lockscope-dump", ".txt");
         } catch (IOException e) {
-            throw new UserError("cannot exchange the table with pid " + pid + ": " + e.getMessage());
+            throw new UserError("cannot create a file for pid " + pid + "'s answer: " + e.getMessage());
         }
+        try {
+            loadAgent(agentJar, args + ",reply=" + reply);
+            String text = Files.readString(reply);
+            if (text.startsWith("error: ")) {
+                throw new UserError(text.substring("error: ".length()).strip());
+            }
+            if (!text.startsWith("ok")) {
+                throw new UserError("pid " + pid + " did not answer (its lockscope agent may be older or broken)");
+            }
+            int eol = text.indexOf('\n');
+            return eol < 0 ? "" : text.substring(eol + 1);
+        } catch (IOException e) {
+            throw new UserError("cannot read pid " + pid + "'s answer: " + e.getMessage());
+        } finally {
+            try {
+                Files.deleteIfExists(reply);
+            } catch (IOException ignored) {
+                // a temp file; the agent removes old ones at its next start
+            }
+        }
+    }
+
+    /** The agent's current table (with {@code stop}: after stopping and writing the recording). */
+    String table(Path agentJar, boolean stop) {
+        return command(agentJar, stop ? "stop" : "dump");
     }
 
     long pid() {

@@ -30,7 +30,7 @@ class AgentRobustnessTest {
         Proc run = Proc.run(dir, 60, Proc.demoCommand("threshold=soon", "frequent-juc", "--threads", "2", "--seconds", "0.5"));
         assertThat(run.exitCode()).isZero();
         assertThat(run.err().lines().filter(l -> l.startsWith("lockscope:")))
-                .containsExactly("lockscope: agent option threshold must be a duration such as 0, 10us, 20ms or 1s, not 'soon'; profiling is off");
+                .containsExactly("lockscope: agent option threshold must be a duration such as 0, 10us, 20ms, 5s, 2m, 1h or 1d, not 'soon'; profiling is off");
     }
 
     @Test
@@ -71,7 +71,12 @@ class AgentRobustnessTest {
         assertThat(LockRecording.collect(jfr).parks()).hasSizeGreaterThanOrEqualTo(400);
     }
 
+    /** Waits until the agent has started (its start line; JVM start-up takes seconds on a loaded machine), then {@code minMillis}. */
     private static void waitForParks(Proc p, long minMillis) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!p.err().contains("lockscope: recording lock contention") && p.process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
         Thread.sleep(minMillis);
         assertThat(p.process.isAlive()).as("still running; stderr: %s", p.err()).isTrue();
     }

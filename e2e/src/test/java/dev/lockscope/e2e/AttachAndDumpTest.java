@@ -33,6 +33,12 @@ class AttachAndDumpTest {
         assertThat(attach.exitCode()).as(attach.err()).isZero();
         assertThat(attach.err()).contains("profiling pid " + pid);
 
+        Proc second = Proc.lockscope(dir, 60, "attach", Long.toString(pid), "-o", dir.resolve("second.jfr").toString());
+        assertThat(second.exitCode()).as("a second attach is refused").isEqualTo(2);
+        assertThat(second.err().strip()).isEqualTo("lockscope: pid " + pid + " is already being profiled into " + jfr
+                + " (stop that first with lockscope attach " + pid + " --stop)");
+        assertThat(dir.resolve("second.jfr")).doesNotExist();
+
         Thread.sleep(3_000);
         Proc dump = Proc.lockscope(dir, 60, "dump", Long.toString(pid));
         assertThat(dump.exitCode()).as(dump.err()).isZero();
@@ -45,6 +51,20 @@ class AttachAndDumpTest {
         assertThat(stop.out()).contains("lock contention when profiling stopped").contains("ReentrantLock$NonfairSync");
         assertThat(Files.size(jfr)).isPositive();
         assertThat(target.process.isAlive()).as("the application keeps running").isTrue();
+
+        Proc stopAgain = Proc.lockscope(dir, 60, "attach", Long.toString(pid), "--stop");
+        assertThat(stopAgain.exitCode()).as("nothing left to stop").isEqualTo(2);
+        assertThat(target.err()).doesNotContain("Exception");
+    }
+
+    @Test
+    void stopOfAJvmThatIsNotProfiled() throws Exception {
+        target = Proc.start(dir, Proc.demoCommand(null, "frequent-juc", "--threads", "2", "--seconds", "120"));
+        Thread.sleep(1_500);
+        Proc stop = Proc.lockscope(dir, 60, "attach", Long.toString(target.process.pid()), "--stop");
+        assertThat(stop.exitCode()).isEqualTo(2);
+        assertThat(stop.err().strip()).isEqualTo("lockscope: pid " + target.process.pid()
+                + " is not being profiled (start with lockscope attach " + target.process.pid() + ")");
     }
 
     @Test

@@ -67,6 +67,21 @@ class BadInputTest {
     }
 
     @Test
+    void outOfRangeOptionValuesAreOneLine() throws Exception {
+        assertOneLineError(Proc.lockscope(dir, 30, "record", "--threshold", "-1ms", "--", "java", "-version"),
+                "--threshold must not be negative, not '-1ms'");
+        // 10^17 s would wrap JFR's nanoseconds to about 246 years
+        assertOneLineError(Proc.lockscope(dir, 30, "record", "--threshold", "100000000000000000s", "--", "java", "-version"),
+                "--threshold must be between 0 and 1h");
+        assertOneLineError(Proc.lockscope(dir, 30, "record", "--print-threshold", "-5", "--", "java", "-version"),
+                "--print-threshold must not be negative");
+        assertOneLineError(Proc.lockscope(dir, 30, "record", "--max-size", "1k", "--", "java", "-version"),
+                "--max-size must be 0 (no cap) or at least 1m");
+        assertOneLineError(Proc.lockscope(dir, 30, "attach", "1", "--duration", "99999999999h"),
+                "--duration must be at most 365 days");
+    }
+
+    @Test
     void recordOfAMissingCommand() throws Exception {
         assertOneLineError(Proc.lockscope(dir, 30, "record", "--", "no-such-program-xyz"), "cannot start 'no-such-program-xyz'");
     }

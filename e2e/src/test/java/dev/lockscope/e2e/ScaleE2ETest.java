@@ -175,15 +175,15 @@ class ScaleE2ETest {
     }
 
     @Test
-    void aPointWhoseRecordingIsUnreadableIsRunOnceMore() throws Exception {
-        // stands in for a JVM that lost its recording at exit: the command leaves an empty .jfr behind
+    void aPointWhoseRecordingIsUnreadableKeepsItsThroughput() throws Exception {
+        // a command that leaves an empty .jfr behind: the point counts once, without its locks
         Path out = dir.resolve("empty");
         String script = "echo run >> '" + dir.resolve("runs.txt") + "'; : > '" + out + "/t{threads}-c{cpus}.jfr'; "
                 + "echo 'throughput: 5 ops/s'";
         JsonNode root = json(Proc.lockscope(dir, 60, scale(out, List.of("--threads", "1"), List.of("sh", "-c", script))));
-        assertThat(Files.readAllLines(dir.resolve("runs.txt"))).hasSize(2);
+        assertThat(Files.readAllLines(dir.resolve("runs.txt"))).hasSize(1);
         assertThat(root.get("points").get(0).get("throughput").asDouble()).isEqualTo(5.0);
-        assertThat(root.get("notes").toString()).contains("the point was run again", "its locks are unknown");
+        assertThat(root.get("notes").toString()).contains("its locks are unknown").doesNotContain("run again");
     }
 
     @Test

@@ -107,11 +107,6 @@ final class ScenarioRunner {
                 "-cp", jar("lockscope.demo.jar").toString(), "dev.lockscope.demo.DemoMain", pattern,
                 "--seconds", Double.toString(seconds)));
         String output = exec(cmd, dir);
-        for (int retry = 0; retry < 2 && Files.size(file) == 0; retry++) {
-            // The agent's shutdown hook and JFR's own can race at exit and lose the recording ("Missing
-            // chunkfile", seen on JDK 17 under load): an agent problem, not what these tests are about.
-            output = exec(cmd, dir);
-        }
         LockRecording recording = LockRecording.collect(file);
         return new Run(file, recording, spanBySpan(recording), TruthLog.parse(output), output);
     }
