@@ -94,6 +94,10 @@ public final class LockscopeAgent {
             if (transformer.failure() != null) {
                 log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
             }
+            String virtualThreadProblem = VirtualThreadTransformer.install(inst, hooksModule);
+            if (virtualThreadProblem != null) {
+                log(virtualThreadProblem);
+            }
         }
         if (options.reportAtExit) {
             Thread hook = new Thread(() -> {

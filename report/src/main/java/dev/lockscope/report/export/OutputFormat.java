@@ -50,8 +50,8 @@ public enum OutputFormat {
     private List<ReportSection> sections(List<Aspect> groupBy, boolean raw) {
         OwnerBlameSection blame = new OwnerBlameSection(groupBy, raw);
         return this == json || this == text
-                ? List.of(blame, new BottleGraphSection()) // no per-thread timeline in the JSON report
-                : List.of(blame, new BottleGraphSection(), new ThreadTimeline());
+                ? List.of(blame, new BottleGraphSection(), new VirtualThreadSection()) // no per-thread timeline in the JSON report
+                : List.of(blame, new BottleGraphSection(), new ThreadTimeline(), new VirtualThreadSection());
     }
 
     private byte[] render(ReportDocument.Read read, List<ReportSection> sections, Side side) {

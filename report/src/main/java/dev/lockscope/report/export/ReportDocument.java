@@ -38,7 +38,8 @@ public final class ReportDocument {
 
     /** Every section: owner blame grouped by {@code groupBy}, the bottle graph, the thread timeline. */
     public static List<ReportSection> sections(List<Aspect> groupBy, boolean raw) {
-        return List.of(new OwnerBlameSection(groupBy, raw), new BottleGraphSection(), new ThreadTimeline());
+        return List.of(new OwnerBlameSection(groupBy, raw), new BottleGraphSection(), new ThreadTimeline(),
+                new VirtualThreadSection());
     }
 
     /** Reads the recording once, feeding the contention table and every section. */
@@ -70,8 +71,35 @@ public final class ReportDocument {
             section.contribute(doc, read.recording(), read.contention());
         }
         ArrayNode findings = doc.putArray("findings");
-        TopFindings.of(doc).forEach(findings::add);
+        rankedWithVirtualThreadFindings(doc, TopFindings.of(doc)).forEach(findings::add);
         return doc;
+    }
+
+    /**
+     * The lock findings (one per lock, in the order of {@code locks}) with the pinning and carrier
+     * starvation findings of {@code virtualThreads} placed among them by time: a finding goes before
+     * the first lock whose total wait is shorter.
+     */
+    static List<String> rankedWithVirtualThreadFindings(ObjectNode doc, List<String> lockFindings) {
+        JsonNode virtual = doc.path("virtualThreads").path("findings");
+        if (virtual.isEmpty()) {
+            return lockFindings;
+        }
+        List<String> out = new ArrayList<>();
+        JsonNode locks = doc.path("locks");
+        boolean noLockFinding = locks.isEmpty() || locks.get(0).path("totalWaitNanos").asLong() <= 0;
+        int next = 0;
+        for (int i = 0; i < (noLockFinding ? 0 : lockFindings.size()); i++) {
+            long lockNanos = locks.path(i).path("totalWaitNanos").asLong();
+            while (next < virtual.size() && virtual.get(next).path("nanos").asLong() > lockNanos) {
+                out.add(virtual.get(next++).path("sentence").asText());
+            }
+            out.add(lockFindings.get(i));
+        }
+        while (next < virtual.size()) {
+            out.add(virtual.get(next++).path("sentence").asText());
+        }
+        return out;
     }
 
     /** The summary sentences of a document built by {@link #build}. */
