@@ -22,6 +22,45 @@ public final class VirtualThreads {
         return name == null || name.isEmpty() ? id : name + " (" + id + ")";
     }
 
+    /** Whether lockscope named this thread as a virtual thread ({@link #displayName}). */
+    public static boolean isVirtual(ThreadRef t) {
+        return t != null && (t.name().startsWith("virtual#") || t.name().endsWith(")") && t.name().contains(" (virtual#"));
+    }
+
+    /**
+     * The pool a thread belongs to, so that the threads of one executor or thread factory are one
+     * group: the name with its last number replaced by {@code *} ({@code pool-2-thread-7} and
+     * {@code vt-worker-12} become {@code pool-2-thread-*} and {@code vt-worker-* (virtual)}); a virtual
+     * thread without a name, as executors create them, is grouped by the root of its task: the
+     * outermost frame outside the Java runtime ({@code virtual: app.Handler.handle}).
+     *
+     * @param frames the thread's stack in this wait, innermost first (may be empty)
+     */
+    public static String poolOf(ThreadRef t, List<String> frames) {
+        if (t == null || t.equals(ThreadRef.UNKNOWN)) {
+            return "(unknown)";
+        }
+        String name = t.name();
+        if (name.startsWith("virtual#")) {
+            for (int i = frames.size() - 1; i >= 0; i--) {
+                String f = frames.get(i);
+                if (!f.startsWith("java.") && !f.startsWith("jdk.") && !f.startsWith("sun.")) {
+                    int line = f.lastIndexOf(':');
+                    return "virtual: " + (line > 0 ? f.substring(0, line) : f);
+                }
+            }
+            return "virtual";
+        }
+        boolean virtual = isVirtual(t);
+        if (virtual) {
+            name = name.substring(0, name.lastIndexOf(" (virtual#"));
+        }
+        String pool = LAST_NUMBER.matcher(name).replaceFirst("$1*");
+        return virtual ? pool + " (virtual)" : pool;
+    }
+
+    private static final java.util.regex.Pattern LAST_NUMBER = java.util.regex.Pattern.compile("^(.*?)\\d+(?=\\D*$)");
+
     /** The {@code frames} field of {@code lockscope.VirtualMonitorEnter}: one frame a line, innermost first. */
     static List<String> parseFrames(String frames) {
         if (frames == null || frames.isEmpty()) {
