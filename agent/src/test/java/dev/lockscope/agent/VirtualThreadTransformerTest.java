@@ -2,9 +2,6 @@ package dev.lockscope.agent;
 
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 import java.io.PrintWriter;
@@ -14,7 +11,6 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -77,20 +73,6 @@ class VirtualThreadTransformerTest {
     }
 
     private static List<String> hookCalls(byte[] bytes) {
-        List<String> calls = new ArrayList<>();
-        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
-                return new MethodVisitor(Opcodes.ASM9) {
-                    @Override
-                    public void visitMethodInsn(int op, String owner, String mname, String mdesc, boolean itf) {
-                        if (owner.equals(HOOKS)) {
-                            calls.add(name + "->" + mname);
-                        }
-                    }
-                };
-            }
-        }, 0);
-        return calls;
+        return InjectedCalls.of(bytes, HOOKS);
     }
 }

@@ -23,7 +23,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A real server on virtual threads: Jetty 12 with a {@code VirtualThreadPool}, whose handler holds
@@ -42,11 +41,9 @@ class VirtualThreadServerTest {
 
     @Test
     void topFindingIsTheHandlersOwnLock() throws Exception {
-        String home = System.getenv().getOrDefault("LOCKSCOPE_JDK25", "/usr/lib/jvm/temurin-25-jdk-amd64");
-        Path java = Path.of(home, "bin", "java");
-        assumeTrue(Files.isExecutable(java), "no JDK 25 at " + home);
+        String java = VirtualThreadsTest.jdk25();
         Path recording = dir.resolve("server.jfr");
-        Proc server = Proc.start(dir, List.of(java.toString(), "-javaagent:" + Proc.AGENT_JAR + "=file=" + recording + ",report=off",
+        Proc server = Proc.start(dir, List.of(java, "-javaagent:" + Proc.AGENT_JAR + "=file=" + recording + ",report=off",
                 "-cp", System.getProperty("java.class.path"), ReservationServer.class.getName()));
         try {
             int port = awaitPort(server);

@@ -101,7 +101,8 @@ class VirtualThreadsTest {
         return new Run(recording, text, top.group(1), top.group(7), waitNanos, Long.parseLong(truth.group(1)));
     }
 
-    private static String jdk25() {
+    /** The java of JDK 25: {@code $LOCKSCOPE_JDK25} or /usr/lib/jvm/temurin-25-jdk-amd64; the test is skipped without it. */
+    static String jdk25() {
         String home = System.getenv().getOrDefault("LOCKSCOPE_JDK25", "/usr/lib/jvm/temurin-25-jdk-amd64");
         Path java = Path.of(home, "bin", "java");
         assumeTrue(Files.isExecutable(java), "no JDK 25 at " + home);
