@@ -59,8 +59,13 @@ public final class VirtualThreadHooks {
         final VirtualMonitorEnterEvent event = new VirtualMonitorEnterEvent();
         /** An ended episode of the same thread not yet committed (it blocked again before unmounting). */
         final Episode earlier;
-        // Written by the carrier that unmounted the thread and read by the carrier of a later unmount:
-        // the state CAS to BLOCKED/UNBLOCKED and the scheduler's submission order them; volatile anyway.
+        /**
+         * Set by afterMount after {@code event.end()}, read by afterUnmounted on another carrier: the
+         * volatile write/read makes the end time visible there (and BLOCKED/ENDED carry it on to the
+         * committer). The monitor's class is written by the carrier that unmounted the thread; if the
+         * thread is unblocked, remounted and unmounted again elsewhere before that carrier is done, the
+         * event may be committed without it (the report then shows the class as "?"); nothing worse.
+         */
         volatile boolean ended;
 
         Episode(Episode earlier) {
@@ -77,7 +82,7 @@ public final class VirtualThreadHooks {
      *
      * @return null, or why monitors will be recorded without their class (JDK 24 has no ThreadSnapshot)
      */
-    public static String activate() throws ReflectiveOperationException {
+    public static String activate() throws Throwable {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         Class<?> continuation = Class.forName("jdk.internal.vm.Continuation");
         continuationStack = lookup.findVirtual(continuation, "getStackTrace", MethodType.methodType(StackTraceElement[].class));
@@ -94,6 +99,7 @@ public final class VirtualThreadHooks {
             snapshotOf = null;
             monitorProblem = e.toString();
         }
+        warmUpContinuationStacks();
         synchronized (VirtualThreadHooks.class) {
             if (committer == null) {
                 committer = new Thread(VirtualThreadHooks::commitEnded, "lockscope-virtual-thread-events");
@@ -103,6 +109,52 @@ public final class VirtualThreadHooks {
         }
         active = true;
         return monitorProblem;
+    }
+
+    /**
+     * Walks the stack of one yielded continuation of our own, so that the classes of
+     * {@code Continuation.getStackTrace} are loaded and initialised here and not first inside an
+     * application's blocked virtual thread (where a class-initialisation lock would be taken between
+     * yield and unmount). A bare continuation starts no virtual-thread scheduler; it runs on a fresh
+     * platform thread because a continuation cannot yield while its thread holds a monitor (premain does).
+     */
+    private static void warmUpContinuationStacks() throws Throwable {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        Class<?> scopeType = Class.forName("jdk.internal.vm.ContinuationScope");
+        Class<?> continuationType = Class.forName("jdk.internal.vm.Continuation");
+        Object scope = lookup.findConstructor(scopeType, MethodType.methodType(void.class, String.class)).invoke("lockscope-warm-up");
+        MethodHandle yield = lookup.findStatic(continuationType, "yield", MethodType.methodType(boolean.class, scopeType));
+        MethodHandle run = lookup.findVirtual(continuationType, "run", MethodType.methodType(void.class));
+        Object continuation = lookup.findConstructor(continuationType, MethodType.methodType(void.class, scopeType, Runnable.class))
+                .invoke(scope, new Runnable() {
+                    @Override
+                    public void run() {
+                        try {
+                            yield.invoke(scope);
+                        } catch (Throwable t) {
+                            throw new IllegalStateException(t);
+                        }
+                    }
+                });
+        Throwable[] failure = new Throwable[1];
+        Thread warmUp = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    run.invoke(continuation); // runs until it yields
+                    continuationStack.invoke(continuation);
+                    run.invoke(continuation); // to its end
+                } catch (Throwable t) {
+                    failure[0] = t;
+                }
+            }
+        }, "lockscope-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
+        warmUp.join(10_000);
+        if (failure[0] != null) {
+            throw failure[0];
+        }
     }
 
     /** Turns the hooks off and commits what has ended (call before the recording stops). */
