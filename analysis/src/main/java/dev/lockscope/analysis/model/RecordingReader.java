@@ -148,12 +148,18 @@ public final class RecordingReader {
             }
             case "lockscope.VirtualMonitorEnter" -> {
                 long vtid = e.getLong("virtualThreadId");
-                String monitorClass = e.getString("monitorClass");
                 ThreadRef waiter = new ThreadRef(vtid, 0, text(VirtualThreads.displayName(vtid, e.getString("virtualThreadName"))));
                 threads.put(vtid, waiter);
-                order.timed(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass),
-                        Integer.toUnsignedLong(e.getInt("monitorHash")), b, en, VirtualThreads.PREVIOUS_ACQUIRER,
-                        frames(e.getString("frames"))));
+                List<String> frames = frames(e.getString("frames"));
+                String monitorClass = e.getString("monitorClass");
+                long identity = Integer.toUnsignedLong(e.getInt("monitorHash"));
+                if (monitorClass == null && !frames.isEmpty()) {
+                    // a JDK without ThreadSnapshot: one monitor per site where virtual threads blocked
+                    monitorClass = "(monitor entered at " + frames.get(0) + ")";
+                    identity = Integer.toUnsignedLong(frames.get(0).hashCode());
+                }
+                order.timed(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
+                        VirtualThreads.PREVIOUS_ACQUIRER, frames));
             }
             case "jdk.JavaMonitorWait" -> order.timed(en, new MonitorWait(thread(e.getThread()), className(e, "monitorClass"),
                     e.getLong("address"), b, en, nullableThread(e.getThread("notifier")), e.getBoolean("timedOut"),
