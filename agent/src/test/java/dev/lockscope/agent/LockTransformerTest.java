@@ -2,15 +2,11 @@ package dev.lockscope.agent;
 
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,21 +20,7 @@ class LockTransformerTest {
     }
 
     private static List<String> hookCalls(byte[] bytes) {
-        List<String> calls = new ArrayList<>();
-        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
-                return new MethodVisitor(Opcodes.ASM9) {
-                    @Override
-                    public void visitMethodInsn(int op, String owner, String mname, String mdesc, boolean itf) {
-                        if (owner.equals("dev/lockscope/agent/boot/ParkHooks")) {
-                            calls.add(name + "->" + mname);
-                        }
-                    }
-                };
-            }
-        }, 0);
-        return calls;
+        return InjectedCalls.of(bytes, "dev/lockscope/agent/boot/ParkHooks");
     }
 
     private static String verify(byte[] bytes) {

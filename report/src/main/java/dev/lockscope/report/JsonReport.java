@@ -1,5 +1,6 @@
 package dev.lockscope.report;
 
+import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -49,11 +50,30 @@ public final class JsonReport {
         if (report.bottleGraph() != null) {
             root.set("bottleGraph", BottleJson.fragment(report.bottleGraph()));
         }
+        if (report.virtualThreads() != null) {
+            root.set("virtualThreads", virtualThreads(report.virtualThreads()));
+        }
         ArrayNode findings = root.putArray("findings");
         report.findings().forEach(f -> findings.add(f.message()));
         ArrayNode rules = root.putArray("rules");
         report.rules().forEach(r -> rules.add(rule(r)));
         return root;
+    }
+
+    /**
+     * Pinning of virtual threads: {@code carriers}, {@code pinnedNanos}, {@code pinnedSites[]} ({@code site},
+     * {@code nanos}, {@code count}), {@code starvedNanos}, {@code starvedPeriods}, {@code starvationSweepCut}.
+     */
+    static ObjectNode virtualThreads(PinningAnalysis.Result r) {
+        ObjectNode out = MAPPER.createObjectNode();
+        out.put("carriers", r.carriers());
+        out.put("pinnedNanos", r.pinnedNanos());
+        ArrayNode sites = out.putArray("pinnedSites");
+        r.sites().forEach(s -> sites.addObject().put("site", s.site()).put("nanos", s.nanos()).put("count", s.count()));
+        out.put("starvedNanos", r.starvedNanos());
+        out.put("starvedPeriods", r.starved().size());
+        out.put("starvationSweepCut", r.sweepCut());
+        return out;
     }
 
     /** One rule's result: {@code rule, severity, score, message, subject, missingEvents}. */

@@ -1,5 +1,7 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.analysis.model.VirtualThreads;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +34,13 @@ public enum Aspect {
             return ChainView.thread(c.waiter());
         }
     },
+    /** All threads of one executor or thread factory as one group ({@link VirtualThreads#poolOf}). */
+    WAITER_POOL("waiter-pool") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return VirtualThreads.poolOf(c.waiter(), c.waiterFrames());
+        }
+    },
     WAITER_METHOD("waiter-method") {
         @Override
         public String keyOf(Contention c, ChainView view) {
@@ -48,6 +57,12 @@ public enum Aspect {
         @Override
         public String keyOf(Contention c, ChainView view) {
             return ChainView.thread(c.cause().owner());
+        }
+    },
+    OWNER_POOL("owner-pool") {
+        @Override
+        public String keyOf(Contention c, ChainView view) {
+            return VirtualThreads.poolOf(c.cause().owner(), c.cause().frames());
         }
     },
     OWNER_METHOD("owner-method") {

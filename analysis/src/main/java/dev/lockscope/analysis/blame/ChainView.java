@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.analysis.model.VirtualThreads;
 
 import java.util.List;
 
@@ -56,7 +57,10 @@ public final class ChainView {
 
     /** {@code name #tid}, or {@link #UNKNOWN}. */
     public static String thread(ThreadRef t) {
-        return t == null || t.equals(ThreadRef.UNKNOWN) ? UNKNOWN : t.name() + " #" + t.javaTid();
+        if (t == null || t.equals(ThreadRef.UNKNOWN)) {
+            return UNKNOWN;
+        }
+        return VirtualThreads.isVirtual(t) ? t.name() : t.name() + " #" + t.javaTid(); // "virtual#<id>" has it already
     }
 
     private static boolean isInternal(String frame) {

@@ -62,11 +62,18 @@ public final class EventOrder {
     }
 
     /** A JFR event (monitor enter or wait, CPU sample, sleep), released in end-time order. */
+    private final VirtualThreads virtualThreads = new VirtualThreads();
+
     public void timed(long endNanos, Object event) {
         byEndTime.add(new Pending(endNanos, 0, arrivals++, event));
         if (byEndTime.size() > capacity) {
             deliverTimed(byEndTime.poll().event());
         }
+    }
+
+    /** Passes on the virtual-thread scheduler's parallelism (before {@link #finish}). */
+    public void virtualThreadCarriers(int count) {
+        visitors.forEach(v -> v.virtualThreadCarriers(count));
     }
 
     /** Releases everything still held, then tells the visitors that the recording is over. */
@@ -121,14 +128,17 @@ public final class EventOrder {
     }
 
     private void deliverTimed(Object event) {
-        if (event instanceof MonitorEnter e) {
+        if (event instanceof MonitorEnter entered) {
+            MonitorEnter e = virtualThreads.withOwner(entered);
             visitors.forEach(v -> v.monitorEnter(e));
         } else if (event instanceof MonitorWait w) {
             visitors.forEach(v -> v.monitorWait(w));
         } else if (event instanceof CpuSample s) {
             visitors.forEach(v -> v.cpuSample(s));
-        } else if (event instanceof Interval i) {
+        } else if (event instanceof Interval i && i.eventType().equals("jdk.ThreadSleep")) {
             visitors.forEach(v -> v.sleep(i));
+        } else if (event instanceof Interval i) {
+            visitors.forEach(v -> v.pinned(i));
         } else {
             throw new IllegalStateException("not a timed event: " + event);
         }

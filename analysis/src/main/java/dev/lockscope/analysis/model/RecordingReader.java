@@ -40,6 +40,10 @@ public final class RecordingReader {
     private static final int CHUNK_STACKS_KEPT = 1 << 16;
 
     private final Map<Long, ThreadRef> threads = new TreeMap<>();
+    /** For the virtual-thread scheduler's parallelism: the property when set, else container, else machine CPUs. */
+    private int parallelism;
+    private int containerCpus;
+    private int cpus;
     private final Map<String, String> strings = new HashMap<>();
     private final Map<List<String>, List<String>> stacks = new HashMap<>();
     /** JFR's stack-trace objects of the current chunk: the same object recurs within a chunk only. */
@@ -101,6 +105,10 @@ public final class RecordingReader {
             stream.start();
         }
         boolean any = start != Long.MAX_VALUE;
+        int carriers = parallelism > 0 ? parallelism : containerCpus > 0 ? containerCpus : cpus;
+        if (carriers > 0) {
+            order.virtualThreadCarriers(carriers);
+        }
         RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads);
         order.finish(info);
         return info;
@@ -121,8 +129,38 @@ public final class RecordingReader {
             case "lockscope.Unpark" -> order.unpark(new Unpark(thread(e.getThread()), b, e.getLong("seq"),
                     e.getLong("targetTid"), text(e.getString("targetName")), text(e.getString("blockerClass")),
                     e.getInt("blockerHash"), frames(e.getStackTrace())));
-            case "jdk.JavaMonitorEnter" -> order.timed(en, new MonitorEnter(thread(e.getThread()), className(e, "monitorClass"),
-                    e.getLong("address"), b, en, nullableThread(e.getThread("previousOwner")), frames(e.getStackTrace())));
+            case "jdk.JavaMonitorEnter" -> {
+                MonitorEnter entered = new MonitorEnter(thread(e.getThread()), className(e, "monitorClass"),
+                        e.getLong("address"), b, en, nullableThread(e.getThread("previousOwner")), frames(e.getStackTrace()));
+                order.timed(en, entered);
+                if (isVirtual(e.getThread())) { // recorded for a virtual thread only while it is pinned
+                    order.timed(en, new Interval("jdk.JavaMonitorEnter", entered.thread(), b, en, entered.frames()));
+                }
+            }
+            case "jdk.VirtualThreadPinned" -> order.timed(en, new Interval("jdk.VirtualThreadPinned", thread(e.getThread()), b, en,
+                    frames(e.getStackTrace())));
+            case "jdk.CPUInformation" -> cpus = e.getInt("hwThreads");
+            case "jdk.ContainerConfiguration" -> containerCpus = (int) Math.ceil(e.getDouble("effectiveCpuCount"));
+            case "jdk.InitialSystemProperty" -> {
+                if ("jdk.virtualThreadScheduler.parallelism".equals(e.getString("key"))) {
+                    parallelism = parseIntOrZero(e.getString("value"));
+                }
+            }
+            case "lockscope.VirtualMonitorEnter" -> {
+                long vtid = e.getLong("virtualThreadId");
+                ThreadRef waiter = new ThreadRef(vtid, 0, text(VirtualThreads.displayName(vtid, e.getString("virtualThreadName"))));
+                threads.put(vtid, waiter);
+                List<String> frames = frames(e.getString("frames"));
+                String monitorClass = e.getString("monitorClass");
+                long identity = Integer.toUnsignedLong(e.getInt("monitorHash"));
+                if (monitorClass == null && !frames.isEmpty()) {
+                    // a JDK without ThreadSnapshot: one monitor per site where virtual threads blocked
+                    monitorClass = "(monitor entered at " + frames.get(0) + ")";
+                    identity = Integer.toUnsignedLong(frames.get(0).hashCode());
+                }
+                order.timed(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
+                        VirtualThreads.PREVIOUS_ACQUIRER, frames));
+            }
             case "jdk.JavaMonitorWait" -> order.timed(en, new MonitorWait(thread(e.getThread()), className(e, "monitorClass"),
                     e.getLong("address"), b, en, nullableThread(e.getThread("notifier")), e.getBoolean("timedOut"),
                     e.getLong("timeout"), frames(e.getStackTrace())));
@@ -149,9 +187,22 @@ public final class RecordingReader {
         if (known != null && known.name().equals(name)) {
             return known;
         }
-        ThreadRef ref = new ThreadRef(tid, t.getOSThreadId(), name == null ? "?" : text(name));
+        ThreadRef ref = new ThreadRef(tid, t.getOSThreadId(),
+                isVirtual(t) ? text(VirtualThreads.displayName(tid, name)) : name == null ? "?" : text(name));
         threads.put(tid, ref); // a renamed thread keeps its latest name
         return ref;
+    }
+
+    private static boolean isVirtual(RecordedThread t) {
+        return t != null && t.hasField("virtual") && t.getBoolean("virtual"); // the field is JDK 21+
+    }
+
+    private static int parseIntOrZero(String s) {
+        try {
+            return Integer.parseInt(s.trim());
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     private ThreadRef nullableThread(RecordedThread t) {
@@ -192,6 +243,12 @@ public final class RecordingReader {
         }
         chunkStacks.put(st, interned);
         return interned;
+    }
+
+    private List<String> frames(String lines) {
+        List<String> out = VirtualThreads.parseFrames(lines);
+        out.replaceAll(this::text);
+        return stacks.computeIfAbsent(List.copyOf(out), k -> k);
     }
 
     static long nanos(Instant t) {

@@ -37,6 +37,21 @@ public interface RecordingVisitor {
     }
 
     /**
+     * A virtual thread held its carrier while blocked (JDK 21+): {@code jdk.VirtualThreadPinned}, or a
+     * {@code jdk.JavaMonitorEnter} of a virtual thread (the JVM records those only while pinned), which
+     * also arrives at {@link #monitorEnter}.
+     */
+    default void pinned(Interval i) {
+    }
+
+    /**
+     * Before {@link #finish}, when the recording tells: the virtual-thread scheduler's parallelism
+     * ({@code -Djdk.virtualThreadScheduler.parallelism}, else the container's, else the machine's CPUs).
+     */
+    default void virtualThreadCarriers(int count) {
+    }
+
+    /**
      * After the last event. Parks begun and never ended are still open ("parked now"); they end at
      * {@link RecordingInfo#endNanos()} for analyses that need an end.
      */

@@ -1,5 +1,6 @@
 package dev.lockscope.report.model;
 
+import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
@@ -18,12 +19,19 @@ import java.util.List;
  *                    {@link BlameKeys}), owner-chain shares, conditional waits
  * @param bottleGraph the bottle graph when scheduling data lies beside the recording, else null
  * @param timeline    the per-thread timeline when asked for (the HTML page), else null
+ * @param virtualThreads pinning of virtual threads and carrier starvation, or null when none was pinned
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
-                     List<RuleResult> rules) {
+                     PinningAnalysis.Result virtualThreads, List<RuleResult> rules) {
     public Report {
         rules = List.copyOf(rules);
+    }
+
+    /** A report of a recording without virtual-thread pinning data. */
+    public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+                  List<RuleResult> rules) {
+        this(contention, blame, bottleGraph, timeline, null, rules);
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

@@ -20,6 +20,7 @@ import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
 import dev.lockscope.report.rules.Rules;
@@ -45,6 +46,7 @@ public final class ReportBuilder {
     private final LockContentionAnalysis contention;
     private final BlameAnalysis blame = new BlameAnalysis();
     private final EventsSeen events = new EventsSeen();
+    private final PinningAnalysis pinning = new PinningAnalysis();
     private final ThreadTimeline timeline;
 
     /**
@@ -78,7 +80,7 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -94,9 +96,13 @@ public final class ReportBuilder {
         BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
                 WaitRow.of(result.waits(), view));
-        RuleInput input = new RuleInput(contention.result(), summary);
+        PinningAnalysis.Result pinned = pinning.result();
+        if (pinned != null && pinned.sites().isEmpty()) {
+            pinned = null; // no virtual thread was pinned: nothing to show
+        }
+        RuleInput input = new RuleInput(contention.result(), summary, pinned);
         return new Report(input.contention(), summary, bottleGraph(recording),
-                timeline == null ? null : timeline.build(recording), Rules.evaluate(input, events));
+                timeline == null ? null : timeline.build(recording), pinned, Rules.evaluate(input, events));
     }
 
     /**

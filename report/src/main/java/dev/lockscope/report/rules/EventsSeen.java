@@ -19,6 +19,7 @@ public final class EventsSeen implements RecordingVisitor {
     public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
     public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    public static final String VIRTUAL_THREAD_PINNED = "jdk.VirtualThreadPinned";
 
     private final Set<String> seen = new TreeSet<>();
 
@@ -55,6 +56,11 @@ public final class EventsSeen implements RecordingVisitor {
     @Override
     public void sleep(Interval i) {
         seen.add(i.eventType());
+    }
+
+    @Override
+    public void pinned(Interval i) {
+        seen.add(VIRTUAL_THREAD_PINNED);
     }
 
     public boolean has(String eventType) {

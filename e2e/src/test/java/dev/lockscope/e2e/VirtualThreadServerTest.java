@@ -1,0 +1,107 @@
+package dev.lockscope.e2e;
+
+import dev.lockscope.e2e.server.ReservationServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A real server on virtual threads: Jetty 12 with a {@code VirtualThreadPool}, whose handler holds
+ * the application's own {@code synchronized} ledger for 2 ms ({@link ReservationServer}), under the
+ * agent on JDK 25, loaded from this JVM over loopback by 16 clients x 25 requests (each request
+ * bounded by a 30 s timeout). The report's top finding must be that monitor, named by the
+ * handler's method. On JDK 25 the waiting handlers unmount, so only lockscope's instrumentation of
+ * VirtualThread sees them.
+ */
+class VirtualThreadServerTest {
+    private static final int CLIENTS = 16;
+    private static final int REQUESTS_PER_CLIENT = 25;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void topFindingIsTheHandlersOwnLock() throws Exception {
+        String java = VirtualThreadsTest.jdk25();
+        Path recording = dir.resolve("server.jfr");
+        Proc server = Proc.start(dir, List.of(java, "-javaagent:" + Proc.AGENT_JAR + "=file=" + recording + ",report=off",
+                "-cp", System.getProperty("java.class.path"), ReservationServer.class.getName()));
+        try {
+            int port = awaitPort(server);
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            List<Future<Integer>> oks = new ArrayList<>();
+            for (int c = 0; c < CLIENTS; c++) {
+                oks.add(clients.submit(() -> {
+                    int ok = 0;
+                    for (int i = 0; i < REQUESTS_PER_CLIENT; i++) {
+                        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/reserve"))
+                                .timeout(Duration.ofSeconds(30)).build();
+                        if (client.send(req, HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
+                            ok++;
+                        }
+                    }
+                    return ok;
+                }));
+            }
+            int served = 0;
+            for (Future<Integer> f : oks) {
+                served += f.get(120, TimeUnit.SECONDS);
+            }
+            clients.shutdown();
+            assertThat(served).isEqualTo(CLIENTS * REQUESTS_PER_CLIENT);
+        } finally {
+            try (OutputStream stop = server.process.getOutputStream()) {
+                stop.write('\n');
+            }
+            if (!server.process.waitFor(60, TimeUnit.SECONDS)) {
+                server.process.destroyForcibly();
+            }
+        }
+        assertThat(server.exitCode()).as(server.err()).isZero();
+        Proc report = Proc.lockscope(dir, 120, "report", recording.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        String text = report.out();
+        Matcher top = Pattern.compile("top findings:\\n  - (.*?)(?=\\n  - |\\n\\n)", Pattern.DOTALL).matcher(text);
+        assertThat(top.find()).as(text).isTrue();
+        String topFinding = top.group(1).replaceAll("\\s+", " ");
+        assertThat(topFinding).as(text).startsWith("The monitor of Object in ReservationServer$Stock.reserve")
+                .contains("held in ReservationServer$Stock.reserve");
+        assertThat(text).contains("(virtual#");
+    }
+
+    private static int awaitPort(Proc server) throws Exception {
+        Pattern port = Pattern.compile("^port (\\d+)$", Pattern.MULTILINE);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            Matcher m = port.matcher(Files.readString(server.stdout, StandardCharsets.UTF_8));
+            if (m.find()) {
+                return Integer.parseInt(m.group(1));
+            }
+            if (!server.process.isAlive()) {
+                throw new AssertionError("server exited: " + server.err());
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("server did not print its port within 60 s: " + server.err());
+    }
+}

@@ -1,0 +1,77 @@
+package dev.lockscope.e2e.server;
+
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A Jetty 12 server whose every request runs on a virtual thread ({@link VirtualThreadPool}); each
+ * request reserves stock in {@link Stock#reserve}, which holds one {@code synchronized} ledger for
+ * 2 ms. Prints {@code port N}, serves until a line arrives on stdin (or 120 s pass), then stops.
+ * Run by VirtualThreadServerTest in a child JVM under the agent (JDK 21+).
+ */
+public final class ReservationServer {
+    /** The application's own lock: one ledger for all requests. */
+    static final class Stock {
+        private final Object ledger = new Object();
+        private long reserved;
+
+        long reserve() {
+            synchronized (ledger) {
+                reserved++;
+                try {
+                    Thread.sleep(2); // bookkeeping under the lock
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return reserved;
+            }
+        }
+    }
+
+    private ReservationServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Stock stock = new Stock();
+        VirtualThreadPool pool = new VirtualThreadPool();
+        pool.setName("reservations");
+        Server server = new Server(pool);
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                long n = stock.reserve();
+                response.getHeaders().put("Content-Type", "text/plain");
+                Content.Sink.write(response, true, "reserved " + n + "\n", callback);
+                return true;
+            }
+        });
+        server.start();
+        System.out.println("port " + connector.getLocalPort());
+        System.out.flush();
+        Thread stopper = new Thread(() -> {
+            try {
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            } catch (Exception ignored) {
+                // stop anyway
+            }
+        });
+        stopper.setDaemon(true);
+        stopper.start();
+        stopper.join(120_000);
+        server.stop();
+    }
+}
