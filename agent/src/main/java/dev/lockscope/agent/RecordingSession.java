@@ -3,6 +3,7 @@ package dev.lockscope.agent;
 import dev.lockscope.agent.boot.BlockerRecord;
 import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.HookFailures;
+import dev.lockscope.agent.boot.LockSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
@@ -39,6 +40,8 @@ final class RecordingSession {
     private volatile boolean stopped;
     /** When profiling stopped: the end of "total execution time" (the application's, not our exit work). */
     private volatile long stopNanos;
+    /** The monitor part of the table, fed live by its own event stream. */
+    private MonitorContention monitors;
 
     RecordingSession(AgentOptions options) {
         this.options = options;
@@ -58,9 +61,12 @@ final class RecordingSession {
         if (options.jdkPark) {
             recording.enable("jdk.ThreadPark").withThreshold(options.threshold).withStackTrace();
         }
-        recording.enable("lockscope.ParkBegin").withStackTrace();
-        recording.enable("lockscope.ParkEnd").withThreshold(options.threshold);
+        // One event per park, at least the threshold long; the exact totals of all parks are in the
+        // summaries written at every chunk end (see ParkEvent and LockSummaryEvent for the schema).
+        ParkHooks.setThresholdNanos(options.threshold.toNanos());
+        recording.enable("lockscope.Park").withThreshold(options.threshold).withStackTrace();
         recording.enable("lockscope.Unpark").withStackTrace();
+        recording.enable("lockscope.LockSummary").with("period", "endChunk");
         if (options.acquireEvents) {
             // off by default: RecordingReader keeps these, but no analysis or report uses them
             recording.enable("lockscope.Acquire").withThreshold(options.threshold);
@@ -78,6 +84,7 @@ final class RecordingSession {
         recording.setToDisk(true);
         recording.setDestination(file);
         recording.start();
+        monitors = new MonitorContention(options.threshold);
     }
 
     /** Stops the recording (writing the file) once; returns false when it was already stopped. */
@@ -88,10 +95,16 @@ final class RecordingSession {
         stopped = true;
         stopNanos = System.nanoTime();
         ParkHooks.deactivate();
+        if (monitors != null) {
+            monitors.awaitFlush(Duration.ofSeconds(3));
+        }
         try {
             recording.stop();
         } catch (IllegalStateException alreadyStopped) {
             // stopped by someone else in the meantime; its destination was written then
+        }
+        if (monitors != null) {
+            monitors.close();
         }
         return true;
     }
@@ -125,6 +138,9 @@ final class RecordingSession {
                 // JFR's hook stopped it after all
             }
         }
+        if (monitors != null) {
+            monitors.awaitEnd(Duration.ofSeconds(3));
+        }
         return true;
     }
 
@@ -157,12 +173,23 @@ final class RecordingSession {
         return stopped;
     }
 
-    /** The table now: live park records plus monitor waits read back from the recording. */
+    /**
+     * The table now: the live park tallies and the live monitor waits. Once stopped, the park part is
+     * the snapshot the recording's last {@code lockscope.LockSummary} events were written from (JFR
+     * writes them when the recording stops), so {@code lockscope report} prints the same numbers.
+     */
     String table(String title) {
         long execNanos = (stopped ? stopNanos : System.nanoTime()) - startNanos;
+        // Once stopped, the last summaries written are the ones the recording ends with (at exit JFR's
+        // own shutdown hook may have stopped the recording before ours ran).
+        LockSummaries.Snapshot parks = stopped ? LockSummaries.lastWritten() : null;
+        if (parks == null) {
+            parks = LockSummaries.snapshot();
+        }
         List<LockMetrics> locks = new ArrayList<>();
-        for (BlockerRecord r : BlockerRegistry.snapshot()) {
-            ParkTally t = r.tally();
+        for (LockSummaries.Entry e : parks.entries()) {
+            ParkTally t = e.tally();
+            BlockerRecord r = e.record();
             if (t.timesParked == 0 || t.timesParked < options.printThreshold || !t.collecting) {
                 continue;
             }
@@ -170,27 +197,19 @@ final class RecordingSession {
                     r.firstThread(), Arrays.asList(r.firstFrames()), t, execNanos));
         }
         List<String> notes = new ArrayList<>();
-        try {
-            Path source = file;
-            Path temp = null;
+        if (monitors != null) {
             if (!stopped) {
-                temp = Files.createTempFile("lockscope-dump", ".jfr");
-                recording.dump(temp);
-                source = temp;
+                monitors.awaitFlush(Duration.ofSeconds(3));
             }
-            try {
-                for (LockMetrics m : MonitorContention.read(source, execNanos)) {
-                    if (m.timesParked() >= options.printThreshold) {
-                        locks.add(m);
-                    }
-                }
-            } finally {
-                if (temp != null) {
-                    Files.deleteIfExists(temp);
+            for (LockMetrics m : monitors.metrics(execNanos)) {
+                if (m.timesParked() >= options.printThreshold) {
+                    locks.add(m);
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            notes.add("monitor contention unavailable: could not read the recording (" + e.getMessage() + ")");
+            if (monitors.leftOut() > 0) {
+                notes.add(monitors.leftOut() + " contended monitor entries beyond the first " + MonitorContention.MAX_WAITS
+                        + " are in the recording only (lockscope report counts them)");
+            }
         }
         if (options.freeOnPrint) {
             BlockerRegistry.removeDead();

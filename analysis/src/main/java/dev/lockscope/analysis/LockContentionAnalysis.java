@@ -1,6 +1,7 @@
 package dev.lockscope.analysis;
 
 import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
@@ -20,8 +21,9 @@ import java.util.PriorityQueue;
 /**
  * The park-contention metrics of seed 000 §3.7 from a recording, per lock:
  * <ul>
- *   <li>park blockers ({@code lockscope.ParkBegin}/{@code ParkEnd}), keyed by blocker class and
- *       identity hash; a park with no end is "parked now" (§3.7.6);</li>
+ *   <li>park blockers, keyed by blocker class and identity hash: from the agent's exact
+ *       {@code lockscope.LockSummary} events when the recording has them (the latest per blocker),
+ *       else replayed from the {@code lockscope.Park} events; a park with no end is "parked now" (§3.7.6);</li>
  *   <li>contended monitors ({@code jdk.JavaMonitorEnter}), keyed by monitor class and the JVM's
  *       monitor address, where "parked" reads "blocked on entry".</li>
  * </ul>
@@ -96,6 +98,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     private final ContentionOptions options;
     private final Map<String, Lock> blockers = new HashMap<>();
     private final Map<String, Lock> monitors = new HashMap<>();
+    /** The latest {@code lockscope.LockSummary} of each blocker: exact totals, recorded parks or not. */
+    private final Map<String, LockSummary> summaries = new HashMap<>();
     private long arrivals;
     private long pending;
     private LockContention result;
@@ -123,6 +127,14 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     public void parkEnd(ParkWait p) {
         Lock lock = blockers.get(p.blockerClass() + "@" + Integer.toHexString(p.blockerHash()));
         point(p.endNanos(), p.endNanos() == p.beginNanos() ? END_OF_ZERO_LENGTH : END, lock);
+    }
+
+    @Override
+    public void lockSummary(LockSummary s) {
+        if (s.collectionThreshold() == options.collectionThreshold()) {
+            summaries.merge(s.blockerClass() + "@" + Integer.toHexString(s.blockerHash()), s,
+                    (a, b) -> b.timeNanos() >= a.timeNanos() ? b : a);
+        }
     }
 
     @Override
@@ -156,6 +168,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         pending = 0;
         long total = info.durationNanos();
         List<LockMetrics> collected = new ArrayList<>();
+        collected.addAll(summarized(total));
+        blockers.keySet().removeAll(summaries.keySet());
         collected.addAll(metrics(blockers, total));
         collected.addAll(metrics(monitors, total));
         List<LockMetrics> shown = new ArrayList<>();
@@ -175,6 +189,26 @@ public final class LockContentionAnalysis implements RecordingVisitor {
             throw new IllegalStateException("the recording has not been read to its end");
         }
         return result;
+    }
+
+    /**
+     * The park blockers from the agent's summaries, which count every park (a recording threshold
+     * leaves short parks out of the events): the same numbers the agent's table printed at exit.
+     */
+    private List<LockMetrics> summarized(long totalExecutionNanos) {
+        List<LockSummary> ordered = new ArrayList<>(summaries.values());
+        ordered.sort(Comparator.comparing(LockSummary::blockerClass).thenComparingInt(LockSummary::blockerHash));
+        List<LockMetrics> out = new ArrayList<>(ordered.size());
+        for (LockSummary s : ordered) {
+            if (!s.collecting()) {
+                continue;
+            }
+            ParkTally tally = ParkTally.of(s.collectionThreshold(), s.timesParked(), s.parkedNow(), s.peakParked(),
+                    s.threadTimeNanos(), s.realTimeNanos(), 0, s.lifeTimeNanos(), true);
+            out.add(new LockMetrics(LockKind.PARK, s.blockerClass(), Integer.toHexString(s.blockerHash()), s.firstThread(),
+                    s.firstFrames(), tally, totalExecutionNanos));
+        }
+        return out;
     }
 
     /** Locks in the order of their first wait, as the table lists equally ranked locks. */

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Dispatches the parks and unparks of a recording, in sequence order, to one analyzer per blocker
+ * Dispatches the parks and unparks of a recording, in time order, to one analyzer per blocker
  * class. Only the parks open now are kept: each with the hand-offs of its blocker seen since it began
  * and the unpark that woke it.
  */
@@ -32,8 +32,8 @@ final class ParkBlame {
         long cursor;
         final List<Handoff> handoffs = new ArrayList<>();
         /**
-         * The unpark that woke this park: the first unpark of its thread after it began (beginSeq &lt; seq);
-         * events come in sequence order, so an unpark seen while the park is open has seq &lt;= endSeq.
+         * The unpark that woke this park: the first recorded unpark of its thread numbered after the
+         * thread's hand-off number at park (beginSeq &lt; seq; the waker is numbered beginSeq + 1).
          */
         Unpark waker;
 
@@ -45,7 +45,7 @@ final class ParkBlame {
         }
     }
 
-    private record ParkKey(long tid, long beginSeq) {
+    private record ParkKey(long tid, long beginNanos) {
     }
 
     private final BlameCollector out;
@@ -58,7 +58,7 @@ final class ParkBlame {
 
     void parkBegin(ParkWait p) {
         OpenPark open = new OpenPark(p);
-        ParkKey key = new ParkKey(p.thread().javaTid(), p.beginSeq());
+        ParkKey key = new ParkKey(p.thread().javaTid(), p.beginNanos());
         openByLock.computeIfAbsent(open.lock, k -> new LinkedHashMap<>()).put(key, open);
         openByThread.computeIfAbsent(key.tid(), k -> new LinkedHashMap<>()).put(key, open);
     }
@@ -76,7 +76,7 @@ final class ParkBlame {
         }
         Handoff handoff = new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
         for (OpenPark p : parked.values()) {
-            if (p.park.beginSeq() < u.seq()) {
+            if (p.park.beginNanos() <= u.timeNanos()) { // hand-off numbers are per thread: compare times
                 p.handoffs.add(handoff);
                 if (p.handoffs.size() > HANDOFFS_KEPT) {
                     spanToOldestHandoff(p);
@@ -97,7 +97,7 @@ final class ParkBlame {
     }
 
     void parkEnd(ParkWait ended) {
-        ParkKey key = new ParkKey(ended.thread().javaTid(), ended.beginSeq());
+        ParkKey key = new ParkKey(ended.thread().javaTid(), ended.beginNanos());
         OpenPark p = remove(openByThread, key.tid(), key);
         if (p == null) {
             return;

@@ -95,12 +95,12 @@ public final class ThreadTimeline implements ReportSection, RecordingVisitor {
 
     @Override
     public void parkBegin(ParkWait p) {
-        openParks.put(List.of(p.thread().javaTid(), p.beginSeq()), p);
+        openParks.put(List.of(p.thread().javaTid(), p.beginNanos()), p);
     }
 
     @Override
     public void parkEnd(ParkWait p) {
-        openParks.remove(List.of(p.thread().javaTid(), p.beginSeq()));
+        openParks.remove(List.of(p.thread().javaTid(), p.beginNanos()));
         addPark(p, p.endNanos());
     }
 
