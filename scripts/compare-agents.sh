@@ -9,10 +9,13 @@
 # and the median peak RSS.
 #
 #   scripts/compare-agents.sh [--repeats N] [--workloads lockCounter,queue-pipeline] [--java PATH]
-#                             [--out FILE] NAME=AGENT.jar [NAME=AGENT.jar ...]
+#                             [--out FILE] NAME=AGENT.jar[@OPTIONS] [NAME=AGENT.jar[@OPTIONS] ...]
+# (OPTIONS: extra agent options for that configuration, e.g. new10us=new.jar@threshold=10us)
 #
 # e.g. keep a copy of agent/target/lockscope-agent.jar from before a change as before.jar, then
 #   scripts/compare-agents.sh --repeats 5 before=/tmp/before.jar after=agent/target/lockscope-agent.jar
+# Workloads: lockCounter, syncCounter, uncontendedSync, queue-pipeline, h2, logback, and
+# parkOwnBlocker-t1/-t2/-t4 (the agent's scaling check: its overhead must not grow with threads).
 # Needs bench/target/lockscope-bench.jar. Raw runs go to --out (default: a temp file) as TSV.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,17 +42,21 @@ printf 'workload\tconfig\trepeat\tops_per_s\tpeak_rss_bytes\tcpu_seconds\tmeasur
 ticks=$(getconf CLK_TCK)
 
 run_once() { # workload config-name agent-jar repeat
-  local w="$1" name="$2" jar="$3" r="$4" args=() agent=() ops peak=0 pid statm cpu=0 measured
+  local w="$1" name="$2" jar="$3" r="$4" args=() agent=() ops peak=0 pid statm cpu=0 measured=0
   case "$w" in
     lockCounter|syncCounter) args=(-cp "$bench" org.openjdk.jmh.Main "LockMicroBenchmarks.$w\$" -f 0 -t 4
                                    -wi 1 -w 1s -i 3 -r 2s -rf json -rff "$work/jmh.json"); measured=6 ;;
+    parkOwnBlocker-t[124]) args=(-cp "$bench" org.openjdk.jmh.Main "LockMicroBenchmarks.parkOwnBlocker\$" -f 0 -t "${w##*-t}"
+                                 -wi 1 -w 1s -i 3 -r 2s -rf json -rff "$work/jmh.json"); measured=6 ;;
     uncontendedSync) args=(-cp "$bench" org.openjdk.jmh.Main "LockMicroBenchmarks.$w\$" -f 0 -t 1
                            -wi 1 -w 1s -i 3 -r 2s -rf json -rff "$work/jmh.json"); measured=6 ;;
     queue-pipeline) args=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads queue-pipeline 4 1 5); measured=5 ;;
     h2|logback) args=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads "$w" 8 1 5); measured=5 ;;
     *) echo "compare-agents: unknown workload $w" >&2; exit 2 ;;
   esac
-  [[ "$jar" != none ]] && agent=("-javaagent:$jar=file=$work/rec.jfr,report=off,quiet")
+  local extra=""
+  if [[ "$jar" == *@* ]]; then extra=",${jar#*@}"; jar="${jar%%@*}"; fi
+  [[ "$jar" != none ]] && agent=("-javaagent:$jar=file=$work/rec.jfr,report=off,quiet$extra")
   rm -f "$work/jmh.json"
   "$java" "${agent[@]}" "${args[@]}" > "$work/log.txt" 2>&1 &
   pid=$!

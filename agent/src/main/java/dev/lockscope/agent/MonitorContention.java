@@ -48,17 +48,17 @@ final class MonitorContention implements AutoCloseable {
         }
     }
 
-    private final RecordingStream stream;
+    private final Duration threshold;
+    /** Created by the reader thread, so starting the agent does not wait for JFR's stream set-up. */
+    private volatile RecordingStream stream;
+    private volatile boolean closed;
     private final Map<String, Monitor> monitors = new HashMap<>(); // guarded by this
     private long waits; // guarded by this
     private long leftOut; // guarded by this
     private volatile long lastFlushNanos;
 
     MonitorContention(Duration threshold) {
-        stream = new RecordingStream();
-        stream.enable("jdk.JavaMonitorEnter").withThreshold(threshold).withStackTrace();
-        stream.onEvent("jdk.JavaMonitorEnter", this::accept);
-        stream.onFlush(() -> lastFlushNanos = System.nanoTime());
+        this.threshold = threshold;
         // start() in a daemon thread of ours: startAsync's thread is not a daemon (JDK 17) and would
         // keep the application's JVM from exiting.
         Thread reader = new Thread(this::run, "lockscope-monitor-stream");
@@ -68,7 +68,14 @@ final class MonitorContention implements AutoCloseable {
 
     private void run() {
         try {
-            stream.start();
+            RecordingStream s = new RecordingStream();
+            s.enable("jdk.JavaMonitorEnter").withThreshold(threshold).withStackTrace();
+            s.onEvent("jdk.JavaMonitorEnter", this::accept);
+            s.onFlush(() -> lastFlushNanos = System.nanoTime());
+            stream = s;
+            if (!closed) {
+                s.start();
+            }
         } catch (RuntimeException e) {
             // closed, or JFR shut down: the table says what it has
         }
@@ -108,7 +115,7 @@ final class MonitorContention implements AutoCloseable {
     void awaitFlush(Duration timeout) {
         long asked = System.nanoTime();
         long deadline = asked + timeout.toNanos();
-        while (lastFlushNanos < asked && System.nanoTime() < deadline) {
+        while (stream != null && lastFlushNanos < asked && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -120,8 +127,12 @@ final class MonitorContention implements AutoCloseable {
 
     /** After the JVM's JFR shutdown hook stopped every recording: lets the stream deliver its last events. */
     void awaitEnd(Duration timeout) {
+        RecordingStream s = stream;
+        if (s == null) {
+            return;
+        }
         try {
-            stream.awaitTermination(timeout);
+            s.awaitTermination(timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -155,7 +166,11 @@ final class MonitorContention implements AutoCloseable {
 
     @Override
     public void close() {
-        stream.close();
+        closed = true;
+        RecordingStream s = stream;
+        if (s != null) {
+            s.close();
+        }
     }
 
     static long nanos(Instant t) {

@@ -80,6 +80,7 @@ public final class ParkHooks {
         UnparkEvent unpark;
         AcquireEvent acquire;
         BlockerRecord lastRecord;
+        BlockerRecord otherRecord;
         /** The blocker record of the last unpark this thread recorded with a stack ("owner call site seen"). */
         BlockerRecord lastUnparkRecorded;
         /**
@@ -231,10 +232,17 @@ public final class ParkHooks {
             // Read before this thread can be woken (LockSupport publishes the blocker after this hook),
             // so an unpark that ends this park is counted after it.
             tk.handoffAtPark = pt.handoff;
+            // Two-entry cache: a thread often alternates between a lock and one of its conditions.
             BlockerRecord record = pt.lastRecord;
             if (record == null || record.key.get() != blocker) {
-                record = BlockerRegistry.recordFor(blocker);
+                BlockerRecord other = pt.otherRecord;
+                if (other != null && other.key.get() == blocker) {
+                    record = other;
+                } else {
+                    record = BlockerRegistry.recordFor(blocker);
+                }
                 if (record != null) {
+                    pt.otherRecord = pt.lastRecord;
                     pt.lastRecord = record;
                 }
             }
@@ -242,13 +250,8 @@ public final class ParkHooks {
             tk.eventEnabled = event.isEnabled();
             if (tk.eventEnabled) {
                 event.begin();
-                if (record != null) {
-                    event.blockerClass = record.className;
-                    event.blockerHash = record.identityHash;
-                } else {
-                    event.blockerClass = blocker.getClass().getName();
-                    event.blockerHash = System.identityHashCode(blocker);
-                }
+                event.blockerClass = classOf(record, blocker);
+                event.blockerHash = hashOf(record, blocker);
                 event.timeoutNanos = timeoutNanos;
                 event.deadlineMillis = deadlineMillis;
                 Thread owner = ownerOf(blocker);
@@ -365,13 +368,8 @@ public final class ParkHooks {
             e.handoff = handoff;
             e.targetTid = target.getId();
             e.targetName = target.getName();
-            if (r != null && r.key.get() == blocker) {
-                e.blockerClass = r.className;
-                e.blockerHash = r.identityHash;
-            } else {
-                e.blockerClass = blocker.getClass().getName();
-                e.blockerHash = System.identityHashCode(blocker);
-            }
+            e.blockerClass = classOf(r, blocker);
+            e.blockerHash = hashOf(r, blocker);
             return e;
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -425,14 +423,8 @@ public final class ParkHooks {
                 return null;
             }
             e.begin();
-            BlockerRecord r = pt.lastRecord;
-            if (r != null && r.key.get() == sync) {
-                e.syncClass = r.className;
-                e.syncHash = r.identityHash;
-            } else {
-                e.syncClass = sync.getClass().getName();
-                e.syncHash = System.identityHashCode(sync);
-            }
+            e.syncClass = classOf(pt.lastRecord, sync);
+            e.syncHash = hashOf(pt.lastRecord, sync);
             e.shared = shared;
             Thread owner = ownerOf(sync);
             e.ownerTid = owner != null ? owner.getId() : 0;
@@ -462,6 +454,15 @@ public final class ParkHooks {
         } catch (Throwable t) {
             HookFailures.record(t);
         }
+    }
+
+    /** The blocker's class name, from its record when that is the blocker's (no reflection then). */
+    private static String classOf(BlockerRecord r, Object blocker) {
+        return r != null && r.key.get() == blocker ? r.className : blocker.getClass().getName();
+    }
+
+    private static int hashOf(BlockerRecord r, Object blocker) {
+        return r != null && r.key.get() == blocker ? r.identityHash : System.identityHashCode(blocker);
     }
 
     private static Thread ownerOf(Object blocker) {
