@@ -3,7 +3,8 @@
 # with the agent under async-profiler 4.2 (the copy bench/target/async-profiler.jar carries), once in
 # cpu mode and once in alloc mode, writes the collapsed stacks and prints the top frames plus the
 # share of samples per cost (lockscope hooks split into stack walks, event commits, the blocker
-# registry, the sequence counter, allocation; JFR's own jdk.ThreadPark walk; JFR threads; JIT; GC).
+# registry and live counters, the hand-off counter, allocation; the agent's in-process monitor stream;
+# JFR's own jdk.ThreadPark walk; JFR threads; JIT; GC).
 #
 #   scripts/profile-agent.sh [--workload lockCounter|queue-pipeline|syncCounter|h2|logback]
 #                            [--agent JAR|none] [--agent-options OPTS] [--out DIR] [--java PATH]
@@ -97,18 +98,20 @@ def cause(frames):
     """The one cost a sample is charged to; first match wins."""
     thread = frames[0]
     joined = ';'.join(frames)
-    if 'ParkHooks' in joined or 'BlockerRegistry' in joined:
-        i = next(k for k, f in enumerate(frames) if 'ParkHooks' in f or 'BlockerRegistry' in f)
+    if 'lockscope-monitor-stream' in thread or 'MonitorContention' in joined:
+        return 'lockscope monitor stream (in-process JFR parsing)'
+    if 'ParkHooks' in joined or 'BlockerRegistry' in joined or 'BlockerRecord' in joined:
+        i = next(k for k, f in enumerate(frames) if 'ParkHooks' in f or 'BlockerRegistry' in f or 'BlockerRecord' in f)
         hook = re.sub(r'.*ParkHooks\.', '', frames[i]) if 'ParkHooks' in frames[i] else 'BlockerRegistry'
         below = ';'.join(frames[i:])
         if 'JfrStackTrace' in below or 'vframeStream' in below or 'StackTrace' in below:
             what = 'stack walk'
-        elif 'BlockerRegistry' in below or 'ConcurrentHashMap' in below or 'ParkTally' in below:
-            what = 'blocker registry/tally'
+        elif 'BlockerRegistry' in below or 'BlockerRecord' in below or 'ConcurrentHashMap' in below:
+            what = 'blocker registry/live counters'
         elif 'identityHashCode' in below or 'ObjectSynchronizer::FastHashCode' in below:
             what = 'identity hash'
-        elif 'AtomicLong' in below:
-            what = 'seq counter'
+        elif 'VarHandle' in below:
+            what = 'hand-off counter'
         elif 'ThreadLocal' in below:
             what = 'thread local'
         elif 'commit' in below or 'EventWriter' in below or 'Jfr' in below or 'jfr' in below:

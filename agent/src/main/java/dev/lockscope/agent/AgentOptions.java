@@ -19,7 +19,7 @@ import java.time.Duration;
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
  *   freeOnPrint            after each table, forget blockers that were garbage-collected (§3.3.3)
  *   cpuSamples=DURATION|off  JFR CPU sampling period, used to find what lock owners ran (default 20ms)
- *   jdkPark                also record JFR's jdk.ThreadPark (off by default: lockscope's ParkBegin/ParkEnd
+ *   jdkPark                also record JFR's jdk.ThreadPark (off by default: lockscope's Park events
  *                          cover parks on a blocker, and ThreadPark walks each parking thread's stack again)
  *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
  *                          default: nothing in lockscope reads it)

@@ -9,56 +9,168 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
-import jdk.jfr.consumer.RecordingFile;
+import jdk.jfr.consumer.RecordingStream;
 
-import java.io.IOException;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Contended-monitor metrics for the agent's own table, from the {@code jdk.JavaMonitorEnter} events
- * of its recording: the JVM reports monitor waits only through JFR, so the agent reads them back
- * at exit and on dump. Each monitor is keyed by class and the JVM's monitor address.
+ * Contended-monitor metrics for the agent's own table, kept live: the JVM reports monitor waits only
+ * as {@code jdk.JavaMonitorEnter} events, which an in-process {@link RecordingStream} hands to
+ * {@link #accept} as JFR flushes them (about once a second), so neither the exit table nor
+ * {@code dump} reads a recording file. The waits go through the same {@link LockWaits} replay as
+ * recorded waits. Memory is bounded: {@link #MAX_WAITS} waits in all (16 bytes each), and one call
+ * chain per monitor (its earliest wait's); later waits are left out of this table and counted in a
+ * note ({@code lockscope report} reads them all from the recording).
  */
-final class MonitorContention {
-    private MonitorContention() {
+final class MonitorContention implements AutoCloseable {
+    static final int MAX_WAITS = 1 << 18;
+
+    /** One monitor's waits as seen so far. */
+    private static final class Monitor {
+        final String className;
+        final String address;
+        long[] begins = new long[8];
+        long[] ends = new long[8];
+        int size;
+        long firstBegin = Long.MAX_VALUE;
+        String firstThread = "?";
+        List<String> firstFrames = List.of();
+
+        Monitor(String className, String address) {
+            this.className = className;
+            this.address = address;
+        }
     }
 
-    /** One contended entry, kept until all are read: JFR files are not in begin order. */
-    private record Entry(String className, String address, long begin, long end, String thread, RecordedStackTrace stack) {
+    private final Duration threshold;
+    /** Created by the reader thread, so starting the agent does not wait for JFR's stream set-up. */
+    private volatile RecordingStream stream;
+    private volatile boolean closed;
+    private final Map<String, Monitor> monitors = new HashMap<>(); // guarded by this
+    private long waits; // guarded by this
+    private long leftOut; // guarded by this
+    private volatile long lastFlushNanos;
+
+    MonitorContention(Duration threshold) {
+        this.threshold = threshold;
+        // start() in a daemon thread of ours: startAsync's thread is not a daemon (JDK 17) and would
+        // keep the application's JVM from exiting.
+        Thread reader = new Thread(this::run, "lockscope-monitor-stream");
+        reader.setDaemon(true);
+        reader.start();
     }
 
-    static List<LockMetrics> read(Path recording, long totalExecutionNanos) throws IOException {
-        List<Entry> entries = new ArrayList<>();
-        try (RecordingFile file = new RecordingFile(recording)) {
-            while (file.hasMoreEvents()) {
-                RecordedEvent e = file.readEvent();
-                if (!e.getEventType().getName().equals("jdk.JavaMonitorEnter")) {
-                    continue;
-                }
-                RecordedClass cls = e.getValue("monitorClass");
-                RecordedThread t = e.getThread();
-                entries.add(new Entry(cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")),
-                        nanos(e.getStartTime()), nanos(e.getEndTime()), t == null ? "?" : t.getJavaName(), e.getStackTrace()));
+    private void run() {
+        try {
+            RecordingStream s = new RecordingStream();
+            s.enable("jdk.JavaMonitorEnter").withThreshold(threshold).withStackTrace();
+            s.onEvent("jdk.JavaMonitorEnter", this::accept);
+            s.onFlush(() -> lastFlushNanos = System.nanoTime());
+            stream = s;
+            if (!closed) {
+                s.start();
+            }
+        } catch (RuntimeException e) {
+            // closed, or JFR shut down: the table says what it has
+        }
+    }
+
+    private synchronized void accept(RecordedEvent e) {
+        RecordedClass cls = e.getValue("monitorClass");
+        String className = cls == null ? "?" : cls.getName();
+        String address = Long.toHexString(e.getLong("address"));
+        Monitor m = monitors.computeIfAbsent(className + "@" + address, k -> new Monitor(className, address));
+        if (waits >= MAX_WAITS) {
+            leftOut++;
+            return;
+        }
+        waits++;
+        long begin = nanos(e.getStartTime());
+        if (m.size == m.begins.length) {
+            m.begins = java.util.Arrays.copyOf(m.begins, m.size * 2);
+            m.ends = java.util.Arrays.copyOf(m.ends, m.size * 2);
+        }
+        m.begins[m.size] = begin;
+        m.ends[m.size] = nanos(e.getEndTime());
+        m.size++;
+        if (begin < m.firstBegin) {
+            // §3.7.1/§3.7.2: events arrive in about end order, so the earliest begin may come late
+            m.firstBegin = begin;
+            RecordedThread t = e.getThread();
+            m.firstThread = t == null ? "?" : t.getJavaName();
+            m.firstFrames = frames(e.getStackTrace());
+        }
+    }
+
+    /**
+     * Waits until JFR has flushed what happened before now, at most {@code timeout}: a table asked
+     * for at some moment shows the monitor waits that ended before it.
+     */
+    void awaitFlush(Duration timeout) {
+        long asked = System.nanoTime();
+        long deadline = asked + timeout.toNanos();
+        while (stream != null && lastFlushNanos < asked && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
-        entries.sort(Comparator.comparingLong(Entry::begin));
-        Map<String, LockWaits> monitors = new LinkedHashMap<>();
-        for (Entry e : entries) {
-            monitors.computeIfAbsent(e.className() + "@" + e.address(),
-                            k -> new LockWaits(LockKind.MONITOR, e.className(), e.address(), 0))
-                    .add(e.begin(), e.end(), e.thread(), frames(e.stack()));
+    }
+
+    /** After the JVM's JFR shutdown hook stopped every recording: lets the stream deliver its last events. */
+    void awaitEnd(Duration timeout) {
+        RecordingStream s = stream;
+        if (s == null) {
+            return;
         }
+        try {
+            s.awaitTermination(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The metrics of every monitor seen so far, replayed in begin order. */
+    synchronized List<LockMetrics> metrics(long totalExecutionNanos) {
         List<LockMetrics> out = new ArrayList<>();
-        for (LockWaits w : monitors.values()) {
+        for (Monitor m : monitors.values()) {
+            if (m.size == 0) {
+                continue;
+            }
+            Integer[] order = new Integer[m.size];
+            for (int i = 0; i < m.size; i++) {
+                order[i] = i;
+            }
+            long[] begins = m.begins;
+            java.util.Arrays.sort(order, Comparator.comparingLong(i -> begins[i]));
+            LockWaits w = new LockWaits(LockKind.MONITOR, m.className, m.address, 0);
+            for (Integer i : order) {
+                w.add(m.begins[i], m.ends[i], m.firstThread, m.firstFrames);
+            }
             out.add(w.metrics(totalExecutionNanos));
         }
         return out;
+    }
+
+    synchronized long leftOut() {
+        return leftOut;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        RecordingStream s = stream;
+        if (s != null) {
+            s.close();
+        }
     }
 
     static long nanos(Instant t) {

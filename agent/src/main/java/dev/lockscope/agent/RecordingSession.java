@@ -3,6 +3,7 @@ package dev.lockscope.agent;
 import dev.lockscope.agent.boot.BlockerRecord;
 import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.HookFailures;
+import dev.lockscope.agent.boot.LockSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
@@ -31,7 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** The one JFR recording the agent runs, and the contention table built from it and the live records. */
 final class RecordingSession {
     /**
-     * JFR's own lock events. Not {@code jdk.ThreadPark}: lockscope's ParkBegin/ParkEnd record the same
+     * JFR's own lock events. Not {@code jdk.ThreadPark}: lockscope's Park events record the same
      * parks (those on a blocker) with the blocker's identity, and ThreadPark would walk every parking
      * thread's stack a second time (JfrStackTrace::record_safe was the top native frame of the agent's
      * cost on an ArrayBlockingQueue pipeline). Nothing in lockscope needs it: the report and blame
@@ -55,6 +56,10 @@ final class RecordingSession {
     /** When profiling stopped: the end of "total execution time" (the application's, not our exit work). */
     private volatile long stopNanos;
     private volatile DiskGuard diskGuard;
+    /** The monitor part of the table, fed live by its own event stream. */
+    private MonitorContention monitors;
+    /** The park tallies the recording's last {@code lockscope.LockSummary} events were written from, once stopped. */
+    private volatile LockSummaries.Snapshot parksAtStop;
 
     RecordingSession(AgentOptions options) throws IOException {
         this.options = options;
@@ -105,9 +110,12 @@ final class RecordingSession {
         if (options.jdkPark) {
             recording.enable("jdk.ThreadPark").withThreshold(options.threshold).withStackTrace();
         }
-        recording.enable("lockscope.ParkBegin").withStackTrace();
-        recording.enable("lockscope.ParkEnd").withThreshold(options.threshold);
+        // One event per park, at least the threshold long; the exact totals of all parks are in the
+        // summaries written at every chunk end (see ParkEvent and LockSummaryEvent for the schema).
+        ParkHooks.setThresholdNanos(options.threshold.toNanos());
+        recording.enable("lockscope.Park").withThreshold(options.threshold).withStackTrace();
         recording.enable("lockscope.Unpark").withStackTrace();
+        recording.enable("lockscope.LockSummary").with("period", "endChunk");
         if (options.acquireEvents) {
             // off by default: RecordingReader keeps these, but no analysis or report uses them
             recording.enable("lockscope.Acquire").withThreshold(options.threshold);
@@ -145,6 +153,7 @@ final class RecordingSession {
         recording.start();
         FlightRecorder.addListener(sharedRecordingNotice);
         diskGuard = DiskGuard.start(this, file);
+        monitors = new MonitorContention(options.threshold);
     }
 
     /**
@@ -196,6 +205,15 @@ final class RecordingSession {
             if (diskGuard != null && Thread.currentThread() != diskGuard.thread()) {
                 diskGuard.stop();
             }
+            if (monitors != null) {
+                // the monitor waits that ended before the stop, for the table: flushed by the running
+                // recording, or, when JFR's shutdown hook is stopping everything, the stream's last events
+                if (recording.getState() == RecordingState.RUNNING) {
+                    monitors.awaitFlush(Duration.ofSeconds(3));
+                } else {
+                    monitors.awaitEnd(Duration.ofSeconds(3));
+                }
+            }
             String problem = null;
             try {
                 if (recording.getState() != RecordingState.RUNNING) {
@@ -210,6 +228,9 @@ final class RecordingSession {
                     problem = "the recording could not be written to " + file + ": " + e.getMessage() + DiskGuard.freeSpace(file);
                 }
             }
+            // the summaries written last are the ones the file ends with: the dump rotated the chunk, or
+            // JFR's shutdown hook stopped the recording (ours is then closed and writes none later)
+            parksAtStop = LockSummaries.lastWritten();
             try {
                 recording.setDestination(null); // written: JFR's hook must not copy it again
             } catch (IOException | IllegalStateException stoppedByJfr) {
@@ -229,6 +250,9 @@ final class RecordingSession {
             }
         } finally {
             written.countDown();
+            if (monitors != null) {
+                monitors.close();
+            }
         }
         return true;
     }
@@ -294,12 +318,23 @@ final class RecordingSession {
         return recording.getSize();
     }
 
-    /** The table now: live park records plus monitor waits read back from the recording. */
+    /**
+     * The table now: the live park tallies and the live monitor waits. Once stopped, the park part is
+     * the snapshot the recording's last {@code lockscope.LockSummary} events were written from (JFR
+     * writes them when the recording stops), so {@code lockscope report} prints the same numbers.
+     */
     String table(String title) {
         long execNanos = (stopped ? stopNanos : System.nanoTime()) - startNanos;
+        // Once stopped, the last summaries written are the ones the recording ends with (at exit JFR's
+        // own shutdown hook may have stopped the recording before ours ran).
+        LockSummaries.Snapshot parks = stopped ? parksAtStop : null;
+        if (parks == null) {
+            parks = LockSummaries.snapshot();
+        }
         List<LockMetrics> locks = new ArrayList<>();
-        for (BlockerRecord r : BlockerRegistry.snapshot()) {
-            ParkTally t = r.tally();
+        for (LockSummaries.Entry e : parks.entries()) {
+            ParkTally t = e.tally();
+            BlockerRecord r = e.record();
             if (t.timesParked == 0 || t.timesParked < options.printThreshold || !t.collecting) {
                 continue;
             }
@@ -307,27 +342,19 @@ final class RecordingSession {
                     r.firstThread(), Arrays.asList(r.firstFrames()), t, execNanos));
         }
         List<String> notes = new ArrayList<>();
-        try {
-            Path source = file;
-            Path temp = null;
+        if (monitors != null) {
             if (!stopped) {
-                temp = Files.createTempFile("lockscope-dump", ".jfr");
-                recording.dump(temp);
-                source = temp;
+                monitors.awaitFlush(Duration.ofSeconds(3));
             }
-            try {
-                for (LockMetrics m : MonitorContention.read(source, execNanos)) {
-                    if (m.timesParked() >= options.printThreshold) {
-                        locks.add(m);
-                    }
-                }
-            } finally {
-                if (temp != null) {
-                    Files.deleteIfExists(temp);
+            for (LockMetrics m : monitors.metrics(execNanos)) {
+                if (m.timesParked() >= options.printThreshold) {
+                    locks.add(m);
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            notes.add("monitor contention unavailable: could not read the recording (" + e.getMessage() + ")");
+            if (monitors.leftOut() > 0) {
+                notes.add(monitors.leftOut() + " contended monitor entries beyond the first " + MonitorContention.MAX_WAITS
+                        + " are in the recording only (lockscope report counts them)");
+            }
         }
         if (options.freeOnPrint) {
             BlockerRegistry.removeDead();

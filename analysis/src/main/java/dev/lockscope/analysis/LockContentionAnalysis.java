@@ -1,5 +1,6 @@
 package dev.lockscope.analysis;
 
+import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
@@ -8,8 +9,10 @@ import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.LockWaits;
+import dev.lockscope.core.ParkTally;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +20,11 @@ import java.util.Map;
 /**
  * The park-contention metrics of seed 000 §3.7 from a recording, per lock:
  * <ul>
- *   <li>park blockers ({@code lockscope.ParkBegin}/{@code ParkEnd}), keyed by blocker class and
- *       identity hash; a park with no end is "parked now" (§3.7.6);</li>
+ *   <li>park blockers, keyed by blocker class and identity hash: from the agent's
+ *       {@code lockscope.LockSummary} events where the recording has them (exact: they count every
+ *       park, also those a recording threshold left out of the events, and are the numbers of the
+ *       agent's own table at exit), otherwise replayed from {@code lockscope.Park} events, a park with
+ *       no end being "parked now" (§3.7.6);</li>
  *   <li>contended monitors ({@code jdk.JavaMonitorEnter}), keyed by monitor class and the JVM's
  *       monitor address, where "parked" reads "blocked on entry".</li>
  * </ul>
@@ -43,6 +49,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     private final ContentionOptions options;
     private final Map<String, LockWaits> blockers = new HashMap<>();
     private final Map<String, LockWaits> monitors = new HashMap<>();
+    /** The latest {@code lockscope.LockSummary} of each blocker: exact totals, recorded parks or not. */
+    private final Map<String, LockSummary> summaries = new HashMap<>();
     private long held;
     private LockContention result;
 
@@ -64,6 +72,14 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         LockWaits lock = blockers.get(p.blockerClass() + "@" + Integer.toHexString(p.blockerHash()));
         lock.end(p.beginNanos(), p.endNanos());
         held(lock);
+    }
+
+    @Override
+    public void lockSummary(LockSummary s) {
+        if (s.collectionThreshold() == options.collectionThreshold()) {
+            summaries.merge(s.blockerClass() + "@" + Integer.toHexString(s.blockerHash()), s,
+                    (a, b) -> b.timeNanos() >= a.timeNanos() ? b : a);
+        }
     }
 
     @Override
@@ -89,7 +105,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     @Override
     public void finish(RecordingInfo info) {
         long total = info.durationNanos();
-        List<LockMetrics> collected = new ArrayList<>();
+        List<LockMetrics> collected = new ArrayList<>(summarized(summaries, total));
+        blockers.keySet().removeAll(summaries.keySet());
         for (Map<String, LockWaits> locks : List.of(blockers, monitors)) {
             for (LockWaits l : locks.values()) {
                 LockMetrics m = l.metrics(total);
@@ -108,6 +125,25 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         }
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown),
                 collected.size() - shown.size());
+    }
+
+    /**
+     * The park blockers from the agent's summaries, which count every park (a recording threshold
+     * leaves short parks out of the events): the same numbers the agent's table printed at exit.
+     */
+    private static List<LockMetrics> summarized(Map<String, LockSummary> summaries, long totalExecutionNanos) {
+        List<LockSummary> ordered = new ArrayList<>(summaries.values());
+        ordered.sort(Comparator.comparing(LockSummary::blockerClass).thenComparingInt(LockSummary::blockerHash));
+        List<LockMetrics> out = new ArrayList<>(ordered.size());
+        for (LockSummary s : ordered) {
+            if (s.collecting()) {
+                ParkTally tally = ParkTally.of(s.collectionThreshold(), s.timesParked(), s.parkedNow(), s.peakParked(),
+                        s.threadTimeNanos(), s.realTimeNanos(), 0, s.lifeTimeNanos(), true);
+                out.add(new LockMetrics(LockKind.PARK, s.blockerClass(), Integer.toHexString(s.blockerHash()),
+                        s.firstThread(), s.firstFrames(), tally, totalExecutionNanos));
+            }
+        }
+        return out;
     }
 
     /** The result; available once the recording has been read. */

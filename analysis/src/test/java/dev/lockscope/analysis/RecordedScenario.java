@@ -1,14 +1,13 @@
 package dev.lockscope.analysis;
 
-import dev.lockscope.agent.boot.ParkBeginEvent;
-import dev.lockscope.agent.boot.ParkEndEvent;
+import dev.lockscope.agent.boot.LockSummaryEvent;
+import dev.lockscope.agent.boot.ParkEvent;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes a real JFR recording with hand-made lockscope park events and real {@code synchronized}
@@ -27,41 +26,32 @@ final class RecordedScenario {
     static final class ContendedMonitor {
     }
 
-    private static final AtomicLong SEQ = new AtomicLong();
-
     private RecordedScenario() {
     }
 
-    /** One park as the agent records it: a ParkBegin, and a ParkEnd whose duration spans the park. */
+    /** One park as the agent records it: one Park event, begun at the park and committed at the wake-up. */
     static final class Park {
-        private final ParkEndEvent end = new ParkEndEvent();
+        private final ParkEvent event = new ParkEvent();
 
         Park(String blockerClass, int blockerHash) {
-            long seq = SEQ.incrementAndGet();
-            end.begin();
-            ParkBeginEvent begin = new ParkBeginEvent();
-            begin.seq = seq;
-            begin.blockerClass = blockerClass;
-            begin.blockerHash = blockerHash;
-            begin.commit();
-            end.beginSeq = seq;
-            end.blockerClass = blockerClass;
-            end.blockerHash = blockerHash;
+            event.begin();
+            event.blockerClass = blockerClass;
+            event.blockerHash = blockerHash;
         }
 
         void end() {
-            end.seq = SEQ.incrementAndGet();
-            end.commit();
+            event.handoffAtWake = 1;
+            event.commit();
         }
     }
 
     static Path record(Path dir) throws Exception {
-        FlightRecorder.register(ParkBeginEvent.class);
-        FlightRecorder.register(ParkEndEvent.class);
+        FlightRecorder.register(ParkEvent.class);
+        FlightRecorder.register(LockSummaryEvent.class);
         Path file = dir.resolve("scenario.jfr");
         try (Recording recording = new Recording()) {
-            recording.enable("lockscope.ParkBegin").withStackTrace();
-            recording.enable("lockscope.ParkEnd").withoutStackTrace();
+            recording.enable("lockscope.Park").withStackTrace();
+            recording.enable("lockscope.LockSummary");
             recording.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ZERO).withStackTrace();
             recording.start();
             overlappingParks();
@@ -111,11 +101,24 @@ final class RecordedScenario {
         }
     }
 
-    /** open-A parks and the recording stops before it returns. */
+    /**
+     * open-A parks and the recording stops before it returns: no Park event exists, only the agent's
+     * summary of the blocker, written as the agent writes it at a chunk end.
+     */
     private static void openPark() throws Exception {
         Thread t = new Thread(() -> new Park(OPEN, OPEN_HASH), "open-A");
         t.start();
         t.join();
+        LockSummaryEvent summary = new LockSummaryEvent();
+        summary.blockerClass = OPEN;
+        summary.blockerHash = OPEN_HASH;
+        summary.collecting = true;
+        summary.timesParked = 1;
+        summary.parkedNow = 1;
+        summary.peakParked = 1;
+        summary.firstThread = "open-A";
+        summary.firstFrames = "test.Open.park:1\ntest.Open.run:2";
+        summary.commit();
     }
 
     /**

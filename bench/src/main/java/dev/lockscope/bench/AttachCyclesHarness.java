@@ -100,7 +100,7 @@ final class AttachCyclesHarness {
                 long n = 0;
                 while (file.hasMoreEvents()) {
                     RecordedEvent e = file.readEvent();
-                    if (e.getEventType().getName().equals("lockscope.ParkBegin")) {
+                    if (e.getEventType().getName().equals("lockscope.Park")) {
                         n++;
                     }
                 }

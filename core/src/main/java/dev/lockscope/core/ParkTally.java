@@ -57,6 +57,17 @@ public final class ParkTally {
         return new ParkTally(collectionThreshold, 0, 0, 0, 0, 0, 0, 0, false);
     }
 
+    /**
+     * A tally with the given values, for state summed elsewhere: the agent's allocation-free live
+     * counters (snapshot at print time) and the {@code lockscope.LockSummary} events they write.
+     */
+    public static ParkTally of(long collectionThreshold, long timesParked, int parkedNow, int peakParked,
+                               long threadTimeNanos, long realTimeNanos, long firstTime, long lastTime,
+                               boolean collecting) {
+        return new ParkTally(collectionThreshold, timesParked, parkedNow, peakParked, threadTimeNanos, realTimeNanos,
+                firstTime, lastTime, collecting);
+    }
+
     /** A thread parks on the blocker at {@code now} (§3.6.2). */
     public ParkTally park(long now) {
         long parks = timesParked + 1;

@@ -2,31 +2,196 @@ package dev.lockscope.agent.boot;
 
 import dev.lockscope.core.ParkTally;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The live park-contention record of one blocker object (seed 000 §3.5). Keyed weakly: the record
  * never keeps the application's blocker alive.
+ *
+ * <p>Concurrency: the counters are written only by threads that park on this blocker (the same
+ * threads that already contend for the lock's own cache line), each with one atomic add or a
+ * compare-and-set that rarely retries; nothing is allocated per park. Seed 000's sums are rebuilt
+ * from them when a table or a summary event needs them ({@link ParkHooks#snapshot}):
+ * <ul>
+ *   <li>times parked: one add per park;</li>
+ *   <li>parking thread-time Σ ParkedNow(i−1)·ΔTime = the sum of every park's collected duration:
+ *       one add per park end, plus the parks still open, up to the last event (read at snapshot time
+ *       from the parked threads' own state);</li>
+ *   <li>parking real-time Σ min(ParkedNow(i−1), 1)·ΔTime = the length of the periods with at least
+ *       one thread parked: the park that takes ParkedNow from 0 to 1 writes when the period began,
+ *       the park end that takes it from 1 to 0 adds the period. Each takes its timestamp after its
+ *       atomic step on {@link #parkedNow}, so timestamps follow the counter's order;</li>
+ *   <li>peak parked, first and last event time: compare-and-set of a maximum.</li>
+ * </ul>
  */
 public final class BlockerRecord {
+    private static final VarHandle PARKS;
+    private static final VarHandle PARKED_NOW;
+    private static final VarHandle PEAK;
+    private static final VarHandle THREAD_TIME;
+    private static final VarHandle REAL_TIME;
+    private static final VarHandle LAST_TIME;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            PARKS = l.findVarHandle(BlockerRecord.class, "parks", long.class);
+            PARKED_NOW = l.findVarHandle(BlockerRecord.class, "parkedNow", int.class);
+            PEAK = l.findVarHandle(BlockerRecord.class, "peakParked", int.class);
+            THREAD_TIME = l.findVarHandle(BlockerRecord.class, "threadTimeNanos", long.class);
+            REAL_TIME = l.findVarHandle(BlockerRecord.class, "realTimeNanos", long.class);
+            LAST_TIME = l.findVarHandle(BlockerRecord.class, "lastTime", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Frames of the first monitored park kept at most (§3.7.2), so a record's size is bounded. */
+    static final int MAX_FIRST_FRAMES = 64;
+
     final WeakKey key;
     public final String className;
     public final int identityHash;
+    final long collectionThreshold;
     /** Set once, by the thread whose park started collection (§3.7.1/§3.7.2). */
     volatile String firstThread;
     volatile String[] firstFrames;
-    final AtomicReference<ParkTally> tally;
+
+    private volatile long parks;
+    private volatile int parkedNow;
+    private volatile int peakParked;
+    private volatile long threadTimeNanos;
+    private volatile long realTimeNanos;
+    /** Time(1); written once by the park that starts collection, before {@link #collecting} (volatile publication). */
+    private volatile long firstTime;
+    private volatile boolean collecting;
+    private volatile long lastTime;
+    /**
+     * Start of the current period with a thread parked. Written by the park that takes ParkedNow from 0
+     * to 1 before its later add on {@link #parkedNow}; read by the park end that takes it from 1 to 0,
+     * whose decrement comes after that add in the counter's modification order. Volatile for the
+     * snapshot, which reads it from another thread.
+     */
+    private volatile long busySince;
 
     BlockerRecord(Object blocker, long collectionThreshold) {
         this.identityHash = System.identityHashCode(blocker);
         this.key = new WeakKey(blocker, identityHash);
         this.className = blocker.getClass().getName();
-        this.tally = new AtomicReference<>(ParkTally.empty(collectionThreshold));
+        this.collectionThreshold = collectionThreshold;
     }
 
+    /** A thread parks: counts the park and returns its begin time. */
+    long park() {
+        long n = (long) PARKS.getAndAdd(this, 1L) + 1;
+        int before = (int) PARKED_NOW.getAndAdd(this, 1);
+        long now = System.nanoTime(); // after the add: see busySince
+        if (before == 0) {
+            busySince = now;
+        }
+        raisePeak(before + 1);
+        raiseLastTime(now);
+        if (n == collectionThreshold + 1) {
+            firstTime = now;
+            collecting = true; // publishes firstTime
+            captureFirst();
+        }
+        return now;
+    }
+
+    /** §3.7.1/§3.7.2: name and stack of the thread whose park started collection; once per blocker. */
+    private void captureFirst() {
+        StackTraceElement[] stack = new Throwable().getStackTrace();
+        String[] frames = new String[Math.min(stack.length, MAX_FIRST_FRAMES)];
+        int n = 0;
+        for (StackTraceElement e : stack) {
+            if (n == 0 && e.getClassName().startsWith("dev.lockscope.agent.boot.")) {
+                continue; // our own hook frames sit on top of LockSupport.park
+            }
+            if (n == frames.length) {
+                break;
+            }
+            frames[n++] = dev.lockscope.core.Frames.format(e);
+        }
+        firstFrames = java.util.Arrays.copyOf(frames, n);
+        firstThread = Thread.currentThread().getName();
+    }
+
+    /** The park that began at {@code begin} returned; returns the end time. */
+    long unpark(long begin) {
+        int before = (int) PARKED_NOW.getAndAdd(this, -1);
+        long now = System.nanoTime(); // after the add: see busySince
+        if (collecting) {
+            long from = Math.max(begin, firstTime);
+            if (now > from) {
+                THREAD_TIME.getAndAdd(this, now - from);
+            }
+            if (before == 1) {
+                long busyFrom = Math.max(busySince, firstTime);
+                if (now > busyFrom) {
+                    REAL_TIME.getAndAdd(this, now - busyFrom);
+                }
+            }
+        }
+        raiseLastTime(now);
+        return now;
+    }
+
+    private void raisePeak(int parked) {
+        int peak;
+        while (parked > (peak = peakParked) && !PEAK.compareAndSet(this, peak, parked)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private void raiseLastTime(long now) {
+        long last;
+        while (now > (last = lastTime) && !LAST_TIME.compareAndSet(this, last, now)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * The seed tally now. {@code openBegins} are the begin times of the parks on this blocker still
+     * open (from the parked threads' state); they count up to the last event, as the seed's sums do.
+     * While threads park and wake the fields are read one by one, so a snapshot of a busy blocker
+     * may be off by the events in flight; the table and the summary events built from one snapshot
+     * agree exactly all the same.
+     */
+    /** The seed tally now (see {@link LockSummaries#snapshot} for all blockers at once). */
     public ParkTally tally() {
-        return tally.get();
+        long[] open = new long[0];
+        for (ParkHooks.PerThread pt : ParkHooks.THREADS.values()) {
+            if (pt.parkedOn == this) {
+                open = java.util.Arrays.copyOf(open, open.length + 1);
+                open[open.length - 1] = pt.parkedSince;
+            }
+        }
+        return snapshot(open);
+    }
+
+    ParkTally snapshot(long[] openBegins) {
+        boolean on = collecting;
+        long last = lastTime;
+        long first = on ? firstTime : 0;
+        long thread = threadTimeNanos;
+        long real = realTimeNanos;
+        int now = Math.max(0, parkedNow);
+        if (on) {
+            for (long begin : openBegins) {
+                long from = Math.max(begin, first);
+                if (last > from) {
+                    thread += last - from;
+                }
+            }
+            long busyFrom = Math.max(busySince, first);
+            if (now > 0 && last > busyFrom) {
+                real += last - busyFrom; // the period with a thread parked that is still going on
+            }
+        }
+        return ParkTally.of(collectionThreshold, parks, now, peakParked, thread, real, first, on ? last : 0, on);
     }
 
     public String firstThread() {

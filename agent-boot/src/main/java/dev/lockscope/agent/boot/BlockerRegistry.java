@@ -1,7 +1,5 @@
 package dev.lockscope.agent.boot;
 
-import dev.lockscope.core.ParkTally;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,45 +41,8 @@ public final class BlockerRegistry {
         return raced != null ? raced : fresh;
     }
 
-    static void onPark(BlockerRecord r, long now) {
-        while (true) {
-            ParkTally prev = r.tally.get();
-            ParkTally next = prev.park(now);
-            if (r.tally.compareAndSet(prev, next)) {
-                if (!prev.collecting && next.collecting) {
-                    captureFirst(r);
-                }
-                return;
-            }
-        }
-    }
-
-    static void onUnpark(BlockerRecord r, long now) {
-        while (true) {
-            ParkTally prev = r.tally.get();
-            if (r.tally.compareAndSet(prev, prev.unpark(now))) {
-                return;
-            }
-        }
-    }
-
-    /** §3.7.1/§3.7.2: name and stack of the thread whose park started collection; once per blocker. */
-    private static void captureFirst(BlockerRecord r) {
-        Thread t = Thread.currentThread();
-        StackTraceElement[] stack = new Throwable().getStackTrace();
-        List<String> frames = new ArrayList<>(stack.length);
-        for (StackTraceElement e : stack) {
-            if (frames.isEmpty() && e.getClassName().startsWith("dev.lockscope.agent.boot.")) {
-                continue; // our own hook frames sit on top of LockSupport.park
-            }
-            frames.add(dev.lockscope.core.Frames.format(e));
-        }
-        r.firstFrames = frames.toArray(new String[0]);
-        r.firstThread = t.getName();
-    }
-
-    /** All records, for a report. */
-    public static List<BlockerRecord> snapshot() {
+    /** All records. */
+    public static List<BlockerRecord> records() {
         return new ArrayList<>(RECORDS.values());
     }
 

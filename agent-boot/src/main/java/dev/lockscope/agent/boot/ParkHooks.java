@@ -4,7 +4,7 @@ import jdk.internal.vm.annotation.DontInline;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.AbstractOwnableSynchronizer;
 import java.util.concurrent.locks.LockSupport;
 
@@ -14,8 +14,28 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Rules every method here keeps: never throw (everything is caught and counted in
  * {@link HookFailures}); never take a lock or park (a per-thread guard turns hooks off while a hook
- * runs, in case something below does park, e.g. JDK 21+ stream locks); allocate nothing per call
- * beyond the live tally's next state (event objects and park tokens are reused per thread); no lambdas, since their first linkage would run inside the application's park.
+ * runs, in case something below does park, e.g. JDK 21+ stream locks); no lambdas, since their first
+ * linkage would run inside the application's park.
+ *
+ * <p>Concurrency design of the hot path (one park, one wake-up, one unpark):
+ * <ul>
+ *   <li><b>Nothing global is written.</b> There is no global counter: an unpark is matched to the park
+ *       it ended by the target thread's own hand-off counter ({@link PerThread#handoff}).</li>
+ *   <li><b>Per thread</b> ({@link PerThread}, reached through a {@code ThreadLocal} by its own thread
+ *       and through {@link #THREADS} by others): written by its own thread (the park in progress:
+ *       {@code parkedOn}, {@code parkedSince}; the reused event objects), and by the threads that
+ *       unpark it ({@code handoff}, one atomic add each).</li>
+ *   <li><b>Per blocker</b> ({@link BlockerRecord}): written by the threads parking on that blocker
+ *       only, by atomic adds and rare compare-and-sets.</li>
+ *   <li><b>Allocation</b>: none per park or unpark. A thread allocates its {@link PerThread}, token and
+ *       event objects on its first park; the first park on a new blocker allocates its record and
+ *       inserts it into a {@code ConcurrentHashMap} (whose bin lock it may hold for that insert); the
+ *       park that starts a blocker's collection walks its stack into strings, once per blocker; JFR's
+ *       commit of an event walks the stack (in JFR's native buffers).</li>
+ *   <li><b>Events</b>: one {@link ParkEvent} per park, committed at wake-up when it lasted at least the
+ *       recording threshold; one {@link UnparkEvent} only when its stack will be used (see there).
+ *       Exact totals of all parks, recorded or not, go out as {@link LockSummaryEvent}s.</li>
+ * </ul>
  *
  * <p>Every entry point is {@code @DontInline} (honoured because this class is loaded by the bootstrap
  * loader; other loaders' uses of the annotation are ignored by the JVM). Without it C2 inlined the
@@ -28,40 +48,88 @@ import java.util.concurrent.locks.LockSupport;
 public final class ParkHooks {
     /** Set once all hook classes are loaded and initialised, and cleared at shutdown. */
     private static volatile boolean active;
-    /** Global order of park/unpark events (seed 001 §4.2.3). */
-    private static final AtomicLong SEQ = new AtomicLong();
     private static volatile VarHandle exclusiveOwner;
+    /** The recording threshold in nanoseconds: an unpark of a thread parked shorter walks no stack. */
+    private static volatile long thresholdNanos;
     /**
      * Whether {@code lockscope.Acquire} is recorded (agent option {@code acquireEvents}). Off by
      * default: no analysis or report reads it, and it cost a hook, an event and a commit on every
      * contended acquisition. While off, the AQS.acquire hook returns at once.
      */
     private static volatile boolean acquireEvents;
+    private static final VarHandle HANDOFF;
+
+    static {
+        try {
+            HANDOFF = MethodHandles.lookup().findVarHandle(PerThread.class, "handoff", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
-     * Per-thread scratch: the re-entry guard, the event objects the hooks fill and commit (reused:
-     * a JFR event is a plain object, and begin/end/commit are called on every use), and a
-     * one-entry cache of the last blocker record. Keeps the park/unpark path free of per-call
-     * allocation apart from the tally.
+     * Per-thread state: the re-entry guard, the event objects the hooks fill and commit (reused: a
+     * JFR event is a plain object, and begin/end/commit are called on every use), the park in
+     * progress, and the hand-off counter that unparkers of this thread increment.
      */
     static final class PerThread {
+        final Thread thread;
         boolean inHook;
-        ParkBeginEvent begin;
         /** A free park token of this thread, or null while it is in use (parks of a thread never nest). */
         Token parkToken;
         UnparkEvent unpark;
         AcquireEvent acquire;
         BlockerRecord lastRecord;
+        BlockerRecord otherRecord;
+        /** The blocker record of the last unpark this thread recorded with a stack ("owner call site seen"). */
+        BlockerRecord lastUnparkRecorded;
+        /**
+         * Unparks of this thread so far. Incremented (atomic add) by an unparker before it calls the
+         * real unpark; read by this thread before it parks and after it wakes. If that unpark woke the
+         * park, the read after waking sees the increment: the JVM's Parker hands the permit over
+         * through a mutex (unpark unlocks it after setting the permit, park locks it before returning),
+         * which orders the unparker's add before this thread's read.
+         */
+        volatile long handoff;
+        /**
+         * The record of the blocker this thread is parked on now, or null; with {@link #parkedSince},
+         * read by unparkers (whether to walk their stack) and by table snapshots (parks still open).
+         * parkedSince is written before parkedOn, which publishes it.
+         */
+        volatile BlockerRecord parkedOn;
+        volatile long parkedSince;
+
+        PerThread(Thread thread) {
+            this.thread = thread;
+        }
     }
+
+    /** Every thread's state, for unparkers and table snapshots. Dead threads are removed by {@link #sweepDeadThreads}. */
+    static final ConcurrentHashMap<Thread, PerThread> THREADS = new ConcurrentHashMap<>();
 
     private static final ThreadLocal<PerThread> PER_THREAD = new ThreadLocal<PerThread>() {
         @Override
         protected PerThread initialValue() {
-            return new PerThread();
+            Thread t = Thread.currentThread();
+            PerThread pt = new PerThread(t);
+            THREADS.put(t, pt);
+            if ((THREADS.size() & 1023) == 0) {
+                sweepDeadThreads(); // bounded even if no table or chunk end comes for a long time
+            }
+            return pt;
         }
     };
 
     private ParkHooks() {
+    }
+
+    /** Drops the state of threads that have ended. */
+    static void sweepDeadThreads() {
+        for (Thread t : THREADS.keySet()) {
+            if (!t.isAlive() && t != Thread.currentThread()) {
+                THREADS.remove(t);
+            }
+        }
     }
 
     /**
@@ -81,12 +149,11 @@ public final class ParkHooks {
         // Load, initialise and register every event class now: loading one from inside the
         // application's first unpark would take class-loading locks there, and JFR's instrumentation
         // of a newly loaded event class costs milliseconds on that thread.
-        jdk.jfr.FlightRecorder.register(ParkBeginEvent.class);
-        jdk.jfr.FlightRecorder.register(ParkEndEvent.class);
+        jdk.jfr.FlightRecorder.register(ParkEvent.class);
         jdk.jfr.FlightRecorder.register(UnparkEvent.class);
         jdk.jfr.FlightRecorder.register(AcquireEvent.class);
-        new ParkBeginEvent().isEnabled();
-        new ParkEndEvent().isEnabled();
+        LockSummaries.register();
+        new ParkEvent().isEnabled();
         new UnparkEvent().isEnabled();
         new AcquireEvent().isEnabled();
         // Run every path with a private blocker so the classes they use are linked and the paths
@@ -102,6 +169,7 @@ public final class ParkHooks {
         acquireEvents = true;
         acquireEnd(acquireBegin(new java.util.concurrent.locks.ReentrantLock(), false), 1);
         acquireEvents = acquire;
+        LockSummaries.snapshot();
         BlockerRegistry.forget(warm);
         BlockerRegistry.removeDead();
         return ownerProblem;
@@ -109,6 +177,11 @@ public final class ParkHooks {
 
     public static void setAcquireEvents(boolean on) {
         acquireEvents = on;
+    }
+
+    /** The recording threshold: parks shorter than it are not recorded one by one, nor their unparks' stacks. */
+    public static void setThresholdNanos(long nanos) {
+        thresholdNanos = Math.max(0, nanos);
     }
 
     public static void deactivate() {
@@ -122,10 +195,12 @@ public final class ParkHooks {
     /** Everything {@link #parkEnd} needs about its park; reused by its thread from one park to the next. */
     static final class Token {
         final PerThread owner;
-        final ParkEndEvent end = new ParkEndEvent();
+        final ParkEvent event = new ParkEvent();
         BlockerRecord record;
-        boolean endEnabled;
+        Object blocker;
+        boolean eventEnabled;
         long beginNanos;
+        long handoffAtPark;
         long timeoutNanos;
         long deadlineMillis;
 
@@ -148,57 +223,48 @@ public final class ParkHooks {
                 return null;
             }
             pt.inHook = true;
-            long seq = SEQ.incrementAndGet();
-            // The record keeps the blocker's class name and identity hash, so a park on a known
-            // blocker does not compute them again for its two events.
-            BlockerRecord record = pt.lastRecord;
-            if (record == null || record.key.get() != blocker) {
-                record = BlockerRegistry.recordFor(blocker);
-                if (record != null) {
-                    pt.lastRecord = record;
-                }
-            }
-            String blockerClass = record != null ? record.className : blocker.getClass().getName();
-            int blockerHash = record != null ? record.identityHash : System.identityHashCode(blocker);
-            ParkBeginEvent begin = pt.begin;
-            if (begin == null) {
-                begin = pt.begin = new ParkBeginEvent();
-            }
-            if (begin.isEnabled()) {
-                begin.begin();
-                begin.seq = seq;
-                begin.blockerClass = blockerClass;
-                begin.blockerHash = blockerHash;
-                begin.timeoutNanos = timeoutNanos;
-                begin.deadlineMillis = deadlineMillis;
-                Thread owner = ownerOf(blocker);
-                begin.ownerTid = owner != null ? owner.getId() : 0;
-                begin.ownerName = owner != null ? owner.getName() : null;
-                begin.end();
-                begin.commit();
-            }
             Token tk = pt.parkToken;
             if (tk != null) {
                 pt.parkToken = null;
             } else {
                 tk = new Token(pt); // first park of this thread, or a park whose end never came
             }
-            ParkEndEvent end = tk.end;
-            tk.endEnabled = end.isEnabled();
-            if (tk.endEnabled) {
-                end.beginSeq = seq;
-                end.blockerClass = blockerClass;
-                end.blockerHash = blockerHash;
-                end.begin();
+            // Read before this thread can be woken (LockSupport publishes the blocker after this hook),
+            // so an unpark that ends this park is counted after it.
+            tk.handoffAtPark = pt.handoff;
+            // Two-entry cache: a thread often alternates between a lock and one of its conditions.
+            BlockerRecord record = pt.lastRecord;
+            if (record == null || record.key.get() != blocker) {
+                BlockerRecord other = pt.otherRecord;
+                if (other != null && other.key.get() == blocker) {
+                    record = other;
+                } else {
+                    record = BlockerRegistry.recordFor(blocker);
+                }
+                if (record != null) {
+                    pt.otherRecord = pt.lastRecord;
+                    pt.lastRecord = record;
+                }
             }
-            long now = System.nanoTime();
-            if (record != null) {
-                BlockerRegistry.onPark(record, now);
+            ParkEvent event = tk.event;
+            tk.eventEnabled = event.isEnabled();
+            if (tk.eventEnabled) {
+                event.begin();
+                event.blockerClass = classOf(record, blocker);
+                event.blockerHash = hashOf(record, blocker);
+                event.timeoutNanos = timeoutNanos;
+                event.deadlineMillis = deadlineMillis;
+                Thread owner = ownerOf(blocker);
+                event.ownerTid = owner != null ? owner.getId() : 0;
+                event.ownerName = owner != null ? owner.getName() : null;
             }
+            long now = record != null ? record.park() : System.nanoTime();
             tk.record = record;
             tk.beginNanos = now;
             tk.timeoutNanos = timeoutNanos;
             tk.deadlineMillis = deadlineMillis;
+            pt.parkedSince = now;
+            pt.parkedOn = record; // publishes parkedSince
             return tk;
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -235,29 +301,30 @@ public final class ParkHooks {
         }
         try {
             Token tk = (Token) token;
-            long now = System.nanoTime();
+            PerThread pt = tk.owner;
             BlockerRecord record = tk.record;
             tk.record = null;
-            if (record != null) {
-                BlockerRegistry.onUnpark(record, now);
-            }
-            ParkEndEvent end = tk.end;
-            if (tk.endEnabled) {
-                end.end();
-                if (end.shouldCommit()) {
-                    end.seq = SEQ.get();
-                    end.timedOut = (tk.timeoutNanos > 0 && now - tk.beginNanos >= tk.timeoutNanos)
+            pt.parkedOn = null;
+            long now = record != null ? record.unpark(tk.beginNanos) : System.nanoTime();
+            if (tk.eventEnabled) {
+                ParkEvent event = tk.event;
+                event.end();
+                if (event.shouldCommit()) {
+                    event.handoffAtPark = tk.handoffAtPark;
+                    event.handoffAtWake = pt.handoff;
+                    event.timedOut = (tk.timeoutNanos > 0 && now - tk.beginNanos >= tk.timeoutNanos)
                             || (tk.deadlineMillis > 0 && System.currentTimeMillis() >= tk.deadlineMillis);
-                    end.commit();
+                    event.commit();
                 }
+                event.ownerName = null;
             }
-            tk.owner.parkToken = tk; // free for this thread's next park
+            pt.parkToken = tk; // free for this thread's next park
         } catch (Throwable t) {
             HookFailures.record(t);
         }
     }
 
-    /** Entry of unpark(thread): numbers the unpark before the target can wake. */
+    /** Entry of unpark(thread): counts the hand-off before the target can wake. */
     @DontInline
     public static Object unparkBegin(Thread target) {
         if (!active || target == null) {
@@ -269,6 +336,12 @@ public final class ParkHooks {
             if (blocker == null) {
                 return null; // not parked on a blocker: nothing to attribute
             }
+            PerThread targetState = THREADS.get(target);
+            if (targetState == null) {
+                return null; // never parked under lockscope
+            }
+            // Before the real unpark, so the target reads it after waking (see PerThread.handoff).
+            long handoff = (long) HANDOFF.getAndAdd(targetState, 1L) + 1;
             pt = PER_THREAD.get();
             if (pt.inHook) {
                 pt = null;
@@ -280,22 +353,23 @@ public final class ParkHooks {
             } else {
                 pt.unpark = null; // in use until unparkEnd
             }
-            if (!e.isEnabled()) {
+            BlockerRecord r = targetState.parkedOn;
+            long since = targetState.parkedSince; // read after parkedOn, which published it
+            // The releaser's stack is used by owner blame for parks that are recorded (at least the
+            // threshold long) and once per (releasing thread, blocker), so its call site is known.
+            boolean wanted = thresholdNanos == 0 || (r != null && r != pt.lastUnparkRecorded)
+                    || (r != null && System.nanoTime() - since >= thresholdNanos);
+            if (!wanted || !e.isEnabled()) {
                 pt.unpark = e;
                 return null;
             }
+            pt.lastUnparkRecorded = r;
             e.begin();
-            e.seq = SEQ.incrementAndGet();
+            e.handoff = handoff;
             e.targetTid = target.getId();
             e.targetName = target.getName();
-            BlockerRecord r = pt.lastRecord;
-            if (r != null && r.key.get() == blocker) {
-                e.blockerClass = r.className;
-                e.blockerHash = r.identityHash;
-            } else {
-                e.blockerClass = blocker.getClass().getName();
-                e.blockerHash = System.identityHashCode(blocker);
-            }
+            e.blockerClass = classOf(r, blocker);
+            e.blockerHash = hashOf(r, blocker);
             return e;
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -349,14 +423,8 @@ public final class ParkHooks {
                 return null;
             }
             e.begin();
-            BlockerRecord r = pt.lastRecord;
-            if (r != null && r.key.get() == sync) {
-                e.syncClass = r.className;
-                e.syncHash = r.identityHash;
-            } else {
-                e.syncClass = sync.getClass().getName();
-                e.syncHash = System.identityHashCode(sync);
-            }
+            e.syncClass = classOf(pt.lastRecord, sync);
+            e.syncHash = hashOf(pt.lastRecord, sync);
             e.shared = shared;
             Thread owner = ownerOf(sync);
             e.ownerTid = owner != null ? owner.getId() : 0;
@@ -386,6 +454,15 @@ public final class ParkHooks {
         } catch (Throwable t) {
             HookFailures.record(t);
         }
+    }
+
+    /** The blocker's class name, from its record when that is the blocker's (no reflection then). */
+    private static String classOf(BlockerRecord r, Object blocker) {
+        return r != null && r.key.get() == blocker ? r.className : blocker.getClass().getName();
+    }
+
+    private static int hashOf(BlockerRecord r, Object blocker) {
+        return r != null && r.key.get() == blocker ? r.identityHash : System.identityHashCode(blocker);
     }
 
     private static Thread ownerOf(Object blocker) {

@@ -10,7 +10,12 @@ import jdk.jfr.StackTrace;
 /**
  * A thread unparked a thread that was parked on a blocker. Committed after the real unpark has run,
  * so the stack walk of the releasing thread happens after the lock was released and after the
- * waiter was woken. Unparks of threads with no blocker are not recorded.
+ * waiter was woken. Unparks of threads with no blocker are not recorded, and the releaser's stack is
+ * walked only when it will be used: when the target had been parked at least the recording threshold,
+ * or when this thread has not yet recorded an unpark of a thread parked on that blocker.
+ *
+ * <p>{@code handoff} is the target thread's own unpark counter after this unpark incremented it; the
+ * park it ended is the target's {@link ParkEvent} with {@code handoffAtPark + 1 == handoff}.
  */
 @Name("lockscope.Unpark")
 @Label("Unpark")
@@ -19,8 +24,9 @@ import jdk.jfr.StackTrace;
 @Enabled(false)
 @StackTrace(true)
 public final class UnparkEvent extends jdk.jfr.Event {
-    @Label("Sequence Number")
-    public long seq;
+    @Label("Hand-off Number")
+    @Description("The target thread's unpark counter, incremented by this unpark")
+    public long handoff;
 
     @Label("Target Java Thread Id")
     public long targetTid;

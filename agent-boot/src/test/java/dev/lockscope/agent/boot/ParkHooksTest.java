@@ -21,7 +21,7 @@ class ParkHooksTest {
     }
 
     private static BlockerRecord recordOf(Object blocker) {
-        return BlockerRegistry.snapshot().stream().filter(r -> r.key.get() == blocker).findFirst().orElse(null);
+        return BlockerRegistry.records().stream().filter(r -> r.key.get() == blocker).findFirst().orElse(null);
     }
 
     @Test
@@ -41,6 +41,32 @@ class ParkHooksTest {
         assertThat(after.timesParked).isEqualTo(2);
         assertThat(recordOf(blocker).firstThread()).isEqualTo(Thread.currentThread().getName());
         assertThat(recordOf(blocker).firstFrames()[0]).doesNotStartWith("dev.lockscope.agent.boot.");
+    }
+
+    @Test
+    void anUnparkNumbersItsTargetsHandOffBeforeWakingIt() throws Exception {
+        Object blocker = new Object();
+        java.util.concurrent.atomic.AtomicBoolean woken = new java.util.concurrent.atomic.AtomicBoolean();
+        long[] handoff = new long[2];
+        Thread waiter = new Thread(() -> {
+            Object token = ParkHooks.parkBegin(blocker, 0, 0);
+            handoff[0] = ((ParkHooks.Token) token).handoffAtPark;
+            while (!woken.get()) {
+                java.util.concurrent.locks.LockSupport.park(blocker); // sets the blocker unparkBegin looks at
+            }
+            handoff[1] = ParkHooks.THREADS.get(Thread.currentThread()).handoff;
+            ParkHooks.parkEnd(token);
+        }, "waiter");
+        waiter.start();
+        while (java.util.concurrent.locks.LockSupport.getBlocker(waiter) != blocker) {
+            Thread.onSpinWait();
+        }
+        woken.set(true);
+        Object token = ParkHooks.unparkBegin(waiter);
+        java.util.concurrent.locks.LockSupport.unpark(waiter);
+        ParkHooks.unparkEnd(token);
+        waiter.join();
+        assertThat(handoff[1]).as("the woken thread sees the unpark's number").isEqualTo(handoff[0] + 1);
     }
 
     @Test
@@ -68,8 +94,8 @@ class ParkHooksTest {
             Thread.sleep(20);
         }
         assertThat(ref.get()).as("the record must not keep its blocker reachable").isNull();
-        assertThat(BlockerRegistry.snapshot()).anyMatch(r -> r.identityHash == hash && r.isDead());
+        assertThat(BlockerRegistry.records()).anyMatch(r -> r.identityHash == hash && r.isDead());
         assertThat(BlockerRegistry.removeDead()).isPositive();
-        assertThat(BlockerRegistry.snapshot()).noneMatch(r -> r.identityHash == hash);
+        assertThat(BlockerRegistry.records()).noneMatch(r -> r.identityHash == hash);
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Dispatches the parks and unparks of a recording, in sequence order, to one analyzer per blocker
+ * Dispatches the parks and unparks of a recording, in time order, to one analyzer per blocker
  * class. Only the parks open now are kept: each with the hand-offs of its blocker seen since it began
  * and the unpark that woke it. The reader pairs each park's begin with its end and a thread has one
  * park open at a time, so an open park is found by its thread.
@@ -33,8 +33,8 @@ final class ParkBlame {
         long cursor;
         final List<Handoff> handoffs = new ArrayList<>();
         /**
-         * The unpark that woke this park: the first unpark of its thread after it began (beginSeq &lt; seq);
-         * events come in sequence order, so an unpark seen while the park is open has seq &lt;= endSeq.
+         * The unpark that woke this park: the first recorded unpark of its thread numbered after the
+         * thread's hand-off number at park (beginSeq &lt; seq; the waker is numbered beginSeq + 1).
          */
         Unpark waker;
 
@@ -74,7 +74,7 @@ final class ParkBlame {
         }
         Handoff handoff = new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
         for (OpenPark p : parked.values()) {
-            if (p.park.beginSeq() < u.seq()) {
+            if (p.park.beginNanos() <= u.timeNanos()) { // hand-off numbers are per thread: compare times
                 p.handoffs.add(handoff);
                 if (p.handoffs.size() > HANDOFFS_KEPT) {
                     spanToOldestHandoff(p);

@@ -11,9 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Off-CPU intervals of threads from a JFR recording's standard events (jdk.JavaMonitorEnter, Wait,
@@ -22,9 +20,8 @@ import java.util.Map;
  *
  * <p>The lockscope agent does not enable {@code jdk.ThreadPark} by default (it would walk every
  * parking thread's stack a second time); in a recording without any {@code jdk.ThreadPark} the parks
- * come from lockscope's own {@code lockscope.ParkEnd} (its duration is the park) and the matching
- * {@code lockscope.ParkBegin} (blocker class and the waiter's stack), paired by thread and
- * {@code beginSeq}. Those cover parks on a blocker only.
+ * come from lockscope's own {@code lockscope.Park} (its duration is the park, with the blocker class
+ * and the waiter's stack). Those cover parks on a blocker at least the recording threshold long.
  */
 public final class JfrWaits {
     private JfrWaits() {
@@ -33,20 +30,15 @@ public final class JfrWaits {
     public static List<WaitInterval> read(Path recording, long epochOffsetNanos) throws IOException {
         List<WaitInterval> out = new ArrayList<>();
         boolean jdkParks = false;
-        Map<String, RecordedEvent> parkBegins = new HashMap<>();
-        List<RecordedEvent> parkEnds = new ArrayList<>();
+        List<RecordedEvent> parks = new ArrayList<>();
         try (RecordingFile f = new RecordingFile(recording)) {
             while (f.hasMoreEvents()) {
                 RecordedEvent e = f.readEvent();
                 String type = e.getEventType().getName();
-                if (type.equals("lockscope.ParkBegin") || type.equals("lockscope.ParkEnd")) {
+                if (type.equals("lockscope.Park")) {
                     RecordedThread t = e.getThread();
                     if (t != null && t.getOSThreadId() > 0) {
-                        if (type.equals("lockscope.ParkEnd")) {
-                            parkEnds.add(e);
-                        } else {
-                            parkBegins.put(t.getJavaThreadId() + ":" + e.getLong("seq"), e);
-                        }
+                        parks.add(e);
                     }
                     continue;
                 }
@@ -76,11 +68,10 @@ public final class JfrWaits {
             }
         }
         if (!jdkParks) {
-            for (RecordedEvent pe : parkEnds) {
+            for (RecordedEvent pe : parks) {
                 RecordedThread t = pe.getThread();
-                RecordedEvent pb = parkBegins.get(t.getJavaThreadId() + ":" + pe.getLong("beginSeq"));
                 String cls = pe.getString("blockerClass");
-                String where = pb == null ? null : where(pb.getStackTrace());
+                String where = where(pe.getStackTrace());
                 out.add(new WaitInterval((int) t.getOSThreadId(), mono(pe.getStartTime(), epochOffsetNanos),
                         mono(pe.getEndTime(), epochOffsetNanos), "parked",
                         (cls == null ? "" : cls) + (where == null ? "" : (cls == null ? "" : " ") + "at " + where)));

@@ -3,13 +3,13 @@ package dev.lockscope.analysis.model;
 import java.util.List;
 
 /**
- * One park of a thread on a java.util.concurrent blocker, from a {@code lockscope.ParkBegin} and its
- * {@code lockscope.ParkEnd} (matched by thread and {@code beginSeq}).
+ * One park of a thread on a java.util.concurrent blocker, from one {@code lockscope.Park} event.
  *
  * @param endNanos   {@link #OPEN} when the park had not ended (yet, or when the recording stopped)
- * @param beginSeq   global sequence number taken at park begin
- * @param endSeq     global sequence counter read after waking (0 when open); the unpark that woke
- *                   this park is the first {@link Unpark} of this thread with beginSeq &lt; seq &lt;= endSeq
+ * @param beginSeq   the thread's hand-off number (its unpark counter) when it parked ({@code handoffAtPark})
+ * @param endSeq     the same after it woke ({@code handoffAtWake}; 0 when open); the unpark that woke
+ *                   this park is the {@link Unpark} of this thread with seq == beginSeq + 1, and there is
+ *                   none when endSeq == beginSeq
  * @param ownerTid   the blocker's exclusive owner when parking (AbstractOwnableSynchronizer), 0 if none
  * @param frames     the waiter's call chain at park begin, innermost first, lockscope's hook frames removed
  */

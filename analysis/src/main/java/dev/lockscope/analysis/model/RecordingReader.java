@@ -120,15 +120,18 @@ public final class RecordingReader {
         start = Math.min(start, b);
         end = Math.max(end, en);
         switch (e.getEventType().getName()) {
-            case "lockscope.ParkBegin" -> order.parkBegin(new ParkWait(thread(e.getThread()), text(e.getString("blockerClass")),
-                    e.getInt("blockerHash"), b, ParkWait.OPEN, e.getLong("seq"), 0, false, e.getLong("ownerTid"),
-                    text(e.getString("ownerName")), e.getLong("timeoutNanos"), e.getLong("deadlineMillis"),
-                    frames(e.getStackTrace())));
-            case "lockscope.ParkEnd" -> order.parkEnd(new EventOrder.ParkEnd(thread(e.getThread()).javaTid(),
-                    e.getLong("beginSeq"), en, e.getLong("seq"), e.getBoolean("timedOut")));
-            case "lockscope.Unpark" -> order.unpark(new Unpark(thread(e.getThread()), b, e.getLong("seq"),
+            case "lockscope.Park" -> order.park(new ParkWait(thread(e.getThread()), text(e.getString("blockerClass")),
+                    e.getInt("blockerHash"), b, en, e.getLong("handoffAtPark"), e.getLong("handoffAtWake"),
+                    e.getBoolean("timedOut"), e.getLong("ownerTid"), text(e.getString("ownerName")),
+                    e.getLong("timeoutNanos"), e.getLong("deadlineMillis"), frames(e.getStackTrace())));
+            case "lockscope.Unpark" -> order.unpark(new Unpark(thread(e.getThread()), b, e.getLong("handoff"),
                     e.getLong("targetTid"), text(e.getString("targetName")), text(e.getString("blockerClass")),
                     e.getInt("blockerHash"), frames(e.getStackTrace())));
+            case "lockscope.LockSummary" -> order.timed(b, new LockSummary(b, text(e.getString("blockerClass")),
+                    e.getInt("blockerHash"), e.getLong("collectionThreshold"), e.getBoolean("collecting"),
+                    e.getLong("timesParked"), e.getInt("parkedNow"), e.getInt("peakParked"), e.getLong("threadTimeNanos"),
+                    e.getLong("realTimeNanos"), e.getLong("lifeTimeNanos"), text(e.getString("firstThread")),
+                    frames(e.getString("firstFrames"))));
             case "jdk.JavaMonitorEnter" -> {
                 MonitorEnter entered = new MonitorEnter(thread(e.getThread()), className(e, "monitorClass"),
                         e.getLong("address"), b, en, nullableThread(e.getThread("previousOwner")), frames(e.getStackTrace()));

@@ -5,8 +5,9 @@ package dev.lockscope.analysis.model;
  * bounded state (per thread, lock and distinct stack, plus waits still open), never a list per event.
  *
  * <p>Order guarantees: lockscope's own events ({@link #parkBegin}, {@link #unpark}, {@link #parkEnd})
- * arrive in their global sequence order ({@code seq}; at equal numbers a park begin, then unparks, then
- * a park end), which is what owner blame compares. JFR's events ({@link #monitorEnter}, {@link #monitorWait},
+ * arrive in time order (at equal times a park begin, then unparks, then a park end), which is what
+ * owner blame compares; the unpark that woke a park is the one of its thread numbered
+ * {@code beginSeq + 1} (see {@link ParkWait}). JFR's events ({@link #monitorEnter}, {@link #monitorWait},
  * {@link #cpuSample}, {@link #sleep}, ...) arrive in order of their end time. The two groups interleave
  * only roughly by time; no analysis may depend on how.
  */
@@ -30,6 +31,10 @@ public interface RecordingVisitor {
     }
 
     default void cpuSample(CpuSample s) {
+    }
+
+    /** {@code lockscope.LockSummary}, in time order with JFR's events; the latest of a blocker holds its totals. */
+    default void lockSummary(LockSummary s) {
     }
 
     /** {@code jdk.ThreadSleep}. */

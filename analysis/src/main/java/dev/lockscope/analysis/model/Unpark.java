@@ -5,6 +5,7 @@ import java.util.List;
 /**
  * {@code lockscope.Unpark}: {@code thread} woke {@code targetTid}, parked on the given blocker.
  *
+ * @param seq    the target thread's hand-off number taken by this unpark ({@code handoff})
  * @param frames the unparking (releasing) thread's call chain, innermost first, hook frames removed
  */
 public record Unpark(ThreadRef thread, long timeNanos, long seq, long targetTid, String targetName,

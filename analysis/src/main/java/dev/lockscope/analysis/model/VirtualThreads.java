@@ -64,7 +64,7 @@ public final class VirtualThreads {
     /** The {@code frames} field of {@code lockscope.VirtualMonitorEnter}: one frame a line, innermost first. */
     static List<String> parseFrames(String frames) {
         if (frames == null || frames.isEmpty()) {
-            return List.of();
+            return new ArrayList<>(); // mutable: the reader interns its elements in place
         }
         return new ArrayList<>(List.of(frames.split("\n")));
     }

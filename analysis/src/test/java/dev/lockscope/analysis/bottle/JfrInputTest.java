@@ -62,19 +62,10 @@ class JfrInputTest {
         }
     }
 
-    /** Stand-ins with the names and fields of the agent's events (the agent-boot classes are not on this path). */
-    @Name("lockscope.ParkBegin")
+    /** A stand-in with the name and fields of the agent's event (the agent-boot classes are not on this path). */
+    @Name("lockscope.Park")
     @StackTrace(true)
-    static final class ParkBegin extends Event {
-        long seq;
-        String blockerClass;
-    }
-
-    @Name("lockscope.ParkEnd")
-    @StackTrace(false)
-    static final class ParkEnd extends Event {
-        long seq;
-        long beginSeq;
+    static final class Park extends Event {
         String blockerClass;
     }
 
@@ -82,22 +73,15 @@ class JfrInputTest {
     void withoutJdkThreadParkTheAgentsParkEventsGiveTheParkedIntervals() throws Exception {
         Path file = dir.resolve("p.jfr");
         try (Recording r = new Recording()) {
-            r.enable("lockscope.ParkBegin").withStackTrace();
-            r.enable("lockscope.ParkEnd").withThreshold(Duration.ZERO);
+            r.enable("lockscope.Park").withThreshold(Duration.ZERO).withStackTrace();
             r.enable("jdk.ThreadStart");
             r.start();
             long offset = dev.lockscope.sched.SchedTrace.currentEpochOffset();
             String self = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
             int tid = Integer.parseInt(self.substring(self.lastIndexOf('/') + 1));
             long before = System.nanoTime();
-            ParkBegin b = new ParkBegin();
-            b.seq = 41;
-            b.blockerClass = "java.util.concurrent.locks.ReentrantLock$NonfairSync";
-            b.commit();
-            ParkEnd e = new ParkEnd();
-            e.beginSeq = 41;
-            e.seq = 42;
-            e.blockerClass = b.blockerClass;
+            Park e = new Park();
+            e.blockerClass = "java.util.concurrent.locks.ReentrantLock$NonfairSync";
             e.begin();
             Thread.sleep(20);
             e.end();

@@ -39,31 +39,29 @@ class EventOrderTest {
         }
     }
 
-    private static ParkWait park(ThreadRef t, long at, long seq) {
-        return new ParkWait(t, RL, 1, at, ParkWait.OPEN, seq, 0, false, 0, null, 0, 0, List.of());
+    private static ParkWait park(ThreadRef t, long at, long end, long handoffAtPark, long handoffAtWake) {
+        return new ParkWait(t, RL, 1, at, end, handoffAtPark, handoffAtWake, false, 0, null, 0, 0, List.of());
     }
 
     @Test
-    void eventsArriveInSequenceAndEndOrderWithinTheWindow() {
+    void eventsArriveInTimeAndEndOrderWithinTheWindow() {
         Log log = new Log();
         EventOrder order = new EventOrder(8, List.of(log));
-        order.unpark(new Unpark(T2, 30, 2, 1, "t1", RL, 1, List.of())); // committed before the park it wakes
-        order.parkEnd(new EventOrder.ParkEnd(1, 1, 40, 2, false));
-        order.parkBegin(park(T1, 10, 1));
+        order.unpark(new Unpark(T2, 30, 1, 1, "t1", RL, 1, List.of())); // committed before the park it wakes
+        order.park(park(T1, 10, 40, 0, 1)); // one event, committed at the wake-up
         order.timed(50, new MonitorEnter(T2, "app.M", 1, 20, 50, null, List.of()));
         order.timed(45, new MonitorEnter(T1, "app.M", 1, 41, 45, null, List.of()));
         order.finish(new RecordingInfo(Path.of("x.jfr"), 0, 60, Map.of()));
-        assertThat(log.lines).containsExactly("begin t1 1", "unpark 2", "end t1 1..2 at 40", "enter 45", "enter 50");
+        assertThat(log.lines).containsExactly("begin t1 0", "unpark 1", "end t1 0..1 at 40", "enter 45", "enter 50");
     }
 
     @Test
-    void aParkWithoutItsEndEndsAtTheThreadsNextPark() {
+    void atEqualTimesABeginComesBeforeAnUnparkAndAnUnparkBeforeAnEnd() {
         Log log = new Log();
         EventOrder order = new EventOrder(8, List.of(log));
-        order.parkBegin(park(T1, 10, 1)); // its ParkEnd fell below the recording's threshold
-        order.parkBegin(park(T1, 30, 5));
-        order.parkEnd(new EventOrder.ParkEnd(1, 5, 90, 6, false));
+        order.park(park(T1, 30, 30, 4, 5));
+        order.unpark(new Unpark(T2, 30, 5, 1, "t1", RL, 1, List.of()));
         order.finish(new RecordingInfo(Path.of("x.jfr"), 0, 100, Map.of()));
-        assertThat(log.lines).containsExactly("begin t1 1", "end t1 1..4 at 30", "begin t1 5", "end t1 5..6 at 90");
+        assertThat(log.lines).containsExactly("begin t1 4", "unpark 5", "end t1 4..5 at 30");
     }
 }

@@ -20,11 +20,13 @@ import java.util.Map;
  * Times are nanoseconds since the epoch.
  *
  * @param threads every thread seen, by Java thread id
- * @param parks   complete parks; {@link ParkWait#OPEN} ends for parks still parked at the end
+ * @param parks     complete parks; {@link ParkWait#OPEN} ends for parks still parked at the end
+ * @param summaries the agent's {@code lockscope.LockSummary} events
  */
 public record LockRecording(Path source, long startNanos, long endNanos, Map<Long, ThreadRef> threads,
                             List<ParkWait> parks, List<Unpark> unparks, List<MonitorEnter> monitorEnters,
-                            List<MonitorWait> monitorWaits, List<CpuSample> cpuSamples, List<Interval> sleeps) {
+                            List<MonitorWait> monitorWaits, List<CpuSample> cpuSamples, List<Interval> sleeps,
+                            List<LockSummary> summaries) {
     /** End time of a wait still in progress when the recording stopped. */
     public static final long OPEN = ParkWait.OPEN;
 
@@ -36,6 +38,14 @@ public record LockRecording(Path source, long startNanos, long endNanos, Map<Lon
         monitorWaits = List.copyOf(monitorWaits);
         cpuSamples = List.copyOf(cpuSamples);
         sleeps = List.copyOf(sleeps);
+        summaries = List.copyOf(summaries);
+    }
+
+    /** A recording without the agent's summaries (hand-built: every park is in {@code parks}). */
+    public LockRecording(Path source, long startNanos, long endNanos, Map<Long, ThreadRef> threads,
+                         List<ParkWait> parks, List<Unpark> unparks, List<MonitorEnter> monitorEnters,
+                         List<MonitorWait> monitorWaits, List<CpuSample> cpuSamples, List<Interval> sleeps) {
+        this(source, startNanos, endNanos, threads, parks, unparks, monitorEnters, monitorWaits, cpuSamples, sleeps, List.of());
     }
 
     public long durationNanos() {
@@ -50,18 +60,13 @@ public record LockRecording(Path source, long startNanos, long endNanos, Map<Lon
     public RecordingInfo replay(RecordingVisitor... visitors) {
         // the whole recording fits the window: events are released in exactly the promised order
         EventOrder order = new EventOrder(Integer.MAX_VALUE, List.of(visitors));
-        for (ParkWait p : parks) {
-            order.parkBegin(p.asOpen());
-            if (!p.isOpen()) {
-                order.parkEnd(new EventOrder.ParkEnd(p.thread().javaTid(), p.beginSeq(), p.endNanos(), p.endSeq(),
-                        p.timedOut()));
-            }
-        }
+        parks.forEach(order::park);
         unparks.forEach(order::unpark);
         monitorEnters.forEach(e -> order.timed(e.endNanos(), e));
         monitorWaits.forEach(w -> order.timed(w.endNanos(), w));
         cpuSamples.forEach(s -> order.timed(s.timeNanos(), s));
         sleeps.forEach(s -> order.timed(s.endNanos(), s));
+        summaries.forEach(s -> order.timed(s.timeNanos(), s));
         RecordingInfo info = info();
         order.finish(info);
         return info;
@@ -87,7 +92,7 @@ public record LockRecording(Path source, long startNanos, long endNanos, Map<Lon
         RecordingInfo info = RecordingReader.read(path, c);
         c.parks.sort(Comparator.comparingLong(ParkWait::beginNanos).thenComparingLong(ParkWait::beginSeq));
         return new LockRecording(path, info.startNanos(), info.endNanos(), info.threads(), c.parks, c.unparks, c.enters,
-                c.waits, c.samples, c.sleeps);
+                c.waits, c.samples, c.sleeps, c.summaries);
     }
 
     private static final class Collector implements RecordingVisitor {
@@ -98,6 +103,12 @@ public record LockRecording(Path source, long startNanos, long endNanos, Map<Lon
         final List<MonitorWait> waits = new ArrayList<>();
         final List<CpuSample> samples = new ArrayList<>();
         final List<Interval> sleeps = new ArrayList<>();
+        final List<LockSummary> summaries = new ArrayList<>();
+
+        @Override
+        public void lockSummary(LockSummary s) {
+            summaries.add(s);
+        }
 
         @Override
         public void parkBegin(ParkWait p) {
@@ -106,7 +117,7 @@ public record LockRecording(Path source, long startNanos, long endNanos, Map<Lon
 
         @Override
         public void parkEnd(ParkWait p) {
-            open.removeIf(o -> o.thread().javaTid() == p.thread().javaTid() && o.beginSeq() == p.beginSeq());
+            open.removeIf(o -> o.thread().javaTid() == p.thread().javaTid() && o.beginNanos() == p.beginNanos());
             parks.add(p);
         }
 

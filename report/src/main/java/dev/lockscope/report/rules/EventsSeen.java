@@ -2,6 +2,7 @@ package dev.lockscope.report.rules;
 
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.Interval;
+import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
@@ -13,8 +14,8 @@ import java.util.TreeSet;
 
 /** Which JFR event types a recording had, so that a rule can say which ones it missed. */
 public final class EventsSeen implements RecordingVisitor {
-    public static final String PARK_BEGIN = "lockscope.ParkBegin";
-    public static final String PARK_END = "lockscope.ParkEnd";
+    public static final String PARK = "lockscope.Park";
+    public static final String LOCK_SUMMARY = "lockscope.LockSummary";
     public static final String UNPARK = "lockscope.Unpark";
     public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
@@ -25,12 +26,17 @@ public final class EventsSeen implements RecordingVisitor {
 
     @Override
     public void parkBegin(ParkWait open) {
-        seen.add(PARK_BEGIN);
+        seen.add(PARK);
     }
 
     @Override
     public void parkEnd(ParkWait ended) {
-        seen.add(PARK_END);
+        seen.add(PARK);
+    }
+
+    @Override
+    public void lockSummary(LockSummary s) {
+        seen.add(LOCK_SUMMARY);
     }
 
     @Override

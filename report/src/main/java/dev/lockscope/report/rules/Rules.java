@@ -13,9 +13,9 @@ public final class Rules {
     /** In order of importance when scores tie; the first one's result stands in when nothing else is shown. */
     public static final List<Rule> ALL = List.of(
             // the lock threads waited for longest, of any kind: the first thing to look at
-            new MostWaitedLockRule("lock-bottleneck", List.of(EventsSeen.PARK_END, EventsSeen.MONITOR_ENTER),
+            new MostWaitedLockRule("lock-bottleneck", List.of(EventsSeen.PARK, EventsSeen.LOCK_SUMMARY, EventsSeen.MONITOR_ENTER),
                     lock -> true, "No thread waited for a lock in this recording."),
-            new MostWaitedLockRule("park-contention", List.of(EventsSeen.PARK_END),
+            new MostWaitedLockRule("park-contention", List.of(EventsSeen.PARK, EventsSeen.LOCK_SUMMARY),
                     lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),
             new MostWaitedLockRule("monitor-contention", List.of(EventsSeen.MONITOR_ENTER),
                     lock -> lock.kind() == LockKind.MONITOR, "No thread blocked on entering a monitor."),

@@ -64,12 +64,11 @@ public final class SyntheticStream {
             ThreadRef owner = threads.get((int) ((i + 1) % THREADS));
             int lock = (int) (i % LOCKS);
             long begin = ++seq;
-            order.parkBegin(new ParkWait(waiter, RL, lock, t, ParkWait.OPEN, begin, 0, false, 0, null, 0, 0,
-                    waiterStacks.get((int) (i % 2))));
             long release = ++seq;
             order.unpark(new Unpark(owner, t + 500, release, waiter.javaTid(), waiter.name(), RL, lock,
                     ownerStacks.get((int) (i % 2))));
-            order.parkEnd(new EventOrder.ParkEnd(waiter.javaTid(), begin, t + 600, release, false));
+            order.park(new ParkWait(waiter, RL, lock, t, t + 600, begin, release, false, 0, null, 0, 0,
+                    waiterStacks.get((int) (i % 2))));
             if (i % 8 == 0) {
                 order.timed(t + 700, new MonitorEnter(waiter, "app.Cache", 0x7f00, t, t + 700, owner, waiterStacks.get(0)));
             }

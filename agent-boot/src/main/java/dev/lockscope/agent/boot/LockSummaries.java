@@ -1,0 +1,103 @@
+package dev.lockscope.agent.boot;
+
+import dev.lockscope.core.ParkTally;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Snapshots of the live per-blocker tallies, and the {@link LockSummaryEvent}s written from them at
+ * every chunk end. The agent's table at exit prints the snapshot the recording's last summaries were
+ * written from, so it and {@code lockscope report} agree exactly.
+ */
+public final class LockSummaries {
+    /** One blocker's tally at one moment. */
+    public record Entry(BlockerRecord record, ParkTally tally) {
+    }
+
+    /** All blockers at one moment ({@code System.nanoTime()}). */
+    public record Snapshot(long takenAtNanos, List<Entry> entries) {
+    }
+
+    private static volatile Snapshot lastWritten;
+    private static boolean registered;
+
+    private LockSummaries() {
+    }
+
+    /** Registers the summary event with JFR, once per JVM; its hook runs in JFR's periodic thread. */
+    static synchronized void register() {
+        if (registered) {
+            return;
+        }
+        jdk.jfr.FlightRecorder.register(LockSummaryEvent.class);
+        jdk.jfr.FlightRecorder.addPeriodicEvent(LockSummaryEvent.class, LockSummaries::write);
+        registered = true;
+    }
+
+    /** Every blocker's tally now. Parks still open count up to their blocker's last event. */
+    public static Snapshot snapshot() {
+        long takenAt = System.nanoTime();
+        ParkHooks.sweepDeadThreads();
+        List<BlockerRecord> records = BlockerRegistry.records();
+        // Begin times of the parks open now, per record: from the parked threads' own state.
+        Map<BlockerRecord, List<Long>> open = new IdentityHashMap<>();
+        for (ParkHooks.PerThread pt : ParkHooks.THREADS.values()) {
+            BlockerRecord on = pt.parkedOn;
+            if (on != null) {
+                long since = pt.parkedSince; // read after parkedOn, which published it
+                open.computeIfAbsent(on, k -> new ArrayList<>()).add(since);
+            }
+        }
+        List<Entry> entries = new ArrayList<>(records.size());
+        for (BlockerRecord r : records) {
+            List<Long> begins = open.getOrDefault(r, List.of());
+            long[] array = new long[begins.size()];
+            for (int i = 0; i < array.length; i++) {
+                array[i] = begins.get(i);
+            }
+            entries.add(new Entry(r, r.snapshot(array)));
+        }
+        return new Snapshot(takenAt, entries);
+    }
+
+    /** The snapshot the latest summary events were written from, or null. */
+    public static Snapshot lastWritten() {
+        return lastWritten;
+    }
+
+    private static void write() {
+        try {
+            LockSummaryEvent probe = new LockSummaryEvent();
+            if (!probe.isEnabled()) {
+                return;
+            }
+            Snapshot s = snapshot();
+            for (Entry e : s.entries()) {
+                ParkTally t = e.tally();
+                if (t.timesParked == 0) {
+                    continue;
+                }
+                LockSummaryEvent ev = new LockSummaryEvent();
+                ev.blockerClass = e.record().className;
+                ev.blockerHash = e.record().identityHash;
+                ev.collectionThreshold = t.collectionThreshold;
+                ev.collecting = t.collecting;
+                ev.timesParked = t.timesParked;
+                ev.parkedNow = t.parkedNow;
+                ev.peakParked = t.peakParked;
+                ev.threadTimeNanos = t.threadTimeNanos;
+                ev.realTimeNanos = t.realTimeNanos;
+                ev.lifeTimeNanos = t.lifeTimeNanos();
+                ev.firstThread = e.record().firstThread();
+                ev.firstFrames = String.join("\n", e.record().firstFrames());
+                ev.commit();
+            }
+            lastWritten = s;
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.lockscope.agent.boot;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Enabled;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/**
+ * The exact seed 000 tally of one blocker, from the agent's live counters, written at the end of every
+ * chunk (JFR's {@code endChunk} period: at every rotation and when the recording stops), so the last
+ * one of each blocker in a recording holds the totals of the whole run, however many parks the
+ * recording threshold left out. {@code lockscope report} prints these, and the agent's table at exit
+ * prints the very snapshot the final ones were written from.
+ */
+@Name("lockscope.LockSummary")
+@Label("Lock Summary")
+@Category({"lockscope", "Lock Contention"})
+@Description("Exact park-contention totals of one blocker since profiling started")
+@Enabled(false)
+@StackTrace(false)
+@Period("endChunk")
+public final class LockSummaryEvent extends jdk.jfr.Event {
+    @Label("Blocker Class")
+    public String blockerClass;
+
+    @Label("Blocker Identity Hash")
+    public int blockerHash;
+
+    @Label("Collection Threshold")
+    @Description("Parks before collection started (seed 000 collection threshold)")
+    public long collectionThreshold;
+
+    @Label("Collecting")
+    public boolean collecting;
+
+    @Label("Times Parked")
+    public long timesParked;
+
+    @Label("Parked Now")
+    public int parkedNow;
+
+    @Label("Peak Parked")
+    public int peakParked;
+
+    @Label("Parking Thread-Time")
+    @Timespan(Timespan.NANOSECONDS)
+    public long threadTimeNanos;
+
+    @Label("Parking Real-Time")
+    @Timespan(Timespan.NANOSECONDS)
+    public long realTimeNanos;
+
+    @Label("Life Time")
+    @Description("Time from the first to the last collected park or wake-up")
+    @Timespan(Timespan.NANOSECONDS)
+    public long lifeTimeNanos;
+
+    @Label("First Thread")
+    @Description("The thread whose park started collection")
+    public String firstThread;
+
+    @Label("First Frames")
+    @Description("Its call chain, innermost first, one package.Class.method:line per line")
+    public String firstFrames;
+}

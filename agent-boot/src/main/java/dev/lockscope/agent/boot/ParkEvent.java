@@ -1,0 +1,67 @@
+package dev.lockscope.agent.boot;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Enabled;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+import jdk.jfr.Timestamp;
+
+/**
+ * One park of a thread on a blocker: one JFR duration event per wait, committed when the thread wakes
+ * (start = park begin, duration = time parked), so a recording threshold drops short parks whole. Its
+ * stack is walked once, at the commit: the waiter's chain is the same when it wakes as when it parked.
+ *
+ * <p>Matching rule (what replaced the global sequence number): every thread has its own hand-off
+ * counter, which each {@code LockSupport.unpark} of that thread increments before it wakes it. A park
+ * records the counter when it began ({@code handoffAtPark}) and after it woke ({@code handoffAtWake}).
+ * The unpark that ended the park is the {@link UnparkEvent} with the same {@code targetTid} and
+ * {@code handoff == handoffAtPark + 1}; there is none when {@code handoffAtWake == handoffAtPark}
+ * (timeout, interrupt, spurious wake-up).
+ *
+ * <p>Disabled by default: otherwise any JFR recording in the application would pick it up.
+ * Fields hold thread ids and names, not {@code Thread}s: JDK 17 reads back a {@code Thread} field
+ * that refers to another thread as null.
+ */
+@Name("lockscope.Park")
+@Label("Park")
+@Category({"lockscope", "Lock Contention"})
+@Description("A thread parked on a java.util.concurrent blocker; the duration is the time parked, the owner the blocker's exclusive owner when it parked")
+@Enabled(false)
+@StackTrace(true)
+public final class ParkEvent extends jdk.jfr.Event {
+    @Label("Blocker Class")
+    public String blockerClass;
+
+    @Label("Blocker Identity Hash")
+    public int blockerHash;
+
+    @Label("Owner Java Thread Id")
+    @Description("Exclusive owner of an AbstractOwnableSynchronizer blocker when the thread parked; 0 if none or not known")
+    public long ownerTid;
+
+    @Label("Owner Thread Name")
+    public String ownerName;
+
+    @Label("Timeout")
+    @Timespan(Timespan.NANOSECONDS)
+    public long timeoutNanos;
+
+    @Label("Deadline")
+    @Timestamp(Timestamp.MILLISECONDS_SINCE_EPOCH)
+    public long deadlineMillis;
+
+    @Label("Timed Out")
+    @Description("The park had a timeout or deadline and woke at or after it")
+    public boolean timedOut;
+
+    @Label("Hand-off Number at Park")
+    @Description("This thread's unpark counter when it parked")
+    public long handoffAtPark;
+
+    @Label("Hand-off Number at Wake")
+    @Description("This thread's unpark counter after it woke; greater than at park when an unpark woke it")
+    public long handoffAtWake;
+}
