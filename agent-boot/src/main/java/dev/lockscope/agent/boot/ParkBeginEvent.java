@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -17,7 +18,7 @@ import jdk.jfr.Timestamp;
  * Fields hold thread ids and names, not {@code Thread}s: JDK 17 reads back a {@code Thread} field
  * that refers to another thread as null (see shared/notes/agent-mechanisms-measured.md §2).
  */
-@Name("lockscope.ParkBegin")
+@Name(EventNames.PARK_BEGIN)
 @Label("Park Begin")
 @Category({"lockscope", "Lock Contention"})
 @Description("A thread parks on a java.util.concurrent blocker; the owner is the blocker's exclusive owner at that time")

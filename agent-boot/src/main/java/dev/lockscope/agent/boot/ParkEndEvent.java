@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -16,7 +17,7 @@ import jdk.jfr.StackTrace;
  * {@code beginSeq < seq <= this.seq}: unpark takes its number before it wakes the target, and the
  * target reads the counter after it wakes.
  */
-@Name("lockscope.ParkEnd")
+@Name(EventNames.PARK_END)
 @Label("Park End")
 @Category({"lockscope", "Lock Contention"})
 @Description("A thread parked on a java.util.concurrent blocker was woken; the duration is the time parked")

@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -12,7 +13,7 @@ import jdk.jfr.StackTrace;
  * so the stack walk of the releasing thread happens after the lock was released and after the
  * waiter was woken. Unparks of threads with no blocker are not recorded.
  */
-@Name("lockscope.Unpark")
+@Name(EventNames.UNPARK)
 @Label("Unpark")
 @Category({"lockscope", "Lock Contention"})
 @Description("A thread woke a thread parked on a java.util.concurrent blocker; the stack is the releasing code")

@@ -1,61 +1,68 @@
 package dev.lockscope.analysis.model;
 
 import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.jfr.JfrChunk;
+import dev.lockscope.analysis.jfr.JfrFile;
+import dev.lockscope.analysis.jfr.JfrType;
+import dev.lockscope.core.EventNames;
 import dev.lockscope.core.Frames;
-import jdk.jfr.consumer.EventStream;
-import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads a JFR recording made by the lockscope agent in one pass and feeds its events to
- * {@link RecordingVisitor}s. The only class that knows JFR event names and field names.
+ * Reads a JFR recording in one pass with lockscope's own parser ({@link JfrFile}, {@link JfrChunk})
+ * and feeds its events to {@link RecordingVisitor}s. The only class that maps JFR event and field
+ * names (from {@link EventNames}) to model records.
  *
- * <p>Memory does not grow with the number of events: JFR's {@link EventStream} holds one chunk at a
- * time, each event is turned into a small model record at once, strings and call chains are
- * interned (one copy per distinct text or stack), and {@link EventOrder} holds a bounded window.
+ * <p>Memory does not grow with the number of events: one chunk is mapped at a time, each event is
+ * turned into a small model record at once, strings and call chains are interned (one copy per
+ * distinct text or stack), and {@link EventOrder} holds a bounded window. A damaged chunk is
+ * skipped and reported in {@link RecordingInfo#warnings()}.
  */
 public final class RecordingReader {
     /** Frames of lockscope's own hooks sit on top of LockSupport in every stack the agent records. */
     private static final String HOOK_PREFIX = "dev.lockscope.agent.boot.";
     /** Events held to put lockscope's events into sequence order (and JFR's into end order). */
     static final int REORDER_WINDOW = 1 << 14;
-    private static final int CHUNK_STACKS_KEPT = 1 << 16;
 
     private final Map<Long, ThreadRef> threads = new TreeMap<>();
     private final Map<String, String> strings = new HashMap<>();
     private final Map<List<String>, List<String>> stacks = new HashMap<>();
-    /** JFR's stack-trace objects of the current chunk: the same object recurs within a chunk only. */
-    private final Map<RecordedStackTrace, List<String>> chunkStacks = new IdentityHashMap<>();
     private final EventOrder order;
+    private final List<ThreadVisitor> threadVisitors = new ArrayList<>();
     private long start = Long.MAX_VALUE;
     private long end = Long.MIN_VALUE;
+    private long lockscopeEvents;
+
+    /** Told of every thread in each chunk's thread pool (bottle graphs name OS threads with them). */
+    public interface ThreadVisitor {
+        void thread(ThreadRef t);
+    }
 
     private RecordingReader(List<RecordingVisitor> visitors) {
         this.order = new EventOrder(REORDER_WINDOW, visitors);
+        for (RecordingVisitor v : visitors) {
+            if (v instanceof ThreadVisitor t) {
+                threadVisitors.add(t);
+            }
+        }
     }
 
     /**
      * Streams the recording through the visitors, then calls their {@link RecordingVisitor#finish}.
      *
-     * @throws RecordingException with a one-line message when the file is missing or not a complete JFR recording
+     * @throws RecordingException with a one-line message when the file is missing, not a JFR recording,
+     *                            or has no readable chunk
      */
     public static RecordingInfo read(Path path, RecordingVisitor... visitors) throws RecordingException {
         if (!Files.exists(path)) {
@@ -65,14 +72,13 @@ public final class RecordingReader {
             throw new RecordingException("not a file: " + path, null);
         }
         try {
-            String problem = JfrFileCheck.problem(path);
-            if (problem != null) {
-                throw new RecordingException(problem + ": " + path, null);
+            if (!JfrFile.startsWithMagic(path)) {
+                throw new RecordingException("not a JFR recording (no Flight Recorder header): " + path, null);
             }
             return new RecordingReader(List.of(visitors)).readAll(path);
         } catch (UncheckedIOException e) {
             throw failure(path, e.getCause());
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             throw failure(path, e);
         }
     }
@@ -84,117 +90,281 @@ public final class RecordingReader {
         if (e instanceof AccessDeniedException) {
             return new RecordingException("cannot read recording (permission denied): " + path, e);
         }
-        if (e instanceof EOFException) {
-            return new RecordingException(JfrFileCheck.truncated() + ": " + path, e);
-        }
-        // The chunk structure was fine, but JFR could not parse the content. Its message is kept
-        // as a hint; the exception class is not, since users read this line.
-        String detail = e.getMessage() == null ? "" : " (" + e.getMessage().lines().findFirst().orElse("") + ")";
-        return new RecordingException("recording is damaged or truncated: " + path + detail, e);
+        return new RecordingException("cannot read recording: " + path + " (" + e.getMessage() + ")", e);
     }
 
-    private RecordingInfo readAll(Path path) throws IOException {
-        try (EventStream stream = EventStream.openFile(path)) {
-            stream.setOrdered(true);
-            stream.onEvent(this::accept);
-            stream.onFlush(chunkStacks::clear);
-            stream.start();
+    static String truncated() {
+        return "recording is truncated (the JVM may still be writing it, or was killed)";
+    }
+
+    private RecordingInfo readAll(Path path) throws IOException, RecordingException {
+        JfrFile.Summary summary = JfrFile.read(path, chunk -> new ChunkEvents(chunk).run());
+        List<String> warnings = new ArrayList<>();
+        if (summary.chunksRead() == 0) {
+            throw new RecordingException((summary.unfinished() > 0 || summary.firstProblem().contains("cut")
+                    ? truncated() : "recording is damaged (" + summary.firstProblem() + ")") + ": " + path, null);
+        }
+        if (!summary.complete()) {
+            warnings.add(String.format("recording is damaged: %d of %d chunks skipped, %d of %d bytes (%.1f%%) lost (%s)",
+                    summary.chunksDamaged(), summary.chunksDamaged() + summary.chunksRead(), summary.bytesLost(),
+                    summary.fileBytes(), 100.0 * summary.bytesLost() / summary.fileBytes(), summary.firstProblem()));
+        }
+        if (summary.unfinished() > 0) {
+            warnings.add("recording was not finished by its JVM (killed?): read up to its last flush");
+        }
+        if (lockscopeEvents == 0) {
+            warnings.add("recording has no lockscope events: park contention is missing (was it made with the lockscope agent?)");
         }
         boolean any = start != Long.MAX_VALUE;
-        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads);
+        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads, warnings);
         order.finish(info);
         return info;
     }
 
-    private void accept(RecordedEvent e) {
-        long b = nanos(e.getStartTime());
-        long en = nanos(e.getEndTime());
-        start = Math.min(start, b);
-        end = Math.max(end, en);
-        switch (e.getEventType().getName()) {
-            case "lockscope.ParkBegin" -> order.parkBegin(new ParkWait(thread(e.getThread()), text(e.getString("blockerClass")),
-                    e.getInt("blockerHash"), b, ParkWait.OPEN, e.getLong("seq"), 0, false, e.getLong("ownerTid"),
-                    text(e.getString("ownerName")), e.getLong("timeoutNanos"), e.getLong("deadlineMillis"),
-                    frames(e.getStackTrace())));
-            case "lockscope.ParkEnd" -> order.parkEnd(new EventOrder.ParkEnd(thread(e.getThread()).javaTid(),
-                    e.getLong("beginSeq"), en, e.getLong("seq"), e.getBoolean("timedOut")));
-            case "lockscope.Unpark" -> order.unpark(new Unpark(thread(e.getThread()), b, e.getLong("seq"),
-                    e.getLong("targetTid"), text(e.getString("targetName")), text(e.getString("blockerClass")),
-                    e.getInt("blockerHash"), frames(e.getStackTrace())));
-            case "jdk.JavaMonitorEnter" -> order.timed(en, new MonitorEnter(thread(e.getThread()), className(e, "monitorClass"),
-                    e.getLong("address"), b, en, nullableThread(e.getThread("previousOwner")), frames(e.getStackTrace())));
-            case "jdk.JavaMonitorWait" -> order.timed(en, new MonitorWait(thread(e.getThread()), className(e, "monitorClass"),
-                    e.getLong("address"), b, en, nullableThread(e.getThread("notifier")), e.getBoolean("timedOut"),
-                    e.getLong("timeout"), frames(e.getStackTrace())));
-            case "jdk.ExecutionSample" -> order.timed(b, new CpuSample(thread(e.getThread("sampledThread")), b,
-                    frames(e.getStackTrace())));
-            case "jdk.ThreadSleep" -> order.timed(en, new Interval("jdk.ThreadSleep", thread(e.getThread()), b, en,
-                    frames(e.getStackTrace())));
-            // threads are named by every event they appear in, the latest name winning
-            case "jdk.ThreadStart", "jdk.ThreadEnd" -> thread(e.getThread("thread"));
-            case "lockscope.Acquire" -> thread(e.getThread());
-            default -> {
-                // other events only widen the recording's time span
+    /** The field positions of one event type in one chunk; -1 where the chunk's JDK lacks a field. */
+    private static final class Layout {
+        final int[] fields;
+
+        Layout(JfrType t, String... names) {
+            fields = new int[names.length];
+            for (int i = 0; i < names.length; i++) {
+                fields[i] = t.field(names[i]);
             }
         }
     }
 
-    private ThreadRef thread(RecordedThread t) {
-        if (t == null) {
-            return ThreadRef.UNKNOWN;
+    private static final int KIND_PARK_BEGIN = 1;
+    private static final int KIND_PARK_END = 2;
+    private static final int KIND_UNPARK = 3;
+    private static final int KIND_MONITOR_ENTER = 4;
+    private static final int KIND_MONITOR_WAIT = 5;
+    private static final int KIND_SAMPLE = 6;
+    private static final int KIND_SLEEP = 7;
+    private static final int KIND_THREAD = 8;
+    private static final int KIND_ACQUIRE = 9;
+
+    /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
+    private final class ChunkEvents implements JfrChunk.EventHandler {
+        private final JfrChunk chunk;
+        private final Map<Long, Layout> layouts = new HashMap<>();
+        private final Map<Long, Integer> kinds = new HashMap<>();
+        private final Map<Long, ThreadRef> chunkThreads = new HashMap<>();
+        private final Map<Long, List<String>> chunkStacks = new HashMap<>();
+        private final JfrType threadType;
+        private final JfrType stackType;
+        private final JfrType classType;
+
+        ChunkEvents(JfrChunk chunk) {
+            this.chunk = chunk;
+            threadType = chunk.type("java.lang.Thread");
+            stackType = chunk.type("jdk.types.StackTrace");
+            classType = chunk.type("java.lang.Class");
+            layout(EventNames.PARK_BEGIN, KIND_PARK_BEGIN, "eventThread", "stackTrace", "blockerClass", "blockerHash", "seq",
+                    "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
+            layout(EventNames.PARK_END, KIND_PARK_END, "eventThread", "beginSeq", "seq", "timedOut");
+            layout(EventNames.UNPARK, KIND_UNPARK, "eventThread", "stackTrace", "seq", "targetTid", "targetName",
+                    "blockerClass", "blockerHash");
+            layout(EventNames.MONITOR_ENTER, KIND_MONITOR_ENTER, "eventThread", "stackTrace", "monitorClass", "address",
+                    "previousOwner");
+            layout(EventNames.MONITOR_WAIT, KIND_MONITOR_WAIT, "eventThread", "stackTrace", "monitorClass", "address",
+                    "notifier", "timedOut", "timeout");
+            layout(EventNames.EXECUTION_SAMPLE, KIND_SAMPLE, "sampledThread", "stackTrace");
+            layout(EventNames.THREAD_SLEEP, KIND_SLEEP, "eventThread", "stackTrace");
+            layout(EventNames.THREAD_START, KIND_THREAD, "thread");
+            layout(EventNames.THREAD_END, KIND_THREAD, "thread");
+            layout(EventNames.ACQUIRE, KIND_ACQUIRE, "eventThread");
         }
-        long tid = t.getJavaThreadId();
-        String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
-        ThreadRef known = threads.get(tid);
-        if (known != null && known.name().equals(name)) {
-            return known;
+
+        private void layout(String event, int kind, String... fields) {
+            JfrType t = chunk.type(event);
+            if (t != null) {
+                layouts.put(t.id, new Layout(t, fields));
+                kinds.put(t.id, kind);
+            }
         }
-        ThreadRef ref = new ThreadRef(tid, t.getOSThreadId(), name == null ? "?" : text(name));
-        threads.put(tid, ref); // a renamed thread keeps its latest name
-        return ref;
+
+        void run() {
+            if (!threadVisitors.isEmpty() && threadType != null) {
+                for (Long key : chunk.pool(threadType.name).keySet()) {
+                    ThreadRef t = thread(key);
+                    threadVisitors.forEach(v -> v.thread(t));
+                }
+            }
+            chunk.events(this);
+        }
+
+        @Override
+        public void event(JfrType type, long[] v, String[] s) {
+            Layout layout = layouts.get(type.id);
+            int startField = type.startTimeField;
+            if (startField < 0) {
+                return;
+            }
+            long startTicks = v[startField];
+            int durationField = type.durationField;
+            long b = chunk.nanos(startTicks);
+            long en = durationField < 0 ? b : chunk.nanos(startTicks + v[durationField]);
+            start = Math.min(start, b);
+            end = Math.max(end, en);
+            if (layout == null) {
+                return; // other events only widen the recording's time span
+            }
+            int[] f = layout.fields;
+            switch (kinds.get(type.id)) {
+                case KIND_PARK_BEGIN -> {
+                    lockscopeEvents++;
+                    order.parkBegin(new ParkWait(thread(at(v, f[0])), text(at(s, f[2])), (int) at(v, f[3]), b, ParkWait.OPEN,
+                            at(v, f[4]), 0, false, at(v, f[5]), text(at(s, f[6])), at(v, f[7]), at(v, f[8]),
+                            frames(at(v, f[1]))));
+                }
+                case KIND_PARK_END -> {
+                    lockscopeEvents++;
+                    order.parkEnd(new EventOrder.ParkEnd(thread(at(v, f[0])).javaTid(), at(v, f[1]), en, at(v, f[2]),
+                            at(v, f[3]) != 0));
+                }
+                case KIND_UNPARK -> {
+                    lockscopeEvents++;
+                    order.unpark(new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
+                            text(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
+                }
+                case KIND_MONITOR_ENTER -> order.timed(en, new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])),
+                        at(v, f[3]), b, en, nullableThread(at(v, f[4])), frames(at(v, f[1]))));
+                case KIND_MONITOR_WAIT -> order.timed(en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
+                        at(v, f[3]), b, en, nullableThread(at(v, f[4])), at(v, f[5]) != 0, at(v, f[6]),
+                        frames(at(v, f[1]))));
+                case KIND_SAMPLE -> order.timed(b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
+                case KIND_SLEEP -> order.timed(en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
+                        frames(at(v, f[1]))));
+                // threads are named by every event they appear in, the latest name winning
+                case KIND_THREAD -> thread(at(v, f[0]));
+                case KIND_ACQUIRE -> {
+                    lockscopeEvents++;
+                    thread(at(v, f[0]));
+                }
+                default -> throw new IllegalStateException("unknown event kind of " + type.name);
+            }
+        }
+
+        private static long at(long[] values, int field) {
+            return field < 0 ? 0 : values[field];
+        }
+
+        private static String at(String[] values, int field) {
+            return field < 0 ? null : values[field];
+        }
+
+        private ThreadRef thread(long key) {
+            ThreadRef t = nullableThread(key);
+            return t == null ? ThreadRef.UNKNOWN : t;
+        }
+
+        private ThreadRef nullableThread(long key) {
+            if (key == 0 || threadType == null) {
+                return null;
+            }
+            ThreadRef cached = chunkThreads.get(key);
+            if (cached != null) {
+                return cached;
+            }
+            if (!(chunk.constant(threadType.id, key) instanceof Object[] t)) {
+                return null;
+            }
+            long tid = longField(t, threadType, "javaThreadId");
+            String javaName = stringField(t, threadType, "javaName");
+            String name = javaName != null ? javaName : stringField(t, threadType, "osName");
+            ThreadRef ref = new ThreadRef(tid, longField(t, threadType, "osThreadId"),
+                    name == null ? "?" : text(name), longField(t, threadType, "virtual") != 0);
+            ThreadRef known = threads.get(ref.javaTid());
+            if (known != null && known.equals(ref)) {
+                ref = known;
+            } else {
+                threads.put(ref.javaTid(), ref); // a renamed thread keeps its latest name
+            }
+            chunkThreads.put(key, ref);
+            return ref;
+        }
+
+        private String className(long key) {
+            String name = classType == null ? null : classNameOf(chunk.constant(classType.id, key));
+            return name == null ? "?" : text(name);
+        }
+
+        private String classNameOf(Object cls) {
+            if (!(cls instanceof Object[] c)) {
+                return null;
+            }
+            String name = symbol(c, classType, "name");
+            return name == null ? null : name.replace('/', '.');
+        }
+
+        /** A field that refers to a jdk.types.Symbol, resolved to its text. */
+        private String symbol(Object[] values, JfrType type, String field) {
+            int i = type.field(field);
+            if (i < 0 || !(values[i] instanceof Long key)) {
+                return null;
+            }
+            long symbolType = type.fields().get(i).typeId();
+            Object sym = chunk.constant(symbolType, key);
+            JfrType st = chunk.type(symbolType);
+            return sym instanceof Object[] sv && st != null ? stringField(sv, st, "string") : null;
+        }
+
+        private List<String> frames(long key) {
+            if (key == 0 || stackType == null) {
+                return List.of();
+            }
+            List<String> cached = chunkStacks.get(key);
+            if (cached != null) {
+                return cached;
+            }
+            List<String> out = new ArrayList<>();
+            if (chunk.constant(stackType.id, key) instanceof Object[] st && field(st, stackType, "frames") instanceof Object[] fs) {
+                JfrType frameType = chunk.type("jdk.types.StackFrame");
+                JfrType methodType = chunk.type("jdk.types.Method");
+                for (Object fo : fs) {
+                    if (!(fo instanceof Object[] frame) || frameType == null || methodType == null) {
+                        continue;
+                    }
+                    if (!(field(frame, frameType, "method") instanceof Long mk)
+                            || !(chunk.constant(methodType.id, mk) instanceof Object[] method)) {
+                        continue;
+                    }
+                    String cls = method(method, methodType);
+                    if (cls == null) {
+                        continue;
+                    }
+                    if (out.isEmpty() && cls.startsWith(HOOK_PREFIX)) {
+                        continue;
+                    }
+                    String name = symbol(method, methodType, "name");
+                    out.add(text(Frames.format(cls, name, (int) longField(frame, frameType, "lineNumber"))));
+                }
+            }
+            List<String> interned = stacks.computeIfAbsent(List.copyOf(out), k -> k);
+            chunkStacks.put(key, interned);
+            return interned;
+        }
+
+        private String method(Object[] method, JfrType methodType) {
+            Object typeKey = field(method, methodType, "type");
+            return typeKey instanceof Long k && classType != null ? classNameOf(chunk.constant(classType.id, k)) : null;
+        }
     }
 
-    private ThreadRef nullableThread(RecordedThread t) {
-        return t == null ? null : thread(t);
+    private static Object field(Object[] values, JfrType type, String name) {
+        int i = type.field(name);
+        return i < 0 || i >= values.length ? null : values[i];
     }
 
-    private String className(RecordedEvent e, String field) {
-        RecordedClass c = e.getValue(field);
-        return c == null ? "?" : text(c.getName());
+    private static long longField(Object[] values, JfrType type, String name) {
+        return field(values, type, name) instanceof Long l ? l : 0;
+    }
+
+    private static String stringField(Object[] values, JfrType type, String name) {
+        return field(values, type, name) instanceof String s ? s : null;
     }
 
     private String text(String s) {
         return s == null ? null : strings.computeIfAbsent(s, k -> k);
-    }
-
-    private List<String> frames(RecordedStackTrace st) {
-        if (st == null) {
-            return List.of();
-        }
-        List<String> cached = chunkStacks.get(st);
-        if (cached != null) {
-            return cached;
-        }
-        List<String> out = new ArrayList<>(st.getFrames().size());
-        for (RecordedFrame f : st.getFrames()) {
-            if (f.getMethod() == null) {
-                continue;
-            }
-            String cls = f.getMethod().getType().getName();
-            if (out.isEmpty() && cls.startsWith(HOOK_PREFIX)) {
-                continue;
-            }
-            out.add(text(Frames.format(cls, f.getMethod().getName(), f.getLineNumber())));
-        }
-        List<String> interned = stacks.computeIfAbsent(List.copyOf(out), k -> k);
-        if (chunkStacks.size() >= CHUNK_STACKS_KEPT) {
-            chunkStacks.clear(); // in case the stream flushes rarely: it is a cache only
-        }
-        chunkStacks.put(st, interned);
-        return interned;
-    }
-
-    static long nanos(Instant t) {
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 }
