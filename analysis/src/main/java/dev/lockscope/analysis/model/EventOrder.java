@@ -61,7 +61,7 @@ public final class EventOrder {
         addBySeq(new Pending(u.seq(), UNPARK, arrivals++, u));
     }
 
-    /** A JFR event (monitor enter or wait, CPU sample, sleep), released in end-time order. */
+    /** A JFR event (monitor enter or wait, CPU sample, sleep, park, thread start or end), released in end-time order. */
     public void timed(long endNanos, Object event) {
         byEndTime.add(new Pending(endNanos, 0, arrivals++, event));
         if (byEndTime.size() > capacity) {
@@ -129,6 +129,10 @@ public final class EventOrder {
             visitors.forEach(v -> v.cpuSample(s));
         } else if (event instanceof Interval i) {
             visitors.forEach(v -> v.sleep(i));
+        } else if (event instanceof JdkPark p) {
+            visitors.forEach(v -> v.jdkPark(p));
+        } else if (event instanceof ThreadLife t) {
+            visitors.forEach(v -> v.threadLife(t));
         } else {
             throw new IllegalStateException("not a timed event: " + event);
         }

@@ -142,6 +142,8 @@ public final class RecordingReader {
     private static final int KIND_SLEEP = 7;
     private static final int KIND_THREAD = 8;
     private static final int KIND_ACQUIRE = 9;
+    private static final int KIND_JDK_PARK = 10;
+    private static final int KIND_THREAD_END = 11;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -171,7 +173,8 @@ public final class RecordingReader {
             layout(EventNames.EXECUTION_SAMPLE, KIND_SAMPLE, "sampledThread", "stackTrace");
             layout(EventNames.THREAD_SLEEP, KIND_SLEEP, "eventThread", "stackTrace");
             layout(EventNames.THREAD_START, KIND_THREAD, "thread");
-            layout(EventNames.THREAD_END, KIND_THREAD, "thread");
+            layout(EventNames.THREAD_END, KIND_THREAD_END, "thread");
+            layout(EventNames.THREAD_PARK, KIND_JDK_PARK, "eventThread", "stackTrace", "parkedClass");
             layout(EventNames.ACQUIRE, KIND_ACQUIRE, "eventThread");
         }
 
@@ -186,8 +189,10 @@ public final class RecordingReader {
         void run() {
             if (!threadVisitors.isEmpty() && threadType != null) {
                 for (Long key : chunk.pool(threadType.name).keySet()) {
-                    ThreadRef t = thread(key);
-                    threadVisitors.forEach(v -> v.thread(t));
+                    ThreadRef t = resolveThread(key);
+                    if (t != null) {
+                        threadVisitors.forEach(v -> v.thread(t));
+                    }
                 }
             }
             chunk.events(this);
@@ -235,8 +240,12 @@ public final class RecordingReader {
                 case KIND_SAMPLE -> order.timed(b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
                 case KIND_SLEEP -> order.timed(en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
                         frames(at(v, f[1]))));
+                case KIND_JDK_PARK -> order.timed(en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
+                        frames(at(v, f[1]))));
                 // threads are named by every event they appear in, the latest name winning
-                case KIND_THREAD -> thread(at(v, f[0]));
+                case KIND_THREAD, KIND_THREAD_END -> {
+                    order.timed(b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
+                }
                 case KIND_ACQUIRE -> {
                     lockscopeEvents++;
                     thread(at(v, f[0]));
@@ -259,21 +268,14 @@ public final class RecordingReader {
         }
 
         private ThreadRef nullableThread(long key) {
-            if (key == 0 || threadType == null) {
-                return null;
-            }
             ThreadRef cached = chunkThreads.get(key);
             if (cached != null) {
                 return cached;
             }
-            if (!(chunk.constant(threadType.id, key) instanceof Object[] t)) {
+            ThreadRef ref = resolveThread(key);
+            if (ref == null) {
                 return null;
             }
-            long tid = longField(t, threadType, "javaThreadId");
-            String javaName = stringField(t, threadType, "javaName");
-            String name = javaName != null ? javaName : stringField(t, threadType, "osName");
-            ThreadRef ref = new ThreadRef(tid, longField(t, threadType, "osThreadId"),
-                    name == null ? "?" : text(name), longField(t, threadType, "virtual") != 0);
             ThreadRef known = threads.get(ref.javaTid());
             if (known != null && known.equals(ref)) {
                 ref = known;
@@ -284,9 +286,25 @@ public final class RecordingReader {
             return ref;
         }
 
+        /** The thread of a constant-pool key, not yet counted as seen by an event. */
+        private ThreadRef resolveThread(long key) {
+            if (key == 0 || threadType == null || !(chunk.constant(threadType.id, key) instanceof Object[] t)) {
+                return null;
+            }
+            String javaName = stringField(t, threadType, "javaName");
+            String name = javaName != null ? javaName : stringField(t, threadType, "osName");
+            return new ThreadRef(longField(t, threadType, "javaThreadId"), longField(t, threadType, "osThreadId"),
+                    name == null ? "?" : text(name), longField(t, threadType, "virtual") != 0);
+        }
+
         private String className(long key) {
+            String name = nullableClassName(key);
+            return name == null ? "?" : name;
+        }
+
+        private String nullableClassName(long key) {
             String name = classType == null ? null : classNameOf(chunk.constant(classType.id, key));
-            return name == null ? "?" : text(name);
+            return name == null ? null : text(name);
         }
 
         private String classNameOf(Object cls) {

@@ -36,6 +36,14 @@ public interface RecordingVisitor {
     default void sleep(Interval i) {
     }
 
+    /** {@code jdk.ThreadPark}. */
+    default void jdkPark(JdkPark p) {
+    }
+
+    /** A thread started or ended. */
+    default void threadLife(ThreadLife t) {
+    }
+
     /**
      * After the last event. Parks begun and never ended are still open ("parked now"); they end at
      * {@link RecordingInfo#endNanos()} for analyses that need an end.
