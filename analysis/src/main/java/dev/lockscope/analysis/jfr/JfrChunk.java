@@ -50,6 +50,8 @@ public final class JfrChunk {
     private final Map<Long, JfrType> types = new HashMap<>();
     private final Map<String, JfrType> typesByName = new HashMap<>();
     private final Map<Long, Map<Long, Object>> pools = new HashMap<>();
+    /** The metadata's annotation elements, while it is read. */
+    private List<Element> annotations;
 
     /**
      * Reads the header, metadata and constant pools of the chunk in {@code buf} (position 0 is its
@@ -206,20 +208,36 @@ public final class JfrChunk {
         for (int i = 0; i < n; i++) {
             strings[i] = in.readString();
         }
+        List<Element> annotations = new ArrayList<>();
+        this.annotations = annotations;
         Element root = element(strings, 0);
         for (Element section : root.children) {
-            if (!"metadata".equals(section.name)) {
+            if ("region".equals(section.name)) {
                 continue;
             }
+            if (!"metadata".equals(section.name)) {
+                throw new JfrFormatException("unknown metadata element " + section.name);
+            }
             for (Element c : section.children) {
-                if (!"class".equals(c.name)) {
-                    continue;
+                if (!"class".equals(c.name) || c.attr("name") == null) {
+                    throw new JfrFormatException("metadata element " + c.name + " where a class belongs");
                 }
                 List<JfrField> fields = new ArrayList<>();
                 for (Element f : c.children) {
+                    // like the JDK's reader, every element of a class refers to a type by id
+                    long typeId = parseId(f.attr("class"));
+                    checkAnnotations(f);
+                    if ("annotation".equals(f.name)) {
+                        annotations.add(f);
+                    }
                     if ("field".equals(f.name)) {
-                        fields.add(new JfrField(f.attr("name"), parseId(f.attr("class")), "true".equals(f.attr("constantPool")),
+                        if (f.attr("name") == null) {
+                            throw new JfrFormatException("metadata field without a name");
+                        }
+                        fields.add(new JfrField(f.attr("name"), typeId, "true".equals(f.attr("constantPool")),
                                 "1".equals(f.attr("dimension"))));
+                    } else if (!"annotation".equals(f.name) && !"setting".equals(f.name)) {
+                        throw new JfrFormatException("unknown metadata element " + f.name);
                     }
                 }
                 JfrType t = new JfrType(parseId(c.attr("id")), c.attr("name"), c.attr("superType"), fields);
@@ -229,6 +247,35 @@ public final class JfrChunk {
         }
         if (types.isEmpty()) {
             throw new JfrFormatException("metadata without types");
+        }
+        // as the JDK's reader does: an annotation gives a value for every field of its type
+        for (Element a : annotations) {
+            JfrType at = types.get(parseId(a.attr("class")));
+            if (at == null) {
+                throw new JfrFormatException("annotation of undefined type " + a.attr("class"));
+            }
+            for (JfrField f : at.fields) {
+                if (!f.array() && a.attr(f.name()) == null) {
+                    throw new JfrFormatException("annotation " + at.name + " without its " + f.name());
+                }
+            }
+        }
+        for (JfrType t : types.values()) {
+            for (JfrField f : t.fields) {
+                if (!types.containsKey(f.typeId())) {
+                    throw new JfrFormatException("field " + t.name + "." + f.name() + " of undefined type " + f.typeId());
+                }
+            }
+        }
+    }
+
+    private void checkAnnotations(Element e) {
+        for (Element a : e.children) {
+            if (!"annotation".equals(a.name)) {
+                throw new JfrFormatException("unknown metadata element " + a.name);
+            }
+            parseId(a.attr("class"));
+            annotations.add(a);
         }
     }
 

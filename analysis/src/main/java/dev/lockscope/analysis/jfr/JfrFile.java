@@ -101,7 +101,8 @@ public final class JfrFile {
                 try {
                     chunk = new JfrChunk(bytes);
                     chunk.events(null);
-                } catch (JfrFormatException e) {
+                } catch (RuntimeException e) {
+                    // JfrFormatException, or any other: a check this parser lacks must cost the chunk, never the reading
                     damaged++;
                     lost += size;
                     firstProblem = firstProblem == null ? "chunk at byte " + pos + ": " + e.getMessage() : firstProblem;

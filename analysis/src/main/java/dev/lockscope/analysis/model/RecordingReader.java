@@ -179,10 +179,11 @@ public final class RecordingReader {
         }
 
         private void layout(String event, int kind, String... fields) {
-            JfrType t = chunk.type(event);
-            if (t != null) {
-                layouts.put(t.id, new Layout(t, fields));
-                kinds.put(t.id, kind);
+            for (JfrType t : chunk.types()) {
+                if (t.name.equals(event)) { // two classes of one name may be registered in a JVM: both are read
+                    layouts.put(t.id, new Layout(t, fields));
+                    kinds.put(t.id, kind);
+                }
             }
         }
 
@@ -218,7 +219,7 @@ public final class RecordingReader {
             switch (kinds.get(type.id)) {
                 case KIND_PARK_BEGIN -> {
                     lockscopeEvents++;
-                    order.parkBegin(new ParkWait(thread(at(v, f[0])), text(at(s, f[2])), (int) at(v, f[3]), b, ParkWait.OPEN,
+                    order.parkBegin(new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, ParkWait.OPEN,
                             at(v, f[4]), 0, false, at(v, f[5]), text(at(s, f[6])), at(v, f[7]), at(v, f[8]),
                             frames(at(v, f[1]))));
                 }
@@ -230,7 +231,7 @@ public final class RecordingReader {
                 case KIND_UNPARK -> {
                     lockscopeEvents++;
                     order.unpark(new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
-                            text(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
+                            blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
                 }
                 case KIND_MONITOR_ENTER -> order.timed(en, new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])),
                         at(v, f[3]), b, en, nullableThread(at(v, f[4])), frames(at(v, f[1]))));
@@ -380,6 +381,11 @@ public final class RecordingReader {
 
     private static String stringField(Object[] values, JfrType type, String name) {
         return field(values, type, name) instanceof String s ? s : null;
+    }
+
+    /** A blocker's class name; "?" when the event lacks it, as for a monitor's class. */
+    private String blockerClass(String s) {
+        return s == null ? "?" : text(s);
     }
 
     private String text(String s) {
