@@ -51,7 +51,7 @@ final class BlameCommand implements Callable<Integer> {
         }
         BlameAnalysis blame = new BlameAnalysis();
         try {
-            RecordingReader.read(recording, blame);
+            RecordingReader.read(recording, blame).warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }

@@ -120,6 +120,7 @@ final class BottleCommand implements Callable<Integer> {
         if (waits == null) {
             try {
                 waits = JfrWaits.read(file);
+                waits.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
             } catch (RecordingException e) {
                 throw new UserError(e.getMessage());
             }

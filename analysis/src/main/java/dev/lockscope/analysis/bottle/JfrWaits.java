@@ -39,11 +39,18 @@ public final class JfrWaits implements RecordingVisitor, RecordingReader.ThreadV
     private final Map<Integer, String> javaNames = new HashMap<>();
     private boolean jdkParks;
 
+    private List<String> warnings = List.of();
+
     /** Reads the recording once for its waits and thread names. */
     public static JfrWaits read(Path recording) throws RecordingException {
         JfrWaits waits = new JfrWaits();
-        RecordingReader.read(recording, waits);
+        waits.warnings = RecordingReader.read(recording, waits).warnings();
         return waits;
+    }
+
+    /** What the reader found wrong with the recording (see {@link dev.lockscope.analysis.model.RecordingInfo#warnings()}). */
+    public List<String> warnings() {
+        return warnings;
     }
 
     public static List<WaitInterval> read(Path recording, long epochOffsetNanos) throws RecordingException {

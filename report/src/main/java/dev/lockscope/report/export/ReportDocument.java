@@ -46,6 +46,7 @@ public final class ReportDocument {
             throws RecordingException {
         LockContentionAnalysis contention = new LockContentionAnalysis(options);
         RecordingInfo info = RecordingReader.read(recording, visitors(contention, sections));
+        info.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
         return new Read(info, contention.result());
     }
 
