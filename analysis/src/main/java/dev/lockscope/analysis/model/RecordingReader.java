@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +26,9 @@ import java.util.TreeMap;
  * names (from {@link EventNames}) to model records.
  *
  * <p>Memory does not grow with the number of events: one chunk is mapped at a time, each event is
- * turned into a small model record at once, strings and call chains are interned (one copy per
- * distinct text or stack), and {@link EventOrder} holds a bounded window. A damaged chunk is
+ * turned into a small model record at once and the records of a chunk are put in commit order (as
+ * JFR's own ordered stream did, which held a chunk's events too), strings and call chains are interned
+ * (one copy per distinct text or stack), and {@link EventOrder} holds a bounded window. A damaged chunk is
  * skipped and reported in {@link RecordingInfo#warnings()}.
  */
 public final class RecordingReader {
@@ -197,6 +199,30 @@ public final class RecordingReader {
                 }
             }
             chunk.events(this);
+            // in commit order, as JFR's ordered EventStream delivered them: JFR writes each thread's
+            // buffer as a block, further out of order than EventOrder's windows repair
+            committed.sort(Comparator.comparingLong(Committed::endNanos));
+            for (Committed c : committed) {
+                if (c.event() instanceof ParkWait p) {
+                    order.parkBegin(p);
+                } else if (c.event() instanceof EventOrder.ParkEnd e) {
+                    order.parkEnd(e);
+                } else if (c.event() instanceof Unpark u) {
+                    order.unpark(u);
+                } else {
+                    order.timed(c.timedKey(), c.event());
+                }
+            }
+        }
+
+        /** An event of this chunk, held until the chunk is read and sorted. */
+        private record Committed(long endNanos, long timedKey, Object event) {
+        }
+
+        private final List<Committed> committed = new ArrayList<>();
+
+        private void commit(long endNanos, long timedKey, Object event) {
+            committed.add(new Committed(endNanos, timedKey, event));
         }
 
         @Override
@@ -219,33 +245,33 @@ public final class RecordingReader {
             switch (kinds.get(type.id)) {
                 case KIND_PARK_BEGIN -> {
                     lockscopeEvents++;
-                    order.parkBegin(new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, ParkWait.OPEN,
+                    commit(en, 0, new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, ParkWait.OPEN,
                             at(v, f[4]), 0, false, at(v, f[5]), text(at(s, f[6])), at(v, f[7]), at(v, f[8]),
                             frames(at(v, f[1]))));
                 }
                 case KIND_PARK_END -> {
                     lockscopeEvents++;
-                    order.parkEnd(new EventOrder.ParkEnd(thread(at(v, f[0])).javaTid(), at(v, f[1]), en, at(v, f[2]),
+                    commit(en, 0, new EventOrder.ParkEnd(thread(at(v, f[0])).javaTid(), at(v, f[1]), en, at(v, f[2]),
                             at(v, f[3]) != 0));
                 }
                 case KIND_UNPARK -> {
                     lockscopeEvents++;
-                    order.unpark(new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
+                    commit(en, 0, new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
                             blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
                 }
-                case KIND_MONITOR_ENTER -> order.timed(en, new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])),
+                case KIND_MONITOR_ENTER -> commit(en, en, new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])),
                         at(v, f[3]), b, en, nullableThread(at(v, f[4])), frames(at(v, f[1]))));
-                case KIND_MONITOR_WAIT -> order.timed(en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
+                case KIND_MONITOR_WAIT -> commit(en, en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
                         at(v, f[3]), b, en, nullableThread(at(v, f[4])), at(v, f[5]) != 0, at(v, f[6]),
                         frames(at(v, f[1]))));
-                case KIND_SAMPLE -> order.timed(b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
-                case KIND_SLEEP -> order.timed(en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
+                case KIND_SAMPLE -> commit(en, b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
+                case KIND_SLEEP -> commit(en, en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
                         frames(at(v, f[1]))));
-                case KIND_JDK_PARK -> order.timed(en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
+                case KIND_JDK_PARK -> commit(en, en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
                         frames(at(v, f[1]))));
                 // threads are named by every event they appear in, the latest name winning
                 case KIND_THREAD, KIND_THREAD_END -> {
-                    order.timed(b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
+                    commit(en, b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
                 }
                 case KIND_ACQUIRE -> {
                     lockscopeEvents++;
