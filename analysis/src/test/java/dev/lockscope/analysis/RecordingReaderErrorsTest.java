@@ -1,11 +1,13 @@
 package dev.lockscope.analysis;
 
 import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -83,9 +85,54 @@ class RecordingReaderErrorsTest {
     }
 
     @Test
-    void garbageAfterTheLastChunk() throws Exception {
+    void garbageAfterTheLastChunkIsCountedAsLost() throws Exception {
         byte[] tail = Arrays.copyOf(valid, valid.length + 40);
-        assertOneLine(Files.write(dir.resolve("tail.jfr"), tail), "damaged");
+        RecordingInfo info = RecordingReader.read(Files.write(dir.resolve("tail.jfr"), tail));
+        assertThat(info.warnings()).singleElement().asString()
+                .contains("damaged", "0 of 1 chunks skipped", "40 of " + tail.length + " bytes");
+    }
+
+    /** A damaged chunk is skipped and counted; the complete chunks around it are read. */
+    @Test
+    void chunkWithDamagedMetadataIsSkippedAndTheOthersSalvaged() throws Exception {
+        byte[] bad = valid.clone();
+        int metadata = (int) ByteBuffer.wrap(bad).getLong(24);
+        bad[metadata + 1] = (byte) 0xFF; // the metadata event's type id: no longer 0
+        byte[] three = new byte[valid.length * 3];
+        System.arraycopy(valid, 0, three, 0, valid.length);
+        System.arraycopy(bad, 0, three, valid.length, valid.length);
+        System.arraycopy(valid, 0, three, 2 * valid.length, valid.length);
+        Path file = Files.write(dir.resolve("three.jfr"), three);
+        int onePass = LockRecording.collect(Files.write(dir.resolve("one.jfr"), valid)).parks().size();
+        assertThat(LockRecording.collect(file).parks()).hasSize(2 * onePass);
+        assertThat(RecordingReader.read(file).warnings()).singleElement().asString()
+                .contains("1 of 3 chunks skipped", valid.length + " of " + three.length + " bytes (33.3%) lost");
+    }
+
+    /** JFR leaves a non-zero file state in the header of a chunk it never finished (a killed JVM). */
+    @Test
+    void chunkNeverFinishedIsReadWithAWarning() throws Exception {
+        byte[] unfinished = valid.clone();
+        unfinished[64] = 3;
+        Path file = Files.write(dir.resolve("unfinished.jfr"), unfinished);
+        RecordingInfo info = RecordingReader.read(file);
+        assertThat(info.warnings()).anyMatch(w -> w.contains("not finished"));
+        assertThat(LockRecording.collect(file).parks())
+                .hasSize(LockRecording.collect(Files.write(dir.resolve("finished.jfr"), valid)).parks().size());
+    }
+
+    @Test
+    void recordingWithoutLockscopeEventsSaysSo() throws Exception {
+        Path file = dir.resolve("plain.jfr");
+        try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
+            r.enable("jdk.ThreadSleep").withThreshold(java.time.Duration.ZERO);
+            r.start();
+            Thread.sleep(5);
+            r.stop();
+            r.dump(file);
+        }
+        assertThat(RecordingReader.read(file).warnings()).anyMatch(w -> w.contains("no lockscope events"));
+        assertThat(RecordingReader.read(Files.write(dir.resolve("one.jfr"), valid)).warnings()).isEmpty();
     }
 
     @Test

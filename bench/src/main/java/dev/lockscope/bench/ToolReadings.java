@@ -1,10 +1,12 @@
 package dev.lockscope.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordingFile;
+import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.JdkPark;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.core.EventNames;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -97,29 +99,20 @@ final class ToolReadings {
 
     static List<LockEvent> readJfr(Path recording) throws IOException {
         List<LockEvent> out = new ArrayList<>();
-        try (RecordingFile f = new RecordingFile(recording)) {
-            while (f.hasMoreEvents()) {
-                RecordedEvent e = f.readEvent();
-                String type = e.getEventType().getName();
-                String classField = switch (type) {
-                    case "jdk.ThreadPark" -> "parkedClass";
-                    case "jdk.JavaMonitorEnter" -> "monitorClass";
-                    default -> null;
-                };
-                if (classField == null) {
-                    continue;
+        try {
+            RecordingReader.read(recording, new RecordingVisitor() {
+                @Override
+                public void monitorEnter(MonitorEnter e) {
+                    out.add(new LockEvent(EventNames.MONITOR_ENTER, e.monitorClass(), e.frames(), e.endNanos() - e.beginNanos()));
                 }
-                RecordedClass c = e.hasField(classField) ? e.getValue(classField) : null;
-                List<String> frames = new ArrayList<>();
-                if (e.getStackTrace() != null) {
-                    for (RecordedFrame fr : e.getStackTrace().getFrames()) {
-                        if (fr.getMethod() != null && fr.getMethod().getType() != null) {
-                            frames.add(fr.getMethod().getType().getName() + "." + fr.getMethod().getName());
-                        }
-                    }
+
+                @Override
+                public void jdkPark(JdkPark p) {
+                    out.add(new LockEvent(EventNames.THREAD_PARK, p.parkedClass(), p.frames(), p.endNanos() - p.beginNanos()));
                 }
-                out.add(new LockEvent(type, c == null ? null : c.getName(), frames, e.getDuration().toNanos()));
-            }
+            });
+        } catch (RecordingException e) {
+            throw new IOException(e.getMessage(), e);
         }
         return out;
     }

@@ -34,6 +34,7 @@ final class AfterRun {
         try {
             // one pass feeds both the summary and the HTML page
             Report report = ReportBuilder.read(recording, options, Aspect.DEFAULT, false, html != null);
+            report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
             System.err.print(TextReport.findings(report) + System.lineSeparator() + BlameTextReport.render(report.blame()));
             if (html != null) {
                 Files.write(html, HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));

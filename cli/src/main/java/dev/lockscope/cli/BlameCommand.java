@@ -4,6 +4,7 @@ import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.blame.BlameTextReport;
@@ -52,7 +53,9 @@ final class BlameCommand implements Callable<Integer> {
         BlameSummary summary;
         try {
             // the report's blame, so that this tree is the one report and the HTML page show
-            summary = ReportBuilder.read(recording, ContentionOptions.DEFAULTS, aspects, raw, false).blame();
+            Report report = ReportBuilder.read(recording, ContentionOptions.DEFAULTS, aspects, raw, false);
+            report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
+            summary = report.blame();
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;
@@ -111,11 +112,20 @@ final class BottleCommand implements Callable<Integer> {
         if (!jfr || !Files.isRegularFile(file) || trace.epochOffsetNanos() == SchedTrace.UNKNOWN_OFFSET) {
             return List.of();
         }
-        try {
-            return NeckExplainer.explain(trace, whole, JfrWaits.read(file, trace.epochOffsetNanos()));
-        } catch (IOException | RuntimeException e) {
-            throw new UserError("cannot read lock events from " + file + ": " + e.getMessage());
+        return NeckExplainer.explain(trace, whole, recordingWaits().intervals(trace.epochOffsetNanos()));
+    }
+
+    /** The recording's waits and Java thread names, read once for both. */
+    private JfrWaits recordingWaits() {
+        if (waits == null) {
+            try {
+                waits = JfrWaits.read(file);
+                waits.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
+            } catch (RecordingException e) {
+                throw new UserError(e.getMessage());
+            }
         }
+        return waits;
     }
 
     private ThreadClassifier classifier() {
@@ -130,6 +140,8 @@ final class BottleCommand implements Callable<Integer> {
         }
         return new ThreadClassifier(user);
     }
+
+    private JfrWaits waits;
 
     private SchedTrace readTrace() {
         boolean jfr = file.getFileName().toString().endsWith(".jfr");
@@ -147,12 +159,7 @@ final class BottleCommand implements Callable<Integer> {
             throw new UserError("cannot read " + sched + ": " + e.getMessage());
         }
         if (jfr && Files.isRegularFile(file)) {
-            try {
-                Map<Integer, String> names = JfrThreadNames.merge(trace.names(), JfrThreadNames.read(file));
-                trace = trace.withNames(names);
-            } catch (IOException | RuntimeException e) {
-                throw new UserError("cannot read thread names from " + file + ": " + e.getMessage());
-            }
+            trace = trace.withNames(JfrThreadNames.merge(trace.names(), recordingWaits().javaNames()));
         }
         return trace;
     }

@@ -4,6 +4,8 @@ import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.report.export.OutputFormat;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.export.Side;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -85,7 +87,9 @@ final class ReportCommand implements Callable<Integer> {
         }
         byte[] report;
         try {
-            report = format.render(recording, options, side, aspects, raw);
+            Report read = ReportBuilder.read(recording, options, aspects, raw, format.needsTimeline());
+            read.warnings().forEach(w -> spec.commandLine().getErr().println("lockscope: warning: " + w));
+            report = format.render(read, side);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }

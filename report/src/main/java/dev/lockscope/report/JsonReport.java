@@ -53,6 +53,10 @@ public final class JsonReport {
         if (report.virtualThreads() != null) {
             root.set("virtualThreads", virtualThreads(report.virtualThreads()));
         }
+        if (!report.warnings().isEmpty()) {
+            ArrayNode warnings = root.putArray("warnings");
+            report.warnings().forEach(warnings::add);
+        }
         ArrayNode findings = root.putArray("findings");
         report.findings().forEach(f -> findings.add(f.message()));
         ArrayNode rules = root.putArray("rules");

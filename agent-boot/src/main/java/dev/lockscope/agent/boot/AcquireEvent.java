@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -12,7 +13,7 @@ import jdk.jfr.StackTrace;
  * ({@code AQS.acquire(Node, int, boolean, boolean, boolean, long)}), which the fast path enters only
  * when the first try failed. Spans all parks, spins and retries of one acquisition.
  */
-@Name("lockscope.Acquire")
+@Name(EventNames.ACQUIRE)
 @Label("Contended Acquire")
 @Category({"lockscope", "Lock Contention"})
 @Description("A contended acquisition of an AbstractQueuedSynchronizer, from the failed first try to success or failure")

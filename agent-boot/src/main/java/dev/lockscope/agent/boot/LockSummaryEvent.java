@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -16,7 +17,7 @@ import jdk.jfr.Timespan;
  * recording threshold left out. {@code lockscope report} prints these, and the agent's table at exit
  * prints the very snapshot the final ones were written from.
  */
-@Name("lockscope.LockSummary")
+@Name(EventNames.LOCK_SUMMARY)
 @Label("Lock Summary")
 @Category({"lockscope", "Lock Contention"})
 @Description("Exact park-contention totals of one blocker since profiling started")

@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -25,7 +26,7 @@ import jdk.jfr.Timestamp;
  * Fields hold thread ids and names, not {@code Thread}s: JDK 17 reads back a {@code Thread} field
  * that refers to another thread as null.
  */
-@Name("lockscope.Park")
+@Name(EventNames.PARK)
 @Label("Park")
 @Category({"lockscope", "Lock Contention"})
 @Description("A thread parked on a java.util.concurrent blocker; the duration is the time parked, the owner the blocker's exclusive owner when it parked")

@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -17,7 +18,7 @@ import jdk.jfr.StackTrace;
  * <p>{@code handoff} is the target thread's own unpark counter after this unpark incremented it; the
  * park it ended is the target's {@link ParkEvent} with {@code handoffAtPark + 1 == handoff}.
  */
-@Name("lockscope.Unpark")
+@Name(EventNames.UNPARK)
 @Label("Unpark")
 @Category({"lockscope", "Lock Contention"})
 @Description("A thread woke a thread parked on a java.util.concurrent blocker; the stack is the releasing code")

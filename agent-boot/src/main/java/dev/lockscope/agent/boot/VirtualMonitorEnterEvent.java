@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.EventNames;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -14,7 +15,7 @@ import jdk.jfr.StackTrace;
  * JFR thread is a carrier: the virtual thread is named in {@code virtualThreadId}/{@code Name}, and
  * its own stack, taken from its frozen continuation while it blocked, is in {@code frames}.
  */
-@Name("lockscope.VirtualMonitorEnter")
+@Name(EventNames.VIRTUAL_MONITOR_ENTER)
 @Label("Virtual Thread Monitor Enter")
 @Category({"lockscope", "Lock Contention"})
 @Description("A virtual thread blocked on monitor enter while unmounted; the duration is the time until it was mounted again")

@@ -1,113 +1,148 @@
 package dev.lockscope.analysis.bottle;
 
-import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
-import jdk.jfr.consumer.RecordingFile;
+import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.Interval;
+import dev.lockscope.analysis.model.JdkPark;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.MonitorWait;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.model.ThreadLife;
+import dev.lockscope.analysis.model.ThreadRef;
 
-import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Off-CPU intervals of threads from a JFR recording's standard events (jdk.JavaMonitorEnter, Wait,
- * ThreadPark, ThreadSleep, ThreadStart, ThreadEnd), placed on the scheduling time line with the trace's clock
- * offset. Only events above the recording's thresholds exist; shorter waits stay unexplained.
+ * Off-CPU intervals of threads from a recording's events (jdk.JavaMonitorEnter, Wait, ThreadPark,
+ * ThreadSleep, ThreadStart, ThreadEnd), and the Java names of the recording's threads by OS thread
+ * id, both from the one pass of {@link RecordingReader}. The intervals are placed on the scheduling
+ * time line with the trace's clock offset. Only events above the recording's thresholds exist;
+ * shorter waits stay unexplained.
  *
  * <p>The lockscope agent does not enable {@code jdk.ThreadPark} by default (it would walk every
  * parking thread's stack a second time); in a recording without any {@code jdk.ThreadPark} the parks
- * come from lockscope's own {@code lockscope.Park} (its duration is the park, with the blocker class
- * and the waiter's stack). Those cover parks on a blocker at least the recording threshold long.
+ * come from lockscope's own park events (begin, blocker class and the waiter's stack, end). Those
+ * cover parks on a blocker only.
  */
-public final class JfrWaits {
-    private JfrWaits() {
+public final class JfrWaits implements RecordingVisitor, RecordingReader.ThreadVisitor {
+    /** An interval in epoch nanoseconds, before the clock offset is known. */
+    private record Epoch(int tid, long start, long end, String state, String detail) {
     }
 
-    public static List<WaitInterval> read(Path recording, long epochOffsetNanos) throws IOException {
+    private final List<Epoch> waits = new ArrayList<>();
+    private final List<Epoch> lockscopeParks = new ArrayList<>();
+    private final Map<Integer, String> javaNames = new HashMap<>();
+    private boolean jdkParks;
+
+    private List<String> warnings = List.of();
+
+    /** Reads the recording once for its waits and thread names. */
+    public static JfrWaits read(Path recording) throws RecordingException {
+        JfrWaits waits = new JfrWaits();
+        waits.warnings = RecordingReader.read(recording, waits).warnings();
+        return waits;
+    }
+
+    /** What the reader found wrong with the recording (see {@link dev.lockscope.analysis.model.RecordingInfo#warnings()}). */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    public static List<WaitInterval> read(Path recording, long epochOffsetNanos) throws RecordingException {
+        return read(recording).intervals(epochOffsetNanos);
+    }
+
+    /** The waits on the scheduling time line: epoch time minus {@code epochOffsetNanos}. */
+    public List<WaitInterval> intervals(long epochOffsetNanos) {
         List<WaitInterval> out = new ArrayList<>();
-        boolean jdkParks = false;
-        List<RecordedEvent> parks = new ArrayList<>();
-        try (RecordingFile f = new RecordingFile(recording)) {
-            while (f.hasMoreEvents()) {
-                RecordedEvent e = f.readEvent();
-                String type = e.getEventType().getName();
-                if (type.equals("lockscope.Park")) {
-                    RecordedThread t = e.getThread();
-                    if (t != null && t.getOSThreadId() > 0) {
-                        parks.add(e);
-                    }
-                    continue;
-                }
-                jdkParks |= type.equals("jdk.ThreadPark");
-                String state = switch (type) {
-                    case "jdk.JavaMonitorEnter" -> "blocked on monitor";
-                    case "jdk.JavaMonitorWait" -> "waiting (Object.wait)";
-                    case "jdk.ThreadPark" -> "parked";
-                    case "jdk.ThreadSleep" -> "sleeping";
-                    case "jdk.ThreadEnd" -> "finished";
-                    case "jdk.ThreadStart" -> "not started yet";
-                    default -> null;
-                };
-                RecordedThread t = e.getThread();
-                if (state == null || t == null || t.getOSThreadId() <= 0) {
-                    continue;
-                }
-                long start = mono(e.getStartTime(), epochOffsetNanos);
-                long end = mono(e.getEndTime(), epochOffsetNanos);
-                if (state.equals("finished")) {
-                    end = Long.MAX_VALUE;
-                } else if (state.equals("not started yet")) {
-                    end = start;
-                    start = Long.MIN_VALUE;
-                }
-                out.add(new WaitInterval((int) t.getOSThreadId(), start, end, state, detail(e, type)));
-            }
+        for (Epoch e : waits) {
+            out.add(interval(e, epochOffsetNanos));
         }
         if (!jdkParks) {
-            for (RecordedEvent pe : parks) {
-                RecordedThread t = pe.getThread();
-                String cls = pe.getString("blockerClass");
-                String where = where(pe.getStackTrace());
-                out.add(new WaitInterval((int) t.getOSThreadId(), mono(pe.getStartTime(), epochOffsetNanos),
-                        mono(pe.getEndTime(), epochOffsetNanos), "parked",
-                        (cls == null ? "" : cls) + (where == null ? "" : (cls == null ? "" : " ") + "at " + where)));
-            }
+            lockscopeParks.forEach(e -> out.add(interval(e, epochOffsetNanos)));
         }
         return out;
     }
 
-    static long mono(Instant i, long epochOffsetNanos) {
-        return i.getEpochSecond() * 1_000_000_000L + i.getNano() - epochOffsetNanos;
+    private static WaitInterval interval(Epoch e, long offset) {
+        return new WaitInterval(e.tid(), e.start() == Long.MIN_VALUE ? Long.MIN_VALUE : e.start() - offset,
+                e.end() == Long.MAX_VALUE ? Long.MAX_VALUE : e.end() - offset, e.state(), e.detail());
+    }
+
+    /**
+     * Java thread names by OS thread id. Linux comm names are cut to 15 characters and the main
+     * thread's is "java"; these are the full Java names. Threads without a Java name (GC, JIT) are absent.
+     */
+    public Map<Integer, String> javaNames() {
+        return Map.copyOf(javaNames);
+    }
+
+    @Override
+    public void thread(ThreadRef t) {
+        if (t.osTid() > 0 && t.osTid() <= Integer.MAX_VALUE && t.javaTid() > 0 && !t.name().isEmpty()) {
+            javaNames.put((int) t.osTid(), t.name());
+        }
+    }
+
+    @Override
+    public void monitorEnter(MonitorEnter e) {
+        add(waits, e.thread(), e.beginNanos(), e.endNanos(), "blocked on monitor", detail(e.monitorClass(), e.frames()));
+    }
+
+    @Override
+    public void monitorWait(MonitorWait w) {
+        add(waits, w.thread(), w.beginNanos(), w.endNanos(), "waiting (Object.wait)", detail(w.monitorClass(), w.frames()));
+    }
+
+    @Override
+    public void jdkPark(JdkPark p) {
+        jdkParks = true;
+        add(waits, p.thread(), p.beginNanos(), p.endNanos(), "parked", detail(p.parkedClass(), p.frames()));
+    }
+
+    @Override
+    public void sleep(Interval i) {
+        add(waits, i.thread(), i.beginNanos(), i.endNanos(), "sleeping", detail(null, i.frames()));
+    }
+
+    @Override
+    public void threadLife(ThreadLife t) {
+        if (t.ended()) {
+            add(waits, t.thread(), t.timeNanos(), Long.MAX_VALUE, "finished", "");
+        } else {
+            add(waits, t.thread(), Long.MIN_VALUE, t.timeNanos(), "not started yet", "");
+        }
+    }
+
+    @Override
+    public void parkEnd(ParkWait ended) {
+        add(lockscopeParks, ended.thread(), ended.beginNanos(), ended.endNanos(), "parked",
+                detail(ended.blockerClass(), ended.frames()));
+    }
+
+    private static void add(List<Epoch> to, ThreadRef t, long start, long end, String state, String detail) {
+        if (t.osTid() > 0) {
+            to.add(new Epoch((int) t.osTid(), start, end, state, detail));
+        }
     }
 
     /** "java.lang.Object at app.Foo.bar:42": the lock's class and the frame that waited. */
-    static String detail(RecordedEvent e, String type) {
-        String cls = null;
-        for (String field : new String[] {"monitorClass", "parkedClass"}) {
-            if (e.hasField(field) && e.getValue(field) instanceof RecordedClass c) {
-                cls = c.getName();
-            }
-        }
-        String where = where(e.getStackTrace());
-        if (type.equals("jdk.ThreadEnd") || type.equals("jdk.ThreadStart")) {
-            return "";
-        }
+    private static String detail(String cls, List<String> frames) {
+        String where = where(frames);
         return (cls == null ? "" : cls) + (where == null ? "" : (cls == null ? "" : " ") + "at " + where);
     }
 
     /** "app.Foo.bar:42": the first frame below the JDK's (and lockscope's hooks') wait/park machinery. */
-    private static String where(RecordedStackTrace st) {
-        if (st != null) {
-            for (RecordedFrame fr : st.getFrames()) {
-                String owner = fr.getMethod().getType().getName();
-                if (!owner.startsWith("java.") && !owner.startsWith("jdk.") && !owner.startsWith("sun.")
-                        && !owner.startsWith("dev.lockscope.agent.boot.")) {
-                    return owner + "." + fr.getMethod().getName() + (fr.getLineNumber() > 0 ? ":" + fr.getLineNumber() : "");
-                }
+    private static String where(List<String> frames) {
+        for (String frame : frames) {
+            if (!frame.startsWith("java.") && !frame.startsWith("jdk.") && !frame.startsWith("sun.")
+                    && !frame.startsWith("dev.lockscope.agent.boot.")) {
+                return frame;
             }
         }
         return null;

@@ -59,9 +59,9 @@ public final class EventOrder {
         add(new Pending(u.timeNanos(), UNPARK, arrivals++, u));
     }
 
-    /** A JFR event (monitor enter or wait, CPU sample, sleep), released in end-time order. */
     private final VirtualThreads virtualThreads = new VirtualThreads();
 
+    /** A JFR event (monitor enter or wait, CPU sample, sleep, pinning, lock summary, jdk.ThreadPark, thread start or end), released in end-time order. */
     public void timed(long endNanos, Object event) {
         byEndTime.add(new Pending(endNanos, 0, arrivals++, event));
         if (byEndTime.size() > capacity) {
@@ -119,6 +119,10 @@ public final class EventOrder {
             visitors.forEach(v -> v.pinned(i));
         } else if (event instanceof LockSummary s) {
             visitors.forEach(v -> v.lockSummary(s));
+        } else if (event instanceof JdkPark p) {
+            visitors.forEach(v -> v.jdkPark(p));
+        } else if (event instanceof ThreadLife t) {
+            visitors.forEach(v -> v.threadLife(t));
         } else {
             throw new IllegalStateException("not a timed event: " + event);
         }

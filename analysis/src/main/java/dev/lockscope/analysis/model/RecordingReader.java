@@ -1,65 +1,74 @@
 package dev.lockscope.analysis.model;
 
 import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.jfr.JfrChunk;
+import dev.lockscope.analysis.jfr.JfrFile;
+import dev.lockscope.analysis.jfr.JfrType;
+import dev.lockscope.core.EventNames;
 import dev.lockscope.core.Frames;
-import jdk.jfr.consumer.EventStream;
-import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads a JFR recording made by the lockscope agent in one pass and feeds its events to
- * {@link RecordingVisitor}s. The only class that knows JFR event names and field names.
+ * Reads a JFR recording in one pass with lockscope's own parser ({@link JfrFile}, {@link JfrChunk})
+ * and feeds its events to {@link RecordingVisitor}s. The only class that maps JFR event and field
+ * names (from {@link EventNames}) to model records.
  *
- * <p>Memory does not grow with the number of events: JFR's {@link EventStream} holds one chunk at a
- * time, each event is turned into a small model record at once, strings and call chains are
- * interned (one copy per distinct text or stack), and {@link EventOrder} holds a bounded window.
+ * <p>Memory does not grow with the number of events: one chunk is mapped at a time, each event is
+ * turned into a small model record at once and the records of a chunk are put in commit order (as
+ * JFR's own ordered stream did, which held a chunk's events too), strings and call chains are interned
+ * (one copy per distinct text or stack), and {@link EventOrder} holds a bounded window. A damaged chunk is
+ * skipped and reported in {@link RecordingInfo#warnings()}.
  */
 public final class RecordingReader {
     /** Frames of lockscope's own hooks sit on top of LockSupport in every stack the agent records. */
     private static final String HOOK_PREFIX = "dev.lockscope.agent.boot.";
     /** Events held to put lockscope's events into sequence order (and JFR's into end order). */
     static final int REORDER_WINDOW = 1 << 14;
-    private static final int CHUNK_STACKS_KEPT = 1 << 16;
 
     private final Map<Long, ThreadRef> threads = new TreeMap<>();
-    /** For the virtual-thread scheduler's parallelism: the property when set, else container, else machine CPUs. */
+    private final Map<String, String> strings = new HashMap<>();
+    private final Map<List<String>, List<String>> stacks = new HashMap<>();
+    private final EventOrder order;
+    private final List<ThreadVisitor> threadVisitors = new ArrayList<>();
+    private long start = Long.MAX_VALUE;
+    private long end = Long.MIN_VALUE;
+    private long lockscopeEvents;
+    /** Where the number of carriers of virtual threads comes from, best first. */
     private int parallelism;
     private int containerCpus;
     private int cpus;
-    private final Map<String, String> strings = new HashMap<>();
-    private final Map<List<String>, List<String>> stacks = new HashMap<>();
-    /** JFR's stack-trace objects of the current chunk: the same object recurs within a chunk only. */
-    private final Map<RecordedStackTrace, List<String>> chunkStacks = new IdentityHashMap<>();
-    private final EventOrder order;
-    private long start = Long.MAX_VALUE;
-    private long end = Long.MIN_VALUE;
+
+    /** Told of every thread in each chunk's thread pool (bottle graphs name OS threads with them). */
+    public interface ThreadVisitor {
+        void thread(ThreadRef t);
+    }
 
     private RecordingReader(List<RecordingVisitor> visitors) {
         this.order = new EventOrder(REORDER_WINDOW, visitors);
+        for (RecordingVisitor v : visitors) {
+            if (v instanceof ThreadVisitor t) {
+                threadVisitors.add(t);
+            }
+        }
     }
 
     /**
      * Streams the recording through the visitors, then calls their {@link RecordingVisitor#finish}.
      *
-     * @throws RecordingException with a one-line message when the file is missing or not a complete JFR recording
+     * @throws RecordingException with a one-line message when the file is missing, not a JFR recording,
+     *                            or has no readable chunk
      */
     public static RecordingInfo read(Path path, RecordingVisitor... visitors) throws RecordingException {
         if (!Files.exists(path)) {
@@ -69,14 +78,13 @@ public final class RecordingReader {
             throw new RecordingException("not a file: " + path, null);
         }
         try {
-            String problem = JfrFileCheck.problem(path);
-            if (problem != null) {
-                throw new RecordingException(problem + ": " + path, null);
+            if (!JfrFile.startsWithMagic(path)) {
+                throw new RecordingException("not a JFR recording (no Flight Recorder header): " + path, null);
             }
             return new RecordingReader(List.of(visitors)).readAll(path);
         } catch (UncheckedIOException e) {
             throw failure(path, e.getCause());
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             throw failure(path, e);
         }
     }
@@ -88,116 +96,377 @@ public final class RecordingReader {
         if (e instanceof AccessDeniedException) {
             return new RecordingException("cannot read recording (permission denied): " + path, e);
         }
-        if (e instanceof EOFException) {
-            return new RecordingException(JfrFileCheck.truncated() + ": " + path, e);
-        }
-        // The chunk structure was fine, but JFR could not parse the content. Its message is kept
-        // as a hint; the exception class is not, since users read this line.
-        String detail = e.getMessage() == null ? "" : " (" + e.getMessage().lines().findFirst().orElse("") + ")";
-        return new RecordingException("recording is damaged or truncated: " + path + detail, e);
+        return new RecordingException("cannot read recording: " + path + " (" + e.getMessage() + ")", e);
     }
 
-    private RecordingInfo readAll(Path path) throws IOException {
-        try (EventStream stream = EventStream.openFile(path)) {
-            stream.setOrdered(true);
-            stream.onEvent(this::accept);
-            stream.onFlush(chunkStacks::clear);
-            stream.start();
+    static String truncated() {
+        return "recording is truncated (the JVM may still be writing it, or was killed)";
+    }
+
+    private RecordingInfo readAll(Path path) throws IOException, RecordingException {
+        JfrFile.Summary summary = JfrFile.read(path, chunk -> new ChunkEvents(chunk).run());
+        List<String> warnings = new ArrayList<>();
+        if (summary.chunksRead() == 0) {
+            throw new RecordingException((summary.unfinished() > 0 || summary.firstProblem().contains("cut")
+                    ? truncated() : "recording is damaged (" + summary.firstProblem() + ")") + ": " + path, null);
         }
-        boolean any = start != Long.MAX_VALUE;
+        if (!summary.complete()) {
+            warnings.add(String.format("recording is damaged: %d of %d chunks skipped, %d of %d bytes (%.1f%%) lost (%s)",
+                    summary.chunksDamaged(), summary.chunksDamaged() + summary.chunksRead(), summary.bytesLost(),
+                    summary.fileBytes(), 100.0 * summary.bytesLost() / summary.fileBytes(), summary.firstProblem()));
+        }
+        if (summary.unfinished() > 0) {
+            warnings.add("recording was not finished by its JVM (killed?): read up to its last flush");
+        }
+        if (lockscopeEvents == 0) {
+            warnings.add("recording has no lockscope events: park contention is missing (was it made with the lockscope agent?)");
+        }
         int carriers = parallelism > 0 ? parallelism : containerCpus > 0 ? containerCpus : cpus;
         if (carriers > 0) {
             order.virtualThreadCarriers(carriers);
         }
-        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads);
+        boolean any = start != Long.MAX_VALUE;
+        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads, warnings);
         order.finish(info);
         return info;
     }
 
-    private void accept(RecordedEvent e) {
-        long b = nanos(e.getStartTime());
-        long en = nanos(e.getEndTime());
-        start = Math.min(start, b);
-        end = Math.max(end, en);
-        switch (e.getEventType().getName()) {
-            case "lockscope.Park" -> order.park(new ParkWait(thread(e.getThread()), text(e.getString("blockerClass")),
-                    e.getInt("blockerHash"), b, en, e.getLong("handoffAtPark"), e.getLong("handoffAtWake"),
-                    e.getBoolean("timedOut"), e.getLong("ownerTid"), text(e.getString("ownerName")),
-                    e.getLong("timeoutNanos"), e.getLong("deadlineMillis"), frames(e.getStackTrace())));
-            case "lockscope.Unpark" -> order.unpark(new Unpark(thread(e.getThread()), b, e.getLong("handoff"),
-                    e.getLong("targetTid"), text(e.getString("targetName")), text(e.getString("blockerClass")),
-                    e.getInt("blockerHash"), frames(e.getStackTrace())));
-            case "lockscope.LockSummary" -> order.timed(b, new LockSummary(b, text(e.getString("blockerClass")),
-                    e.getInt("blockerHash"), e.getLong("collectionThreshold"), e.getBoolean("collecting"),
-                    e.getLong("timesParked"), e.getInt("parkedNow"), e.getInt("peakParked"), e.getLong("threadTimeNanos"),
-                    e.getLong("realTimeNanos"), e.getLong("lifeTimeNanos"), text(e.getString("firstThread")),
-                    frames(e.getString("firstFrames"))));
-            case "jdk.JavaMonitorEnter" -> {
-                MonitorEnter entered = new MonitorEnter(thread(e.getThread()), className(e, "monitorClass"),
-                        e.getLong("address"), b, en, nullableThread(e.getThread("previousOwner")), frames(e.getStackTrace()));
-                order.timed(en, entered);
-                if (isVirtual(e.getThread())) { // recorded for a virtual thread only while it is pinned
-                    order.timed(en, new Interval("jdk.JavaMonitorEnter", entered.thread(), b, en, entered.frames()));
-                }
-            }
-            case "jdk.VirtualThreadPinned" -> order.timed(en, new Interval("jdk.VirtualThreadPinned", thread(e.getThread()), b, en,
-                    frames(e.getStackTrace())));
-            case "jdk.CPUInformation" -> cpus = e.getInt("hwThreads");
-            case "jdk.ContainerConfiguration" -> containerCpus = (int) Math.ceil(e.getDouble("effectiveCpuCount"));
-            case "jdk.InitialSystemProperty" -> {
-                if ("jdk.virtualThreadScheduler.parallelism".equals(e.getString("key"))) {
-                    parallelism = parseIntOrZero(e.getString("value"));
-                }
-            }
-            case "lockscope.VirtualMonitorEnter" -> {
-                long vtid = e.getLong("virtualThreadId");
-                ThreadRef waiter = new ThreadRef(vtid, 0, text(VirtualThreads.displayName(vtid, e.getString("virtualThreadName"))));
-                threads.put(vtid, waiter);
-                List<String> frames = frames(e.getString("frames"));
-                String monitorClass = e.getString("monitorClass");
-                long identity = Integer.toUnsignedLong(e.getInt("monitorHash"));
-                if (monitorClass == null && !frames.isEmpty()) {
-                    // a JDK without ThreadSnapshot: one monitor per site where virtual threads blocked
-                    monitorClass = "(monitor entered at " + frames.get(0) + ")";
-                    identity = Integer.toUnsignedLong(frames.get(0).hashCode());
-                }
-                order.timed(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
-                        VirtualThreads.PREVIOUS_ACQUIRER, frames));
-            }
-            case "jdk.JavaMonitorWait" -> order.timed(en, new MonitorWait(thread(e.getThread()), className(e, "monitorClass"),
-                    e.getLong("address"), b, en, nullableThread(e.getThread("notifier")), e.getBoolean("timedOut"),
-                    e.getLong("timeout"), frames(e.getStackTrace())));
-            case "jdk.ExecutionSample" -> order.timed(b, new CpuSample(thread(e.getThread("sampledThread")), b,
-                    frames(e.getStackTrace())));
-            case "jdk.ThreadSleep" -> order.timed(en, new Interval("jdk.ThreadSleep", thread(e.getThread()), b, en,
-                    frames(e.getStackTrace())));
-            // threads are named by every event they appear in, the latest name winning
-            case "jdk.ThreadStart", "jdk.ThreadEnd" -> thread(e.getThread("thread"));
-            case "lockscope.Acquire" -> thread(e.getThread());
-            default -> {
-                // other events only widen the recording's time span
+    /** The field positions of one event type in one chunk; -1 where the chunk's JDK lacks a field. */
+    private static final class Layout {
+        final int[] fields;
+
+        Layout(JfrType t, String... names) {
+            fields = new int[names.length];
+            for (int i = 0; i < names.length; i++) {
+                fields[i] = t.field(names[i]);
             }
         }
     }
 
-    private ThreadRef thread(RecordedThread t) {
-        if (t == null) {
-            return ThreadRef.UNKNOWN;
+    private static final int KIND_PARK = 1;
+    private static final int KIND_LOCK_SUMMARY = 2;
+    private static final int KIND_UNPARK = 3;
+    private static final int KIND_MONITOR_ENTER = 4;
+    private static final int KIND_MONITOR_WAIT = 5;
+    private static final int KIND_SAMPLE = 6;
+    private static final int KIND_SLEEP = 7;
+    private static final int KIND_THREAD = 8;
+    private static final int KIND_ACQUIRE = 9;
+    private static final int KIND_JDK_PARK = 10;
+    private static final int KIND_THREAD_END = 11;
+    private static final int KIND_VIRTUAL_MONITOR_ENTER = 12;
+    private static final int KIND_PINNED = 13;
+    private static final int KIND_CPU_INFO = 14;
+    private static final int KIND_CONTAINER = 15;
+    private static final int KIND_SYSTEM_PROPERTY = 16;
+
+    /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
+    private final class ChunkEvents implements JfrChunk.EventHandler {
+        private final JfrChunk chunk;
+        private final Map<Long, Layout> layouts = new HashMap<>();
+        private final Map<Long, Integer> kinds = new HashMap<>();
+        private final Map<Long, ThreadRef> chunkThreads = new HashMap<>();
+        private final Map<Long, List<String>> chunkStacks = new HashMap<>();
+        private final JfrType threadType;
+        private final JfrType stackType;
+        private final JfrType classType;
+
+        ChunkEvents(JfrChunk chunk) {
+            this.chunk = chunk;
+            threadType = chunk.type("java.lang.Thread");
+            stackType = chunk.type("jdk.types.StackTrace");
+            classType = chunk.type("java.lang.Class");
+            layout(EventNames.PARK, KIND_PARK, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
+                    "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
+            layout(EventNames.UNPARK, KIND_UNPARK, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
+                    "blockerClass", "blockerHash");
+            layout(EventNames.LOCK_SUMMARY, KIND_LOCK_SUMMARY, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
+                    "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
+                    "firstThread", "firstFrames");
+            layout(EventNames.VIRTUAL_MONITOR_ENTER, KIND_VIRTUAL_MONITOR_ENTER, "virtualThreadId", "virtualThreadName",
+                    "frames", "monitorClass", "monitorHash");
+            layout(EventNames.VIRTUAL_THREAD_PINNED, KIND_PINNED, "eventThread", "stackTrace");
+            layout(EventNames.CPU_INFORMATION, KIND_CPU_INFO, "hwThreads");
+            layout(EventNames.CONTAINER_CONFIGURATION, KIND_CONTAINER, "effectiveCpuCount");
+            layout(EventNames.INITIAL_SYSTEM_PROPERTY, KIND_SYSTEM_PROPERTY, "key", "value");
+            layout(EventNames.MONITOR_ENTER, KIND_MONITOR_ENTER, "eventThread", "stackTrace", "monitorClass", "address",
+                    "previousOwner");
+            layout(EventNames.MONITOR_WAIT, KIND_MONITOR_WAIT, "eventThread", "stackTrace", "monitorClass", "address",
+                    "notifier", "timedOut", "timeout");
+            layout(EventNames.EXECUTION_SAMPLE, KIND_SAMPLE, "sampledThread", "stackTrace");
+            layout(EventNames.THREAD_SLEEP, KIND_SLEEP, "eventThread", "stackTrace");
+            layout(EventNames.THREAD_START, KIND_THREAD, "thread");
+            layout(EventNames.THREAD_END, KIND_THREAD_END, "thread");
+            layout(EventNames.THREAD_PARK, KIND_JDK_PARK, "eventThread", "stackTrace", "parkedClass");
+            layout(EventNames.ACQUIRE, KIND_ACQUIRE, "eventThread");
         }
-        long tid = t.getJavaThreadId();
-        String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
-        ThreadRef known = threads.get(tid);
-        if (known != null && known.name().equals(name)) {
-            return known;
+
+        private void layout(String event, int kind, String... fields) {
+            for (JfrType t : chunk.types()) {
+                if (t.name.equals(event)) { // two classes of one name may be registered in a JVM: both are read
+                    layouts.put(t.id, new Layout(t, fields));
+                    kinds.put(t.id, kind);
+                }
+            }
         }
-        ThreadRef ref = new ThreadRef(tid, t.getOSThreadId(),
-                isVirtual(t) ? text(VirtualThreads.displayName(tid, name)) : name == null ? "?" : text(name));
-        threads.put(tid, ref); // a renamed thread keeps its latest name
-        return ref;
+
+        void run() {
+            if (!threadVisitors.isEmpty() && threadType != null) {
+                for (Long key : chunk.pool(threadType.name).keySet()) {
+                    ThreadRef t = resolveThread(key);
+                    if (t != null) {
+                        threadVisitors.forEach(v -> v.thread(t));
+                    }
+                }
+            }
+            chunk.events(this);
+            // in commit order, as JFR's ordered EventStream delivered them: JFR writes each thread's
+            // buffer as a block, further out of order than EventOrder's windows repair
+            committed.sort(Comparator.comparingLong(Committed::endNanos));
+            for (Committed c : committed) {
+                if (c.event() instanceof ParkWait p) {
+                    order.park(p);
+                } else if (c.event() instanceof Unpark u) {
+                    order.unpark(u);
+                } else {
+                    order.timed(c.timedKey(), c.event());
+                }
+            }
+        }
+
+        /** An event of this chunk, held until the chunk is read and sorted. */
+        private record Committed(long endNanos, long timedKey, Object event) {
+        }
+
+        private final List<Committed> committed = new ArrayList<>();
+
+        private void commit(long endNanos, long timedKey, Object event) {
+            committed.add(new Committed(endNanos, timedKey, event));
+        }
+
+        @Override
+        public void event(JfrType type, long[] v, String[] s) {
+            Layout layout = layouts.get(type.id);
+            int startField = type.startTimeField;
+            if (startField < 0) {
+                return;
+            }
+            long startTicks = v[startField];
+            int durationField = type.durationField;
+            long b = chunk.nanos(startTicks);
+            long en = durationField < 0 ? b : chunk.nanos(startTicks + v[durationField]);
+            start = Math.min(start, b);
+            end = Math.max(end, en);
+            if (layout == null) {
+                return; // other events only widen the recording's time span
+            }
+            int[] f = layout.fields;
+            switch (kinds.get(type.id)) {
+                case KIND_PARK -> {
+                    lockscopeEvents++;
+                    commit(en, 0, new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
+                            at(v, f[4]), at(v, f[5]), at(v, f[6]) != 0, at(v, f[7]), text(at(s, f[8])), at(v, f[9]),
+                            at(v, f[10]), frames(at(v, f[1]))));
+                }
+                case KIND_LOCK_SUMMARY -> {
+                    lockscopeEvents++;
+                    commit(en, b, new LockSummary(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), at(v, f[2]), at(v, f[3]) != 0,
+                            at(v, f[4]), (int) at(v, f[5]), (int) at(v, f[6]), at(v, f[7]), at(v, f[8]), at(v, f[9]),
+                            text(at(s, f[10])), lines(at(s, f[11]))));
+                }
+                case KIND_VIRTUAL_MONITOR_ENTER -> {
+                    lockscopeEvents++;
+                    long vtid = at(v, f[0]);
+                    ThreadRef waiter = new ThreadRef(vtid, 0, text(VirtualThreads.displayName(vtid, at(s, f[1]))), true);
+                    threads.put(vtid, waiter);
+                    List<String> frames = lines(at(s, f[2]));
+                    String monitorClass = at(s, f[3]);
+                    long identity = Integer.toUnsignedLong((int) at(v, f[4]));
+                    if (monitorClass == null && !frames.isEmpty()) {
+                        // a JDK without ThreadSnapshot: one monitor per site where virtual threads blocked
+                        monitorClass = "(monitor entered at " + frames.get(0) + ")";
+                        identity = Integer.toUnsignedLong(frames.get(0).hashCode());
+                    }
+                    commit(en, en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
+                            VirtualThreads.PREVIOUS_ACQUIRER, frames));
+                }
+                case KIND_PINNED -> commit(en, en, new Interval(EventNames.VIRTUAL_THREAD_PINNED, thread(at(v, f[0])), b, en,
+                        frames(at(v, f[1]))));
+                case KIND_CPU_INFO -> cpus = (int) at(v, f[0]);
+                case KIND_CONTAINER -> containerCpus = (int) Math.ceil(Double.longBitsToDouble(at(v, f[0])));
+                case KIND_SYSTEM_PROPERTY -> {
+                    if ("jdk.virtualThreadScheduler.parallelism".equals(at(s, f[0]))) {
+                        parallelism = parseIntOrZero(at(s, f[1]));
+                    }
+                }
+                case KIND_UNPARK -> {
+                    lockscopeEvents++;
+                    commit(en, 0, new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
+                            blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
+                }
+                case KIND_MONITOR_ENTER -> {
+                    MonitorEnter entered = new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])), at(v, f[3]), b, en,
+                            nullableThread(at(v, f[4])), frames(at(v, f[1])));
+                    commit(en, en, entered);
+                    if (entered.thread().virtual()) { // recorded for a virtual thread only while it is pinned
+                        commit(en, en, new Interval(EventNames.MONITOR_ENTER, entered.thread(), b, en, entered.frames()));
+                    }
+                }
+                case KIND_MONITOR_WAIT -> commit(en, en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
+                        at(v, f[3]), b, en, nullableThread(at(v, f[4])), at(v, f[5]) != 0, at(v, f[6]),
+                        frames(at(v, f[1]))));
+                case KIND_SAMPLE -> commit(en, b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
+                case KIND_SLEEP -> commit(en, en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
+                        frames(at(v, f[1]))));
+                case KIND_JDK_PARK -> commit(en, en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
+                        frames(at(v, f[1]))));
+                // threads are named by every event they appear in, the latest name winning
+                case KIND_THREAD, KIND_THREAD_END -> {
+                    commit(en, b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
+                }
+                case KIND_ACQUIRE -> {
+                    lockscopeEvents++;
+                    thread(at(v, f[0]));
+                }
+                default -> throw new IllegalStateException("unknown event kind of " + type.name);
+            }
+        }
+
+        private static long at(long[] values, int field) {
+            return field < 0 ? 0 : values[field];
+        }
+
+        private static String at(String[] values, int field) {
+            return field < 0 ? null : values[field];
+        }
+
+        private ThreadRef thread(long key) {
+            ThreadRef t = nullableThread(key);
+            return t == null ? ThreadRef.UNKNOWN : t;
+        }
+
+        private ThreadRef nullableThread(long key) {
+            ThreadRef cached = chunkThreads.get(key);
+            if (cached != null) {
+                return cached;
+            }
+            ThreadRef ref = resolveThread(key);
+            if (ref == null) {
+                return null;
+            }
+            ThreadRef known = threads.get(ref.javaTid());
+            if (known != null && known.equals(ref)) {
+                ref = known;
+            } else {
+                threads.put(ref.javaTid(), ref); // a renamed thread keeps its latest name
+            }
+            chunkThreads.put(key, ref);
+            return ref;
+        }
+
+        /** The thread of a constant-pool key, not yet counted as seen by an event. */
+        private ThreadRef resolveThread(long key) {
+            if (key == 0 || threadType == null || !(chunk.constant(threadType.id, key) instanceof Object[] t)) {
+                return null;
+            }
+            String javaName = stringField(t, threadType, "javaName");
+            String name = javaName != null ? javaName : stringField(t, threadType, "osName");
+            long tid = longField(t, threadType, "javaThreadId");
+            boolean virtual = longField(t, threadType, "virtual") != 0; // the field is JDK 21+
+            return new ThreadRef(tid, longField(t, threadType, "osThreadId"),
+                    virtual ? text(VirtualThreads.displayName(tid, javaName)) : name == null ? "?" : text(name), virtual);
+        }
+
+        private String className(long key) {
+            String name = nullableClassName(key);
+            return name == null ? "?" : name;
+        }
+
+        private String nullableClassName(long key) {
+            String name = classType == null ? null : classNameOf(chunk.constant(classType.id, key));
+            return name == null ? null : text(name);
+        }
+
+        private String classNameOf(Object cls) {
+            if (!(cls instanceof Object[] c)) {
+                return null;
+            }
+            String name = symbol(c, classType, "name");
+            return name == null ? null : name.replace('/', '.');
+        }
+
+        /** A field that refers to a jdk.types.Symbol, resolved to its text. */
+        private String symbol(Object[] values, JfrType type, String field) {
+            int i = type.field(field);
+            if (i < 0 || !(values[i] instanceof Long key)) {
+                return null;
+            }
+            long symbolType = type.fields().get(i).typeId();
+            Object sym = chunk.constant(symbolType, key);
+            JfrType st = chunk.type(symbolType);
+            return sym instanceof Object[] sv && st != null ? stringField(sv, st, "string") : null;
+        }
+
+        private List<String> frames(long key) {
+            if (key == 0 || stackType == null) {
+                return List.of();
+            }
+            List<String> cached = chunkStacks.get(key);
+            if (cached != null) {
+                return cached;
+            }
+            List<String> out = new ArrayList<>();
+            if (chunk.constant(stackType.id, key) instanceof Object[] st && field(st, stackType, "frames") instanceof Object[] fs) {
+                JfrType frameType = chunk.type("jdk.types.StackFrame");
+                JfrType methodType = chunk.type("jdk.types.Method");
+                for (Object fo : fs) {
+                    if (!(fo instanceof Object[] frame) || frameType == null || methodType == null) {
+                        continue;
+                    }
+                    if (!(field(frame, frameType, "method") instanceof Long mk)
+                            || !(chunk.constant(methodType.id, mk) instanceof Object[] method)) {
+                        continue;
+                    }
+                    String cls = method(method, methodType);
+                    if (cls == null) {
+                        continue;
+                    }
+                    if (out.isEmpty() && cls.startsWith(HOOK_PREFIX)) {
+                        continue;
+                    }
+                    String name = symbol(method, methodType, "name");
+                    out.add(text(Frames.format(cls, name, (int) longField(frame, frameType, "lineNumber"))));
+                }
+            }
+            List<String> interned = stacks.computeIfAbsent(List.copyOf(out), k -> k);
+            chunkStacks.put(key, interned);
+            return interned;
+        }
+
+        private String method(Object[] method, JfrType methodType) {
+            Object typeKey = field(method, methodType, "type");
+            return typeKey instanceof Long k && classType != null ? classNameOf(chunk.constant(classType.id, k)) : null;
+        }
     }
 
-    private static boolean isVirtual(RecordedThread t) {
-        return t != null && t.hasField("virtual") && t.getBoolean("virtual"); // the field is JDK 21+
+    private static Object field(Object[] values, JfrType type, String name) {
+        int i = type.field(name);
+        return i < 0 || i >= values.length ? null : values[i];
+    }
+
+    private static long longField(Object[] values, JfrType type, String name) {
+        return field(values, type, name) instanceof Long l ? l : 0;
+    }
+
+    private static String stringField(Object[] values, JfrType type, String name) {
+        return field(values, type, name) instanceof String s ? s : null;
+    }
+
+    /** Frames the agent wrote into a string field, one per line (innermost first). */
+    private List<String> lines(String joined) {
+        List<String> out = VirtualThreads.parseFrames(joined);
+        out.replaceAll(this::text);
+        return stacks.computeIfAbsent(List.copyOf(out), k -> k);
     }
 
     private static int parseIntOrZero(String s) {
@@ -208,53 +477,12 @@ public final class RecordingReader {
         }
     }
 
-    private ThreadRef nullableThread(RecordedThread t) {
-        return t == null ? null : thread(t);
-    }
-
-    private String className(RecordedEvent e, String field) {
-        RecordedClass c = e.getValue(field);
-        return c == null ? "?" : text(c.getName());
+    /** A blocker's class name; "?" when the event lacks it, as for a monitor's class. */
+    private String blockerClass(String s) {
+        return s == null ? "?" : text(s);
     }
 
     private String text(String s) {
         return s == null ? null : strings.computeIfAbsent(s, k -> k);
-    }
-
-    private List<String> frames(RecordedStackTrace st) {
-        if (st == null) {
-            return List.of();
-        }
-        List<String> cached = chunkStacks.get(st);
-        if (cached != null) {
-            return cached;
-        }
-        List<String> out = new ArrayList<>(st.getFrames().size());
-        for (RecordedFrame f : st.getFrames()) {
-            if (f.getMethod() == null) {
-                continue;
-            }
-            String cls = f.getMethod().getType().getName();
-            if (out.isEmpty() && cls.startsWith(HOOK_PREFIX)) {
-                continue;
-            }
-            out.add(text(Frames.format(cls, f.getMethod().getName(), f.getLineNumber())));
-        }
-        List<String> interned = stacks.computeIfAbsent(List.copyOf(out), k -> k);
-        if (chunkStacks.size() >= CHUNK_STACKS_KEPT) {
-            chunkStacks.clear(); // in case the stream flushes rarely: it is a cache only
-        }
-        chunkStacks.put(st, interned);
-        return interned;
-    }
-
-    private List<String> frames(String lines) {
-        List<String> out = VirtualThreads.parseFrames(lines);
-        out.replaceAll(this::text);
-        return stacks.computeIfAbsent(List.copyOf(out), k -> k);
-    }
-
-    static long nanos(Instant t) {
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 }

@@ -41,6 +41,14 @@ public interface RecordingVisitor {
     default void sleep(Interval i) {
     }
 
+    /** {@code jdk.ThreadPark}. */
+    default void jdkPark(JdkPark p) {
+    }
+
+    /** A thread started or ended. */
+    default void threadLife(ThreadLife t) {
+    }
+
     /**
      * A virtual thread held its carrier while blocked (JDK 21+): {@code jdk.VirtualThreadPinned}, or a
      * {@code jdk.JavaMonitorEnter} of a virtual thread (the JVM records those only while pinned), which

@@ -47,7 +47,7 @@ class JfrInputTest {
             r.stop();
             r.dump(file);
 
-            Map<Integer, String> names = JfrThreadNames.read(file);
+            Map<Integer, String> names = JfrWaits.read(file).javaNames();
             assertThat(names).containsEntry(tid.get(), "a-rather-long-java-thread-name");
             assertThat(JfrThreadNames.merge(Map.of(tid.get(), "a-rather-long-j", 1, "x"), names))
                     .containsEntry(tid.get(), "a-rather-long-java-thread-name").containsEntry(1, "x");

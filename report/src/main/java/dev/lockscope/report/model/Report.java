@@ -21,17 +21,19 @@ import java.util.List;
  * @param timeline    the per-thread timeline when asked for (the HTML page), else null
  * @param virtualThreads pinning of virtual threads and carrier starvation, or null when none was pinned
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
+ * @param warnings    what the reader found wrong with the recording (damage, salvaged chunks, no lockscope events)
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
-                     PinningAnalysis.Result virtualThreads, List<RuleResult> rules) {
+                     PinningAnalysis.Result virtualThreads, List<RuleResult> rules, List<String> warnings) {
     public Report {
         rules = List.copyOf(rules);
+        warnings = List.copyOf(warnings);
     }
 
     /** A report of a recording without virtual-thread pinning data. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   List<RuleResult> rules) {
-        this(contention, blame, bottleGraph, timeline, null, rules);
+        this(contention, blame, bottleGraph, timeline, null, rules, List.of());
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

@@ -102,7 +102,8 @@ public final class ReportBuilder {
         }
         RuleInput input = new RuleInput(contention.result(), summary, pinned);
         return new Report(input.contention(), summary, bottleGraph(recording),
-                timeline == null ? null : timeline.build(recording), pinned, Rules.evaluate(input, events));
+                timeline == null ? null : timeline.build(recording), pinned, Rules.evaluate(input, events),
+                recording.warnings());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.lockscope.report.rules;
 
 import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.core.EventNames;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -14,13 +15,13 @@ import java.util.TreeSet;
 
 /** Which JFR event types a recording had, so that a rule can say which ones it missed. */
 public final class EventsSeen implements RecordingVisitor {
-    public static final String PARK = "lockscope.Park";
-    public static final String LOCK_SUMMARY = "lockscope.LockSummary";
-    public static final String UNPARK = "lockscope.Unpark";
-    public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
-    public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
-    public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
-    public static final String VIRTUAL_THREAD_PINNED = "jdk.VirtualThreadPinned";
+    public static final String PARK = EventNames.PARK;
+    public static final String LOCK_SUMMARY = EventNames.LOCK_SUMMARY;
+    public static final String UNPARK = EventNames.UNPARK;
+    public static final String MONITOR_ENTER = EventNames.MONITOR_ENTER;
+    public static final String MONITOR_WAIT = EventNames.MONITOR_WAIT;
+    public static final String EXECUTION_SAMPLE = EventNames.EXECUTION_SAMPLE;
+    public static final String VIRTUAL_THREAD_PINNED = EventNames.VIRTUAL_THREAD_PINNED;
 
     private final Set<String> seen = new TreeSet<>();
 

@@ -1,0 +1,376 @@
+package dev.lockscope.analysis.jfr;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One chunk of a JFR file: its header, metadata (types and their fields, in write order) and
+ * constant pools, and its events decoded by type id with the fields the metadata names, so a JDK
+ * that adds or reorders fields is read the same way.
+ *
+ * <p>Layout (JDK's {@code ChunkHeader}, {@code MetadataReader}, {@code ChunkParser}): a 68-byte header
+ * ({@code FLR\0}, major and minor version, chunk size, offset of the last checkpoint event, offset of
+ * the metadata event, start nanos, duration, start ticks, ticks per second, file state byte at 64,
+ * flags at 67 with bit 0 "compressed integers"), then events, each {@code size, typeId, fields}.
+ * Type 0 is the metadata event; type 1 a checkpoint, holding constant pools and the relative offset
+ * of the previous checkpoint. Modelled on async-profiler's {@code one.jfr.JfrReader}.
+ */
+public final class JfrChunk {
+    public static final int HEADER_SIZE = 68;
+    private static final long METADATA_TYPE = 0;
+    private static final long CHECKPOINT_TYPE = 1;
+    /** Checkpoints followed at most per chunk: a damaged chain cannot loop. */
+    private static final int MAX_CHECKPOINTS = 1 << 20;
+
+    /** What the events of a chunk are handed to. */
+    public interface EventHandler {
+        /**
+         * @param values  per field of {@code type}: a primitive as a long (float/double as raw bits,
+         *                boolean 0/1) or a constant-pool key; 0 for strings, arrays and inline structs
+         * @param strings per field: the value of a {@code java.lang.String} field, else null
+         */
+        void event(JfrType type, long[] values, String[] strings);
+    }
+
+    private final ByteBuffer buf;
+    private final JfrDecoder in;
+    public final int major;
+    public final int minor;
+    public final long startNanos;
+    public final long startTicks;
+    public final long ticksPerSecond;
+    /** Whether the JVM finished this chunk (file state 0); a killed JVM leaves it non-zero. */
+    public final boolean finished;
+    private final int cpOffset;
+    private final int metaOffset;
+    private final double ticksPerNano;
+    private final Map<Long, JfrType> types = new HashMap<>();
+    private final Map<String, JfrType> typesByName = new HashMap<>();
+    private final Map<Long, Map<Long, Object>> pools = new HashMap<>();
+    /** The metadata's annotation elements, while it is read. */
+    private List<Element> annotations;
+
+    /**
+     * Reads the header, metadata and constant pools of the chunk in {@code buf} (position 0 is its
+     * first byte; the limit its end as the header says).
+     *
+     * @throws JfrFormatException when any of them is damaged
+     */
+    public JfrChunk(ByteBuffer buf) {
+        this.buf = buf;
+        if (buf.limit() < HEADER_SIZE || buf.getInt(0) != 0x464C5200) {
+            throw new JfrFormatException("no chunk header");
+        }
+        major = buf.getShort(4);
+        minor = buf.getShort(6);
+        if (major != 1 && major != 2) {
+            throw new JfrFormatException("unknown JFR version " + major + "." + minor);
+        }
+        long size = buf.getLong(8);
+        long cp = buf.getLong(16);
+        long meta = buf.getLong(24);
+        if (size != buf.limit()) {
+            throw new JfrFormatException("chunk size " + size + " does not match " + buf.limit());
+        }
+        if (cp < HEADER_SIZE || cp >= size || meta < HEADER_SIZE || meta >= size) {
+            throw new JfrFormatException("constant pool or metadata offset outside the chunk");
+        }
+        cpOffset = (int) cp;
+        metaOffset = (int) meta;
+        startNanos = buf.getLong(32);
+        startTicks = buf.getLong(48);
+        ticksPerSecond = buf.getLong(56);
+        if (ticksPerSecond <= 0) {
+            throw new JfrFormatException("ticks per second " + ticksPerSecond);
+        }
+        finished = buf.get(64) == 0;
+        // the JDK's TimeConverter divides by the integral ticks per nanosecond; so do we, to agree to the nanosecond
+        ticksPerNano = ticksPerSecond / 1_000_000_000L;
+        in = new JfrDecoder(buf, (buf.get(67) & 1) != 0);
+        readMetadata();
+        readConstantPools();
+    }
+
+    public long nanos(long ticks) {
+        return ticksPerNano == 0 ? startNanos + (ticks - startTicks) * 1_000_000_000L / ticksPerSecond
+                : startNanos + (long) ((ticks - startTicks) / ticksPerNano);
+    }
+
+    public long spanNanos(long ticks) {
+        return ticksPerNano == 0 ? ticks * 1_000_000_000L / ticksPerSecond : (long) (ticks / ticksPerNano);
+    }
+
+    public JfrType type(String name) {
+        return typesByName.get(name);
+    }
+
+    public JfrType type(long id) {
+        return types.get(id);
+    }
+
+    public List<JfrType> types() {
+        return List.copyOf(types.values());
+    }
+
+    /** A constant: a long, a String, or an {@code Object[]} of field values; null when the pool lacks the key. */
+    public Object constant(long typeId, long key) {
+        Map<Long, Object> pool = pools.get(typeId);
+        return pool == null ? null : pool.get(key);
+    }
+
+    /** The whole pool of a type (for instance every thread of the chunk); empty when absent. */
+    public Map<Long, Object> pool(String typeName) {
+        JfrType t = typesByName.get(typeName);
+        Map<Long, Object> pool = t == null ? null : pools.get(t.id);
+        return pool == null ? Map.of() : pool;
+    }
+
+    /**
+     * Hands every event of the chunk, in file order, to {@code handler} (or, with a null handler,
+     * only decodes them: a check that the whole chunk is readable before any of it is used).
+     *
+     * @return the number of events
+     */
+    public long events(EventHandler handler) {
+        int pos = HEADER_SIZE;
+        int end = buf.limit();
+        long count = 0;
+        long[] values = new long[8];
+        String[] strings = new String[8];
+        while (pos < end) {
+            in.pos = pos;
+            in.limit = end;
+            int size = in.readInt();
+            if (size <= 0 || size > end - pos) {
+                throw new JfrFormatException("event size " + size + " at byte " + pos);
+            }
+            in.limit = pos + size;
+            long typeId = in.readLong();
+            if (typeId != METADATA_TYPE && typeId != CHECKPOINT_TYPE) {
+                JfrType t = types.get(typeId);
+                if (t == null) {
+                    throw new JfrFormatException("event of unknown type " + typeId + " at byte " + pos);
+                }
+                int n = t.fields.size();
+                if (values.length < n) {
+                    values = new long[n];
+                    strings = new String[n];
+                }
+                for (int i = 0; i < n; i++) {
+                    JfrField f = t.fields.get(i);
+                    JfrType ft = types.get(f.typeId());
+                    strings[i] = null;
+                    if (f.array() || ft == null || (!f.constantPool() && ft.kind == JfrDecoder.KIND_STRUCT)) {
+                        in.readValue(f, types, 0);
+                        values[i] = 0;
+                    } else if (f.constantPool()) {
+                        values[i] = in.readLong();
+                    } else if (ft.kind == JfrDecoder.KIND_STRING) {
+                        strings[i] = in.readString();
+                        values[i] = 0;
+                    } else {
+                        values[i] = in.readPrimitive(ft.kind);
+                    }
+                }
+                if (in.pos != in.limit) {
+                    throw new JfrFormatException("event of type " + t.name + " at byte " + pos + " has "
+                            + (in.limit - in.pos) + " bytes its fields do not account for");
+                }
+                count++;
+                if (handler != null) {
+                    handler.event(t, values, strings);
+                }
+            }
+            pos += size;
+        }
+        return count;
+    }
+
+    private void readMetadata() {
+        in.pos = metaOffset;
+        in.limit = buf.limit();
+        int size = in.readInt();
+        if (size <= 0 || size > buf.limit() - metaOffset) {
+            throw new JfrFormatException("metadata size " + size);
+        }
+        in.limit = metaOffset + size;
+        if (in.readLong() != METADATA_TYPE) {
+            throw new JfrFormatException("no metadata event at its offset");
+        }
+        in.readLong(); // start
+        in.readLong(); // duration
+        in.readLong(); // metadata id
+        int n = in.readCount();
+        String[] strings = new String[n];
+        for (int i = 0; i < n; i++) {
+            strings[i] = in.readString();
+        }
+        List<Element> annotations = new ArrayList<>();
+        this.annotations = annotations;
+        Element root = element(strings, 0);
+        for (Element section : root.children) {
+            if ("region".equals(section.name)) {
+                continue;
+            }
+            if (!"metadata".equals(section.name)) {
+                throw new JfrFormatException("unknown metadata element " + section.name);
+            }
+            for (Element c : section.children) {
+                if (!"class".equals(c.name) || c.attr("name") == null) {
+                    throw new JfrFormatException("metadata element " + c.name + " where a class belongs");
+                }
+                List<JfrField> fields = new ArrayList<>();
+                for (Element f : c.children) {
+                    // like the JDK's reader, every element of a class refers to a type by id
+                    long typeId = parseId(f.attr("class"));
+                    checkAnnotations(f);
+                    if ("annotation".equals(f.name)) {
+                        annotations.add(f);
+                    }
+                    if ("field".equals(f.name)) {
+                        if (f.attr("name") == null) {
+                            throw new JfrFormatException("metadata field without a name");
+                        }
+                        fields.add(new JfrField(f.attr("name"), typeId, "true".equals(f.attr("constantPool")),
+                                "1".equals(f.attr("dimension"))));
+                    } else if (!"annotation".equals(f.name) && !"setting".equals(f.name)) {
+                        throw new JfrFormatException("unknown metadata element " + f.name);
+                    }
+                }
+                JfrType t = new JfrType(parseId(c.attr("id")), c.attr("name"), c.attr("superType"), fields);
+                types.put(t.id, t);
+                typesByName.put(t.name, t);
+            }
+        }
+        if (types.isEmpty()) {
+            throw new JfrFormatException("metadata without types");
+        }
+        // as the JDK's reader does: an annotation gives a value for every field of its type
+        for (Element a : annotations) {
+            JfrType at = types.get(parseId(a.attr("class")));
+            if (at == null) {
+                throw new JfrFormatException("annotation of undefined type " + a.attr("class"));
+            }
+            for (JfrField f : at.fields) {
+                if (!f.array() && a.attr(f.name()) == null) {
+                    throw new JfrFormatException("annotation " + at.name + " without its " + f.name());
+                }
+            }
+        }
+        for (JfrType t : types.values()) {
+            for (JfrField f : t.fields) {
+                if (!types.containsKey(f.typeId())) {
+                    throw new JfrFormatException("field " + t.name + "." + f.name() + " of undefined type " + f.typeId());
+                }
+            }
+        }
+    }
+
+    private void checkAnnotations(Element e) {
+        for (Element a : e.children) {
+            if (!"annotation".equals(a.name)) {
+                throw new JfrFormatException("unknown metadata element " + a.name);
+            }
+            parseId(a.attr("class"));
+            annotations.add(a);
+        }
+    }
+
+    private static long parseId(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException | NullPointerException e) {
+            throw new JfrFormatException("type id " + s + " in metadata");
+        }
+    }
+
+    /** An element of the metadata tree: name, attributes, children. */
+    private record Element(String name, List<String> attributes, List<Element> children) {
+        String attr(String key) {
+            for (int i = 0; i < attributes.size(); i += 2) {
+                if (attributes.get(i).equals(key)) {
+                    return attributes.get(i + 1);
+                }
+            }
+            return null;
+        }
+    }
+
+    private Element element(String[] strings, int depth) {
+        if (depth > 32) {
+            throw new JfrFormatException("metadata nests too deeply");
+        }
+        String name = string(strings, in.readInt());
+        int attrs = in.readCount();
+        List<String> attributes = new ArrayList<>(2 * attrs);
+        for (int i = 0; i < attrs; i++) {
+            attributes.add(string(strings, in.readInt()));
+            attributes.add(string(strings, in.readInt()));
+        }
+        int n = in.readCount();
+        List<Element> children = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            children.add(element(strings, depth + 1));
+        }
+        return new Element(name, attributes, children);
+    }
+
+    private static String string(String[] strings, int index) {
+        if (index < 0 || index >= strings.length || strings[index] == null) {
+            throw new JfrFormatException("metadata string index " + index);
+        }
+        return strings[index];
+    }
+
+    private void readConstantPools() {
+        int pos = cpOffset;
+        for (int checkpoints = 0; ; checkpoints++) {
+            if (checkpoints > MAX_CHECKPOINTS) {
+                throw new JfrFormatException("checkpoint chain does not end");
+            }
+            in.pos = pos;
+            in.limit = buf.limit();
+            int size = in.readInt();
+            if (size <= 0 || size > buf.limit() - pos) {
+                throw new JfrFormatException("checkpoint size " + size + " at byte " + pos);
+            }
+            in.limit = pos + size;
+            if (in.readLong() != CHECKPOINT_TYPE) {
+                throw new JfrFormatException("no checkpoint event at byte " + pos);
+            }
+            in.readLong(); // start
+            in.readLong(); // duration
+            long delta = in.readLong();
+            in.readByte(); // checkpoint kind (flush, ...)
+            int poolCount = in.readCount();
+            for (int p = 0; p < poolCount; p++) {
+                long typeId = in.readLong();
+                JfrType t = types.get(typeId);
+                if (t == null) {
+                    throw new JfrFormatException("constant pool of unknown type " + typeId);
+                }
+                Map<Long, Object> pool = pools.computeIfAbsent(typeId, k -> new HashMap<>());
+                int count = in.readCount();
+                for (int i = 0; i < count; i++) {
+                    long key = in.readLong();
+                    pool.put(key, in.readValue(t, types, 0));
+                }
+            }
+            if (delta == 0) {
+                break;
+            }
+            long previous = pos + delta;
+            if (delta > 0 || previous < HEADER_SIZE) {
+                throw new JfrFormatException("checkpoint chain leaves the chunk at byte " + pos);
+            }
+            pos = (int) previous;
+        }
+        JfrType string = typesByName.get("java.lang.String");
+        if (string != null && pools.containsKey(string.id)) {
+            in.stringPool = pools.get(string.id);
+        }
+    }
+}

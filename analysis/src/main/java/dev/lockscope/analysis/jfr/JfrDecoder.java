@@ -1,0 +1,222 @@
+package dev.lockscope.analysis.jfr;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Reads JFR's encodings from one chunk's bytes: integers (LEB128 when the chunk says "compressed
+ * integers", big-endian otherwise), the six string encodings, and values of any metadata type.
+ * Every read is bounded by {@link #limit}; a read past it is a {@link JfrFormatException}, never an
+ * index error, so a damaged chunk is one exception that names what was wrong.
+ */
+final class JfrDecoder {
+    static final int KIND_STRUCT = 0;
+    static final int KIND_BOOLEAN = 1;
+    static final int KIND_BYTE = 2;
+    static final int KIND_CHAR = 3;
+    static final int KIND_SHORT = 4;
+    static final int KIND_INT = 5;
+    static final int KIND_LONG = 6;
+    static final int KIND_FLOAT = 7;
+    static final int KIND_DOUBLE = 8;
+    static final int KIND_STRING = 9;
+    /** Nesting of inline structs allowed before the metadata is taken as damaged (JDK's types nest 2 deep). */
+    private static final int MAX_DEPTH = 16;
+
+    private final ByteBuffer buf;
+    private final boolean compressed;
+    int pos;
+    int limit;
+    /** jdk.types.String / java.lang.String constant pool (string encoding 2), set once the pools are read. */
+    Map<Long, Object> stringPool = Map.of();
+
+    JfrDecoder(ByteBuffer buf, boolean compressed) {
+        this.buf = buf;
+        this.compressed = compressed;
+        this.limit = buf.limit();
+    }
+
+    static int kindOf(String typeName, boolean noFields) {
+        return switch (typeName) {
+            case "boolean" -> KIND_BOOLEAN;
+            case "byte" -> KIND_BYTE;
+            case "char" -> KIND_CHAR;
+            case "short" -> KIND_SHORT;
+            case "int" -> KIND_INT;
+            case "long" -> KIND_LONG;
+            case "float" -> KIND_FLOAT;
+            case "double" -> KIND_DOUBLE;
+            case "java.lang.String" -> KIND_STRING;
+            default -> KIND_STRUCT;
+        };
+    }
+
+    private void need(int n) {
+        if (n < 0 || limit - pos < n) {
+            throw new JfrFormatException("value runs past its event at byte " + pos);
+        }
+    }
+
+    byte readByte() {
+        need(1);
+        return buf.get(pos++);
+    }
+
+    long readRawLong() {
+        need(8);
+        long v = buf.getLong(pos);
+        pos += 8;
+        return v;
+    }
+
+    int readRawInt() {
+        need(4);
+        int v = buf.getInt(pos);
+        pos += 4;
+        return v;
+    }
+
+    private long readLongOrInt() {
+        return compressed ? readLong() : readRawShort() & 0xFFFF;
+    }
+
+    private short readRawShort() {
+        need(2);
+        short v = buf.getShort(pos);
+        pos += 2;
+        return v;
+    }
+
+    long readLong() {
+        if (!compressed) {
+            return readRawLong();
+        }
+        // fast path: the whole varint is inside the limit
+        long result = 0;
+        for (int shift = 0; shift < 56; shift += 7) {
+            if (pos >= limit) {
+                throw new JfrFormatException("integer runs past its event at byte " + pos);
+            }
+            byte b = buf.get(pos++);
+            result |= (b & 0x7FL) << shift;
+            if (b >= 0) {
+                return result;
+            }
+        }
+        if (pos >= limit) {
+            throw new JfrFormatException("integer runs past its event at byte " + pos);
+        }
+        return result | (buf.get(pos++) & 0xFFL) << 56;
+    }
+
+    int readInt() {
+        return compressed ? (int) readLong() : readRawInt();
+    }
+
+    /** A count or length: never negative, never more than the bytes left (each element takes one at least). */
+    int readCount() {
+        int n = readInt();
+        if (n < 0 || n > limit - pos) {
+            throw new JfrFormatException("count " + n + " exceeds the data at byte " + pos);
+        }
+        return n;
+    }
+
+    String readString() {
+        byte encoding = readByte();
+        switch (encoding) {
+            case 0:
+                return null;
+            case 1:
+                return "";
+            case 2: {
+                long key = readLong();
+                Object s = stringPool.get(key);
+                return s instanceof String str ? str : null;
+            }
+            case 3: {
+                int n = readCount();
+                String s = new String(bytes(n), StandardCharsets.UTF_8);
+                return s;
+            }
+            case 4: {
+                int n = readCount();
+                char[] chars = new char[n];
+                for (int i = 0; i < n; i++) {
+                    chars[i] = (char) readInt();
+                }
+                return new String(chars);
+            }
+            case 5: {
+                int n = readCount();
+                return new String(bytes(n), StandardCharsets.ISO_8859_1);
+            }
+            default:
+                throw new JfrFormatException("unknown string encoding " + encoding + " at byte " + (pos - 1));
+        }
+    }
+
+    private byte[] bytes(int n) {
+        need(n);
+        byte[] b = new byte[n];
+        buf.get(pos, b);
+        pos += n;
+        return b;
+    }
+
+    /**
+     * A primitive or constant-pool key as a long (floating point as raw bits, boolean as 0/1), or
+     * a string, array ({@code Object[]}) or inline struct ({@code Object[]} of its fields' values).
+     */
+    Object readValue(JfrField f, Map<Long, JfrType> types, int depth) {
+        JfrType t = types.get(f.typeId());
+        if (t == null) {
+            throw new JfrFormatException("field " + f.name() + " has unknown type " + f.typeId());
+        }
+        if (f.array()) {
+            int n = readCount();
+            Object[] out = new Object[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = f.constantPool() ? (Object) readLong() : readValue(t, types, depth);
+            }
+            return out;
+        }
+        return f.constantPool() ? (Object) readLong() : readValue(t, types, depth);
+    }
+
+    Object readValue(JfrType t, Map<Long, JfrType> types, int depth) {
+        switch (t.kind) {
+            case KIND_STRING:
+                return readString();
+            case KIND_FLOAT:
+                return (long) readRawInt();
+            case KIND_DOUBLE:
+                return readRawLong();
+            case KIND_STRUCT:
+                if (depth > MAX_DEPTH) {
+                    throw new JfrFormatException("types nest too deeply: " + t.name);
+                }
+                Object[] values = new Object[t.fields.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = readValue(t.fields.get(i), types, depth + 1);
+                }
+                return values;
+            default:
+                return readPrimitive(t.kind);
+        }
+    }
+
+    long readPrimitive(int kind) {
+        return switch (kind) {
+            case KIND_BOOLEAN, KIND_BYTE -> readByte();
+            case KIND_CHAR -> (char) readLongOrInt();
+            case KIND_SHORT -> compressed ? (short) readLong() : readRawShort();
+            case KIND_INT -> readInt();
+            case KIND_LONG -> readLong();
+            case KIND_FLOAT -> readRawInt();
+            case KIND_DOUBLE -> readRawLong();
+            default -> throw new IllegalArgumentException("not a primitive kind: " + kind);
+        };
+    }
+}

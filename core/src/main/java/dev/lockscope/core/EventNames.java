@@ -1,0 +1,28 @@
+package dev.lockscope.core;
+
+/**
+ * The names of the JFR events lockscope writes and reads, in one place: the agent's event classes
+ * use them in their {@code @Name} annotations, the analysis's reader to find them in a recording.
+ */
+public final class EventNames {
+    private EventNames() {
+    }
+
+    public static final String PARK = "lockscope.Park";
+    public static final String UNPARK = "lockscope.Unpark";
+    public static final String LOCK_SUMMARY = "lockscope.LockSummary";
+    public static final String ACQUIRE = "lockscope.Acquire";
+    public static final String VIRTUAL_MONITOR_ENTER = "lockscope.VirtualMonitorEnter";
+
+    public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
+    public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
+    public static final String THREAD_PARK = "jdk.ThreadPark";
+    public static final String THREAD_SLEEP = "jdk.ThreadSleep";
+    public static final String THREAD_START = "jdk.ThreadStart";
+    public static final String THREAD_END = "jdk.ThreadEnd";
+    public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    public static final String VIRTUAL_THREAD_PINNED = "jdk.VirtualThreadPinned";
+    public static final String CPU_INFORMATION = "jdk.CPUInformation";
+    public static final String CONTAINER_CONFIGURATION = "jdk.ContainerConfiguration";
+    public static final String INITIAL_SYSTEM_PROPERTY = "jdk.InitialSystemProperty";
+}

@@ -1,0 +1,51 @@
+package dev.lockscope.e2e;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code kill -9} of a profiled JVM leaves only JFR's repository chunk, whose header the JVM never
+ * finished: {@code lockscope report} reads it up to its last flush and says so in a warning.
+ */
+class KilledRecordingTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theRepositoryChunkOfAKilledJvmIsSalvaged() throws Exception {
+        Path repo = dir.resolve("repo");
+        List<String> cmd = new ArrayList<>(Proc.demoCommand("file=" + dir.resolve("never.jfr") + ",report=off",
+                "large-cs-juc", "--threads", "4", "--seconds", "60"));
+        cmd.add(1, "-XX:FlightRecorderOptions:repository=" + repo);
+        Proc demo = Proc.start(dir, cmd);
+        Path chunk = null;
+        // JFR flushes the chunk about once a second; wait for a few flushes, then kill
+        for (int i = 0; i < 300 && (chunk == null || Files.size(chunk) < 100_000); i++) {
+            Thread.sleep(100);
+            chunk = Files.isDirectory(repo) ? chunkIn(repo) : null;
+        }
+        Thread.sleep(3000);
+        demo.process.destroyForcibly().waitFor();
+        assertThat(chunk).as("a repository chunk").isNotNull();
+        chunk = chunkIn(repo);
+
+        Proc report = Proc.lockscope(dir, 60, "report", chunk.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        assertThat(report.err()).contains("lockscope: warning: recording was not finished by its JVM").doesNotContain("\tat ");
+        assertThat(report.out()).contains("ReentrantLock$NonfairSync");
+    }
+
+    private static Path chunkIn(Path repo) throws Exception {
+        try (Stream<Path> files = Files.walk(repo)) {
+            return files.filter(p -> p.toString().endsWith(".jfr")).findFirst().orElse(null);
+        }
+    }
+}
