@@ -78,7 +78,7 @@ class VirtualThreadsTest {
         assertThat(pinned.get(0).getStackTrace().getFrames())
                 .anyMatch(f -> f.getMethod().getName().equals("holdInsideLock"));
         // ... and reported as a finding: pinned time at the holder's site, and carrier starvation
-        assertThat(run.report).containsPattern("pinned to their carriers in\\s+dev\\.lockscope\\.demo\\.VirtualThreadContention\\.holdInsideLock")
+        assertThat(run.report).containsPattern("(?s)pinned\\s+to\\s+their\\s+carriers\\s+for\\s+[\\d.]+\\s+s\\s+in\\s+all,\\s+in\\s+.*?dev\\.lockscope\\.demo\\.VirtualThreadContention\\.holdInsideLock")
                 .containsPattern("All \\d+ carriers of the virtual-thread scheduler were pinned");
     }
 

@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.ThreadNames;
 import dev.lockscope.core.ParkTally;
 
 import java.lang.invoke.MethodHandles;
@@ -116,7 +117,7 @@ public final class BlockerRecord {
             frames[n++] = dev.lockscope.core.Frames.format(e);
         }
         firstFrames = java.util.Arrays.copyOf(frames, n);
-        firstThread = Thread.currentThread().getName();
+        firstThread = ThreadNames.of(Thread.currentThread()); // once per blocker: not on the per-park path
     }
 
     /** The park that began at {@code begin} returned; returns the end time. */

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.core.ThreadNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +19,7 @@ public final class VirtualThreads {
 
     /** {@code virtual#<id>}, or {@code <name> (virtual#<id>)} when the thread has a name. */
     public static String displayName(long javaTid, String name) {
-        String id = "virtual#" + javaTid;
-        return name == null || name.isEmpty() ? id : name + " (" + id + ")";
+        return ThreadNames.virtual(javaTid, name);
     }
 
     /** Whether lockscope named this thread as a virtual thread ({@link #displayName}). */

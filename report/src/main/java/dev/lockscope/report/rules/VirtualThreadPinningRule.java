@@ -30,11 +30,15 @@ final class VirtualThreadPinningRule implements Rule {
         }
         PinningAnalysis.PinnedSite top = r.sites().get(0);
         long capacity = Math.max(1, input.contention().durationNanos()) * Math.max(1, r.carriers());
-        String others = r.sites().size() > 1 ? String.format(Locale.ROOT, " (%d other sites, %.1f s in all)",
-                r.sites().size() - 1, r.pinnedNanos() / 1e9) : "";
+        StringBuilder sites = new StringBuilder();
+        for (PinningAnalysis.PinnedSite site : r.sites().subList(0, Math.min(3, r.sites().size()))) {
+            sites.append(sites.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "`%s` (%.1f s, %d times)",
+                    site.site(), site.nanos() / 1e9, site.count()));
+        }
+        String more = r.sites().size() > 3 ? String.format(Locale.ROOT, " and %d other sites", r.sites().size() - 3) : "";
         return RuleResult.of(id(), 100.0 * top.nanos() / capacity, String.format(Locale.ROOT,
-                "Virtual threads were pinned to their carriers in `%s` for %.1f s (%d times)%s: they blocked inside "
+                "Virtual threads were pinned to their carriers for %.1f s in all, in %s%s: they blocked inside "
                         + "`synchronized` or under a native frame, keeping the carrier from other virtual threads.",
-                top.site(), top.nanos() / 1e9, top.count(), others), "pinned:" + top.site());
+                r.pinnedNanos() / 1e9, sites, more), "pinned:" + top.site());
     }
 }
