@@ -357,6 +357,12 @@ public final class ReservationLock implements Lock {
         throw new UnsupportedOperationException("ReservationLock has one wait set, like a monitor: use its await()/signal()/signalAll()");
     }
 
+    /** Reserves a fresh lock to {@code owner} without acquiring it (the stress tests' dead or idle owners). */
+    void reserveFor(Thread owner) {
+        RESERVED_THREAD.setRelease(this, owner);
+        WORD.setVolatile(this, RESERVED | owner.getId() << RCNT_BITS);
+    }
+
     /** The base lock, for tests that look at its mode after a cancellation. */
     TasukiLock base() {
         return base;
