@@ -28,17 +28,20 @@ extra=(-strideCount 4 "${extra[@]}")
 mkdir -p "$out"
 status=0
 echo "jcstress $mode on $("$java" -version 2>&1 | head -1), $(uname -m), $(nproc) CPUs"
-"$java" -jar "$jar" -m "$mode" -t 'dev\.lockscope\.locks\.LockStress' -r "$out/tests" "${extra[@]}" > "$out/tests.log" 2>&1 || true
-if grep -qE '\[(FAILED|ERROR|STALE)\]' "$out/tests.log" || ! grep -q '\[OK\] dev.lockscope' "$out/tests.log"; then
-  echo "FAIL: a lock test failed (or none ran), see $out/tests.log"; grep -E '\[(FAILED|ERROR|STALE)\]' "$out/tests.log" | sort -u || true
+"$java" -jar "$jar" -m "$mode" -v -t 'dev\.lockscope\.locks\.LockStress' -r "$out/tests" "${extra[@]}" > "$out/tests.log" 2>&1 || true
+passed=$(sed -n '/^RUN RESULTS/,$p' "$out/tests.log" | grep -oE '\[OK\] dev\S+' | sort -u | wc -l)
+if ! grep -q 'Failed tests: No matches' "$out/tests.log" || ! grep -q 'Error tests: No matches' "$out/tests.log" \
+    || (( passed == 0 )); then
+  echo "FAIL: a lock test failed, timed out or none ran, see $out/tests.log"
+  sed -n '/^RUN RESULTS/,$p' "$out/tests.log" | grep -E '\[(FAILED|ERROR|TIMEOUT|STALE)\]' | sort -u || true
   status=1
 else
-  echo "ok: every LockStress test passed ($(grep -oE '\[OK\] dev\S+' "$out/tests.log" | sort -u | wc -l) tests)"
+  echo "ok: all $passed LockStress tests passed"
 fi
-"$java" -jar "$jar" -m "$mode" -t 'dev\.lockscope\.locks\.NegativeControls' -r "$out/negative-controls" "${extra[@]}" > "$out/negative-controls.log" 2>&1 || true
+"$java" -jar "$jar" -m "$mode" -v -t 'dev\.lockscope\.locks\.NegativeControls' -r "$out/negative-controls" "${extra[@]}" > "$out/negative-controls.log" 2>&1 || true
 for control in TasukiReleaseWithoutFence AsymmetricTasukiReleaseWithoutFence AsymmetricOwnerWithoutFence TasukiContenderWithoutFence; do
   expected=no; [[ " ${caught_here[*]} " == *" $control "* ]] && expected=yes
-  if grep -qE "\[FAILED\] dev.lockscope.locks.NegativeControls.$control\$" "$out/negative-controls.log"; then caught=yes; else caught=no; fi
+  if sed -n '/^RUN RESULTS/,$p' "$out/negative-controls.log" | grep -qE "\[FAILED\] dev.lockscope.locks.NegativeControls.$control\$"; then caught=yes; else caught=no; fi
   echo "negative control $control: caught=$caught (expected on this CPU: $expected)"
   [[ $expected == yes && $caught == no ]] && status=1
 done

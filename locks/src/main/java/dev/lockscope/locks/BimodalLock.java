@@ -114,14 +114,9 @@ abstract class BimodalLock implements Lock {
     @Override
     public void lock() {
         long me = currentThreadId();
-        if (flatTryAcquire(me)) {
-            return;
+        if (!acquiredFlatOrRecursively(me)) {
+            acquireSlow(me, false, 0L);
         }
-        if (flatHeldBy(me)) {
-            enterRecursively();
-            return;
-        }
-        acquireSlow(me, false, 0L);
     }
 
     @Override
@@ -130,26 +125,27 @@ abstract class BimodalLock implements Lock {
             throw new InterruptedException();
         }
         long me = currentThreadId();
-        if (flatTryAcquire(me)) {
-            return;
-        }
-        if (flatHeldBy(me)) {
-            enterRecursively();
-            return;
-        }
-        if (!acquireSlow(me, true, 0L)) {
+        if (!acquiredFlatOrRecursively(me) && !acquireSlow(me, true, 0L)) {
             throw new InterruptedException();
         }
     }
 
-    @Override
-    public boolean tryLock() {
-        long me = currentThreadId();
+    /** Line 12 of Fig. 4.7 (the flat CAS), or one more hold by a thread that already holds the lock flat. */
+    private boolean acquiredFlatOrRecursively(long me) {
         if (flatTryAcquire(me)) {
             return true;
         }
         if (flatHeldBy(me)) {
             enterRecursively();
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean tryLock() {
+        long me = currentThreadId();
+        if (acquiredFlatOrRecursively(me)) {
             return true;
         }
         FatMonitor mon = obtainMonitor();

@@ -198,9 +198,13 @@ public final class ReservationLock implements Lock {
         WORD.setVolatile(this, BASE);
     }
 
-    /** Step (b): stop the owner (safepoint/handshake) until its top frame is not an unsafe region. */
+    /**
+     * Step (b): stop the owner (safepoint/handshake) until its top frame is not an unsafe region. A
+     * terminated owner needs no stop: seeing {@code isAlive() == false} happens-after its last action (JLS
+     * 17.4.4), so its last store is visible and it makes no further one.
+     */
     private static void waitUntilOutsideUnsafeRegion(Thread owner) {
-        for (int spins = 0; inUnsafeRegion(owner.getStackTrace()); spins++) {
+        for (int spins = 0; owner.isAlive() && inUnsafeRegion(owner.getStackTrace()); spins++) {
             pause(spins + 64);
         }
     }

@@ -55,14 +55,37 @@ final class Locks {
         }
     }
 
-    /** Runs {@code body} on a new thread and waits for it (the "other thread" of the transition benchmarks). */
+    /**
+     * Runs {@code body} on a new thread, waits until it is done, and keeps that thread alive (parked) until
+     * {@link #endOtherThreads()}: the locks it used stay biased to / reserved by a live thread, so a second
+     * thread's first acquisition pays the full cancellation (stopping a live owner), as in the thesis.
+     */
     static void onOtherThread(Runnable body) {
-        Thread t = new Thread(body, "other");
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            body.run();
+            done.countDown();
+            while (!Thread.currentThread().isInterrupted()) {
+                java.util.concurrent.locks.LockSupport.park();
+            }
+        }, "other");
+        t.setDaemon(true);
         t.start();
+        OTHER_THREADS.add(t);
         try {
-            t.join();
+            done.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static final java.util.List<Thread> OTHER_THREADS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Ends the threads {@link #onOtherThread} kept alive (call at the end of each iteration). */
+    static void endOtherThreads() {
+        for (Thread t : OTHER_THREADS) {
+            t.interrupt();
+        }
+        OTHER_THREADS.clear();
     }
 }

@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -20,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * does rounds 1-3, thread S rounds 4-6, T again rounds 7-9. Measured rounds: T's steady round (2), S's first
  * round (4: the reservation lock cancels every element here), S's steady round (5) and T's first round
  * after S (7: the reservation lock has lost T's reservation, the asymmetric ones have not). The rounds
- * before the measured one run in set-up, on a terminated thread standing for the other side.
+ * before the measured one run in set-up; the other side's thread stays alive (parked) during the measurement.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -94,5 +95,10 @@ public class RoundsBenchmark {
             }
         }
         return counter;
+    }
+
+    @TearDown(Level.Iteration)
+    public void endOtherThreads() {
+        Locks.endOtherThreads();
     }
 }

@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -37,7 +38,7 @@ public class TransitionBenchmark {
     Lock[] usedByOther;
     Object[] monitorsUsedByOther;
 
-    /** Fresh locks, and locks each taken once by another (terminated) thread. */
+    /** Fresh locks, and locks each taken once by another thread, which stays alive (parked). */
     @Setup(Level.Iteration)
     public void lockedByAnotherThread() {
         fresh = new Lock[BATCH];
@@ -112,5 +113,10 @@ public class TransitionBenchmark {
             }
         }
         return sum;
+    }
+
+    @TearDown(Level.Iteration)
+    public void endOtherThreads() {
+        Locks.endOtherThreads();
     }
 }
