@@ -30,7 +30,8 @@ class FaultInjectionTest {
     @AfterEach
     void unmount() throws Exception {
         if (mounted != null) {
-            new ProcessBuilder("umount", mounted.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+            // lazily: this JVM's reader may still map a chunk of the recording there until a GC unmaps it
+            new ProcessBuilder("umount", "-l", mounted.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
         }
     }
 
