@@ -45,7 +45,9 @@ class KilledRecordingTest {
 
     private static Path chunkIn(Path repo) throws Exception {
         try (Stream<Path> files = Files.walk(repo)) {
-            return files.filter(p -> p.toString().endsWith(".jfr")).findFirst().orElse(null);
+            // the chunk being written: JFR names chunks by their start time, and the agent's own event
+            // stream rotates the first, short chunk out when it starts
+            return files.filter(p -> p.toString().endsWith(".jfr")).max(java.util.Comparator.comparing(Path::toString)).orElse(null);
         }
     }
 }
