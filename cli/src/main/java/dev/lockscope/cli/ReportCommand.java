@@ -6,6 +6,7 @@ import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.report.export.OutputFormat;
 import dev.lockscope.report.export.Side;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -74,8 +75,19 @@ final class ReportCommand implements Callable<Integer> {
                     + "a recording holds no live records to free.")
     long collectionThreshold;
 
+    @Mixin
+    WaitClassMixin waits;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10",
+            description = "Text: show the first N entries of every section (locks, findings, idle pools, blame "
+                    + "groups at each level); JSON and HTML keep everything (default: ${DEFAULT-VALUE}).")
+    int top;
+
     @Override
     public Integer call() {
+        if (top < 1) {
+            throw new UserError("--top must be >= 1, got " + top);
+        }
         ContentionOptions options = options();
         List<Aspect> aspects;
         try {
@@ -85,7 +97,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         byte[] report;
         try {
-            report = format.render(recording, options, side, aspects, raw);
+            report = format.render(recording, options, side, aspects, raw, waits.classifier(), top);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }

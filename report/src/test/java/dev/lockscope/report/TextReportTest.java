@@ -37,7 +37,7 @@ class TextReportTest {
                 + "in `com.example.inventory.Inventory.audit` 91% of that time, and this sentence goes on for a while.";
         Report small = Recordings.report(Recordings.small());
         Report report = new Report(small.contention(), small.blame(), null, null,
-                List.of(RuleResult.of("lock-bottleneck", 62, finding, "lock@1")));
+                List.of(RuleResult.of("lock-bottleneck", 62, finding, "lock@1")), small.waits());
         String text = TextReport.render(report, Path.of("/tmp/app.html"));
         assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(LockTable.WIDTH));
         assertThat(text).contains("top findings:\n  - ReentrantLock in Inventory.reserve blocked 14 threads")
@@ -51,7 +51,7 @@ class TextReportTest {
         Report small = Recordings.report(Recordings.small());
         Report report = new Report(small.contention(), small.blame(), null, null,
                 List.of(RuleResult.of("lock-bottleneck", 50, "A lock.", "lock@1"),
-                        RuleResult.notEvaluated("monitor-contention", List.of("jdk.JavaMonitorEnter"))));
+                        RuleResult.notEvaluated("monitor-contention", List.of("jdk.JavaMonitorEnter"))), small.waits());
         assertThat(TextReport.findings(report)).contains(
                 "  - not evaluated: monitor-contention (no jdk.JavaMonitorEnter events in the recording)");
     }

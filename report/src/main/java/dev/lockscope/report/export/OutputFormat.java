@@ -8,6 +8,7 @@ import dev.lockscope.report.TextReport;
 import dev.lockscope.report.html.HtmlReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
+import dev.lockscope.report.rules.WaitClassifier;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,10 +33,13 @@ public enum OutputFormat {
      * @param side    the stack side of {@link #collapsed} and {@link #pprof}; ignored by the others
      * @param groupBy the aspects of the owner-blame tree
      * @param raw     keep AQS/LockSupport frames at the top of chains
+     * @param waits   how waits are classified as contention or idle
+     * @param top     entries per section of {@link #text}; the other formats keep everything
      */
-    public byte[] render(Path recording, ContentionOptions options, Side side, List<Aspect> groupBy, boolean raw)
-            throws RecordingException {
-        return render(ReportBuilder.read(recording, options, groupBy, raw, needsTimeline()), side);
+    public byte[] render(Path recording, ContentionOptions options, Side side, List<Aspect> groupBy, boolean raw,
+                         WaitClassifier waits, int top) throws RecordingException {
+        Report report = ReportBuilder.read(recording, options, groupBy, raw, needsTimeline(), waits);
+        return this == text ? utf8(TextReport.render(report, null, top)) : render(report, side);
     }
 
     /** Only the page shows the per-thread timeline, so only it pays for building one. */

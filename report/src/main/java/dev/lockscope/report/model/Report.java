@@ -5,6 +5,7 @@ import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Rules;
+import dev.lockscope.report.rules.WaitClasses;
 
 import java.util.List;
 
@@ -19,9 +20,10 @@ import java.util.List;
  * @param bottleGraph the bottle graph when scheduling data lies beside the recording, else null
  * @param timeline    the per-thread timeline when asked for (the HTML page), else null
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
+ * @param waits       each lock's waits classified as contention, idle or other; idle time per pool
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
-                     List<RuleResult> rules) {
+                     List<RuleResult> rules, WaitClasses waits) {
     public Report {
         rules = List.copyOf(rules);
     }

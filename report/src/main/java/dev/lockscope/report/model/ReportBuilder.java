@@ -23,6 +23,8 @@ import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
 import dev.lockscope.report.rules.Rules;
+import dev.lockscope.report.rules.WaitClasses;
+import dev.lockscope.report.rules.WaitClassifier;
 import dev.lockscope.sched.SchedFile;
 import dev.lockscope.sched.SchedTrace;
 
@@ -46,6 +48,7 @@ public final class ReportBuilder {
     private final BlameAnalysis blame = new BlameAnalysis();
     private final EventsSeen events = new EventsSeen();
     private final ThreadTimeline timeline;
+    private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
     /**
      * @param groupBy      the aspects of the blame tree
@@ -59,10 +62,22 @@ public final class ReportBuilder {
         this.timeline = withTimeline ? new ThreadTimeline() : null;
     }
 
+    /** Classifies waits with {@code classifier} ({@code --idle}, {@code --contention}) instead of the defaults. */
+    public ReportBuilder classifyingWaitsBy(WaitClassifier classifier) {
+        this.classifier = classifier;
+        return this;
+    }
+
     /** Reads the recording once and builds its report. */
     public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, boolean raw,
                               boolean withTimeline) throws RecordingException {
-        ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline);
+        return read(recording, options, groupBy, raw, withTimeline, WaitClassifier.DEFAULTS);
+    }
+
+    /** The same with waits classified by {@code classifier}. */
+    public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, boolean raw,
+                              boolean withTimeline, WaitClassifier classifier) throws RecordingException {
+        ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline).classifyingWaitsBy(classifier);
         return builder.build(RecordingReader.read(recording, builder.visitors().toArray(RecordingVisitor[]::new)));
     }
 
@@ -94,9 +109,9 @@ public final class ReportBuilder {
         BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
                 WaitRow.of(result.waits(), view));
-        RuleInput input = new RuleInput(contention.result(), summary);
+        RuleInput input = new RuleInput(contention.result(), summary, classifier);
         return new Report(input.contention(), summary, bottleGraph(recording),
-                timeline == null ? null : timeline.build(recording), Rules.evaluate(input, events));
+                timeline == null ? null : timeline.build(recording), Rules.evaluate(input, events), WaitClasses.of(input));
     }
 
     /**

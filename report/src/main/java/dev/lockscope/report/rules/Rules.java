@@ -14,7 +14,7 @@ public final class Rules {
     public static final List<Rule> ALL = List.of(
             // the lock threads waited for longest, of any kind: the first thing to look at
             new MostWaitedLockRule("lock-bottleneck", List.of(EventsSeen.PARK_END, EventsSeen.MONITOR_ENTER),
-                    lock -> true, "No thread waited for a lock in this recording."),
+                    lock -> true, "No contention in this recording: no thread waited for a lock that another thread held."),
             new MostWaitedLockRule("park-contention", List.of(EventsSeen.PARK_END),
                     lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),
             new MostWaitedLockRule("monitor-contention", List.of(EventsSeen.MONITOR_ENTER),
