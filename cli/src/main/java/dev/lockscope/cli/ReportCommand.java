@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {
                 "Reads a JFR recording made by lockscope (record, attach, or -javaagent) and prints the "
-                        + "park-contention metrics of seed 000 §3.7 for every java.util.concurrent park blocker "
+                        + "park-contention metrics (README: Metrics) for every java.util.concurrent park blocker "
                         + "and every contended monitor, the lock with the most total wait first.",
                 "For monitors, \"parked\" reads \"blocked on entry\". TotalExecutionTime is the recording's length."},
         footer = {"", "Examples:",
@@ -34,6 +34,7 @@ import java.util.concurrent.Callable;
                 "  lockscope report app.jfr --print-threshold 100",
                 "", "The JSON schema is documented in docs/json-schema.md, the HTML report and the exports in "
                         + "docs/html-report.md.",
+                "References (authors, titles): README, section References.",
                 "Exit status: 0 report written, 2 bad input (missing, truncated or non-JFR file, bad option)."})
 final class ReportCommand implements Callable<Integer> {
     @Spec
@@ -66,12 +67,12 @@ final class ReportCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--print-threshold", paramLabel = "N", defaultValue = "0",
-            description = "Leave out locks with fewer than N parks (seed 000 §3.3.2; default ${DEFAULT-VALUE}).")
+            description = "Leave out locks with fewer than N parks (default ${DEFAULT-VALUE}).")
     long printThreshold;
 
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
             description = "Measure a lock only after its first N parks, which still count in times parked "
-                    + "(seed 000 §3.3.1; default ${DEFAULT-VALUE}). Free-on-print is an agent option only: "
+                    + "(default ${DEFAULT-VALUE}). Free-on-print is an agent option only: "
                     + "a recording holds no live records to free.")
     long collectionThreshold;
 

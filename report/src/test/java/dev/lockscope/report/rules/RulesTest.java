@@ -88,6 +88,21 @@ class RulesTest {
     }
 
     @Test
+    void aConditionIsNamedConditionNotItsOuterClass() {
+        assertThat(LockSentence.outerSimpleName("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject"))
+                .isEqualTo("Condition");
+        assertThat(LockSentence.outerSimpleName(Recordings.LOCK)).isEqualTo("ReentrantLock");
+    }
+
+    @Test
+    void oneThreadAtATimeIsNotUpTo1Threads() {
+        var lock = report.contention().locks().get(0);
+        var single = new dev.lockscope.core.LockMetrics(lock.kind(), lock.className(), lock.identityHash(), lock.firstThread(),
+                lock.firstFrames(), dev.lockscope.core.ParkTally.empty(0).park(0).unpark(5), lock.totalExecutionNanos());
+        assertThat(LockSentence.of(single, List.of())).contains("blocked 1 thread at a time").doesNotContain("1 threads");
+    }
+
+    @Test
     void appMethodSkipsRuntimeFrames() {
         assertThat(LockSentence.appMethod(List.of("java.util.concurrent.locks.LockSupport.park",
                 "com.example.Inventory$Item.reserve:42"))).isEqualTo("Inventory$Item.reserve");
