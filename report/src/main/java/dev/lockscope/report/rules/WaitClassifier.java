@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
 /**
  * Says of every waited-for lock whether its waits were contention (threads waiting for something
  * another thread held), idle (workers waiting for work) or other, and which named rule decided.
- * The rules are tried in order: the user's {@code --contention} and {@code --idle} patterns, a lock
- * taken (an exclusive lock or a monitor entry), the idle places of the JDK's and Jetty's pools, then
+ * The rules are tried in order: the user's {@code --contention} and {@code --idle} patterns, waits
+ * inside lockscope's own agent (other), a lock taken (an exclusive lock or a monitor entry), the idle places of the JDK's and Jetty's pools, then
  * conditions by whether a releasing thread woke the waiter.
  *
  * @param idle       {@code --idle}: a lock whose class or a waiting frame matches is idle; null for none
@@ -38,6 +38,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             new IdleFrame("fork-join-idle", "java.util.concurrent.ForkJoinPool.awaitWork"),
             new IdleFrame("selector", "sun.nio.ch.SelectorImpl.select"),
             new IdleFrame("latch-await", "java.util.concurrent.CountDownLatch.await"),
+            new IdleFrame("reference-queue", "java.lang.ref.ReferenceQueue.remove"), // Cleaner, reference handlers
             new IdleFrame("jetty-idle-pool", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll"),
             new IdleFrame("jetty-reserved-thread", "org.eclipse.jetty.util.thread.ReservedThreadExecutor"));
 
@@ -68,6 +69,9 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         if (matches(idle, lock.className(), frames)) {
             return new Verdict(WaitClass.IDLE, "--idle");
         }
+        if (isLockscopesOwn(lock, frames)) {
+            return new Verdict(WaitClass.OTHER, "lockscope-own");
+        }
         if (lock.kind() == LockKind.MONITOR) {
             return new Verdict(WaitClass.CONTENTION, "monitor-enter");
         }
@@ -91,6 +95,19 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             return new Verdict(WaitClass.CONTENTION, "synchronizer-acquire"); // Semaphore, a custom AQS lock
         }
         return notified ? new Verdict(WaitClass.CONTENTION, "woken-by-releaser") : new Verdict(WaitClass.OTHER, "unrecognised-wait");
+    }
+
+    /**
+     * JFR's own lock taken while the agent writes a park event: the agent's frames are in the stack, or,
+     * where the reader trimmed them, a monitor entered at a park site (java.util.concurrent's locks
+     * enter no monitor of their own, only the agent's hook there does).
+     */
+    private static boolean isLockscopesOwn(LockMetrics lock, List<String> frames) {
+        if (frames.stream().anyMatch(f -> FrameFormat.function(f).startsWith("dev.lockscope.agent."))) {
+            return true;
+        }
+        return lock.kind() == LockKind.MONITOR && !lock.firstFrames().isEmpty()
+                && FrameFormat.function(lock.firstFrames().get(0)).startsWith("java.util.concurrent.locks.");
     }
 
     /** ReentrantLock's and ReentrantReadWriteLock's syncs, StampedLock: parks there wait for a holder. */

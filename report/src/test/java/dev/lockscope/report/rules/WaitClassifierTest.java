@@ -53,6 +53,11 @@ class WaitClassifierTest {
         assertThat(classify(c, "java.util.concurrent.Semaphore$NonfairSync", List.of(
                 "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait:324")).rule())
                 .isEqualTo("jetty-reserved-thread");
+        assertThat(c.classify(lock(LockKind.MONITOR, "[I", List.of("jdk.jfr.internal.handlers.EventHandler1.write",
+                "dev.lockscope.agent.boot.ParkBeginEvent.commit")), List.of()))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "lockscope-own"));
+        assertThat(c.classify(lock(LockKind.MONITOR, "[I", POOL_IDLE.subList(1, POOL_IDLE.size())), List.of()).rule())
+                .isEqualTo("lockscope-own"); // the reader trimmed the agent's frames: entered at a park site
         assertThat(classify(c, CONDITION, List.of("com.example.Queue.next:8")))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "condition-no-releaser"));
     }
