@@ -4,6 +4,7 @@ import dev.lockscope.core.LockTable;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameNode;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRow;
@@ -17,6 +18,13 @@ import java.util.stream.Collectors;
  * the owner-chain classes per lock, and the conditional waits kept apart from contention.
  */
 public final class BlameTextReport {
+    /** Why a thread, method or chain can be {@code (unknown)}: printed once under a report that shows one. */
+    static final String UNKNOWN_REASONS = String.format(Locale.ROOT, "%s means no thread was seen holding what was waited for: a%n"
+            + "  blocker without an owner (Semaphore, CountDownLatch, a custom AQS sync), the gap between a%n"
+            + "  release and the woken thread running, or an owner whose stack was never recorded; for a%n"
+            + "  conditional wait, no signal was recorded (a timeout, an interrupt, or one before the recording).%n",
+            ChainView.UNKNOWN);
+
     private BlameTextReport() {
     }
 
@@ -35,6 +43,9 @@ public final class BlameTextReport {
         children(out, s.tree().children(), 0, top);
         chainShares(out, s, top);
         waits(out, s, top);
+        if (out.indexOf(ChainView.UNKNOWN) >= 0) {
+            out.append(String.format(Locale.ROOT, "%n%s", UNKNOWN_REASONS));
+        }
         return out.toString();
     }
 
