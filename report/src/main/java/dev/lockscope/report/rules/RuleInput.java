@@ -3,6 +3,7 @@ package dev.lockscope.report.rules;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.core.LockMetrics;
 
 import java.util.List;
@@ -19,8 +20,14 @@ public record RuleInput(LockContention contention, BlameSummary blame, WaitClass
                 && r.lock().lockClass().equals(lock.className()) && r.lock().id().equals(lock.identityHash())).toList();
     }
 
+    /** The conditional waits ({@code Condition.await}) on one lock of the contention table. */
+    public List<WaitRow> waitsOf(LockMetrics lock) {
+        return blame.waits().stream().filter(w -> w.lock().kind() == lock.kind()
+                && w.lock().lockClass().equals(lock.className()) && w.lock().id().equals(lock.identityHash())).toList();
+    }
+
     /** Whether the lock's waits were contention, idle or other, and by which rule. */
     public WaitClassifier.Verdict verdict(LockMetrics lock) {
-        return classifier.classify(lock, blameOf(lock));
+        return classifier.classify(lock, blameOf(lock), waitsOf(lock));
     }
 }

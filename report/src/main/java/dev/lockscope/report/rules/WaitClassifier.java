@@ -1,6 +1,7 @@
 package dev.lockscope.report.rules;
 
 import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
@@ -59,8 +60,16 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         }
     }
 
-    /** The verdict on one lock, from its class, its waiting frames and the blame rows' owners (the notifiers). */
+    /** {@link #classify(LockMetrics, List, List)} for a lock with no conditional waits. */
     public Verdict classify(LockMetrics lock, List<BlameRow> blame) {
+        return classify(lock, blame, List.of());
+    }
+
+    /**
+     * The verdict on one lock, from its class, its waiting frames, and who released it to the waiters:
+     * the blame rows' owners and the conditional waits' notifiers.
+     */
+    public Verdict classify(LockMetrics lock, List<BlameRow> blame, List<WaitRow> waits) {
         List<String> frames = new ArrayList<>(lock.firstFrames());
         blame.forEach(r -> frames.addAll(r.waiterFrames()));
         if (matches(contention, lock.className(), frames)) {
@@ -85,7 +94,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
                 }
             }
         }
-        boolean notified = blame.stream().anyMatch(r -> r.ownerThread() != null && !r.ownerThread().equals(ThreadRef.UNKNOWN));
+        boolean notified = blame.stream().anyMatch(r -> known(r.ownerThread())) || waits.stream().anyMatch(w -> known(w.notifier()));
         if (lock.className().contains("ConditionObject")) {
             // a condition used as a lock: the waiter was woken by the thread that released what it waited for
             return notified ? new Verdict(WaitClass.CONTENTION, "condition-signalled-by-releaser")
@@ -115,6 +124,10 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         return className.startsWith("java.util.concurrent.locks.ReentrantLock$")
                 || className.startsWith("java.util.concurrent.locks.ReentrantReadWriteLock$")
                 || className.equals("java.util.concurrent.locks.StampedLock");
+    }
+
+    private static boolean known(ThreadRef thread) {
+        return thread != null && !thread.equals(ThreadRef.UNKNOWN);
     }
 
     private static boolean matches(Pattern p, String className, List<String> frames) {

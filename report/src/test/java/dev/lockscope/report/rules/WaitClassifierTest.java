@@ -63,6 +63,18 @@ class WaitClassifierTest {
     }
 
     @Test
+    void aConditionSignalledByAKnownThreadIsContention() {
+        LockMetrics condition = lock(LockKind.PARK, CONDITION, List.of("com.example.Queue.next:8"));
+        dev.lockscope.analysis.blame.LockId id = dev.lockscope.analysis.blame.LockId.blocker(CONDITION, 1);
+        assertThat(WaitClassifier.DEFAULTS.classify(condition, List.of(), List.of(new dev.lockscope.analysis.blame.WaitRow(
+                id, Recordings.A, "com.example.Queue.next", Recordings.B, 5, 1, 0))))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "condition-signalled-by-releaser"));
+        assertThat(WaitClassifier.DEFAULTS.classify(condition, List.of(), List.of(new dev.lockscope.analysis.blame.WaitRow(
+                id, Recordings.A, "com.example.Queue.next", ThreadRef.UNKNOWN, 5, 1, 1))).rule())
+                .isEqualTo("condition-no-releaser");
+    }
+
+    @Test
     void theUsersPatternsDecideFirstContentionBeforeIdle() {
         WaitClassifier c = WaitClassifier.of("Inventory\\.reserve", "LinkedBlockingQueue");
         assertThat(classify(c, Recordings.LOCK, Recordings.RESERVE))
