@@ -1,6 +1,7 @@
 package dev.lockscope.report.model;
 
 import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
@@ -109,9 +110,10 @@ public final class ReportBuilder {
         BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
                 WaitRow.of(result.waits(), view));
-        RuleInput input = new RuleInput(contention.result(), summary, classifier);
-        return new Report(input.contention(), summary, bottleGraph(recording),
-                timeline == null ? null : timeline.build(recording), Rules.evaluate(input, events), WaitClasses.of(input));
+        LockContention table = contention.result();
+        RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier));
+        return new Report(table, summary, bottleGraph(recording),
+                timeline == null ? null : timeline.build(recording), Rules.evaluate(input, events), input.waits());
     }
 
     /**

@@ -3,31 +3,28 @@ package dev.lockscope.report.rules;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.blame.WaitRow;
+import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.core.LockMetrics;
 
 import java.util.List;
 
-/** What rules read: the analyses' results of one recording, and how its waits are classified. */
-public record RuleInput(LockContention contention, BlameSummary blame, WaitClassifier classifier) {
+/** What rules read: the analyses' results of one recording, and how its waits were classified. */
+public record RuleInput(LockContention contention, BlameSummary blame, WaitClasses waits) {
     public RuleInput(LockContention contention, BlameSummary blame) {
-        this(contention, blame, WaitClassifier.DEFAULTS);
+        this(contention, blame, WaitClasses.of(contention, blame, WaitClassifier.DEFAULTS));
     }
 
     /** The blame rows of one lock of the contention table. */
     public List<BlameRow> blameOf(LockMetrics lock) {
-        return blame.rows().stream().filter(r -> r.lock().kind() == lock.kind()
-                && r.lock().lockClass().equals(lock.className()) && r.lock().id().equals(lock.identityHash())).toList();
-    }
-
-    /** The conditional waits ({@code Condition.await}) on one lock of the contention table. */
-    public List<WaitRow> waitsOf(LockMetrics lock) {
-        return blame.waits().stream().filter(w -> w.lock().kind() == lock.kind()
-                && w.lock().lockClass().equals(lock.className()) && w.lock().id().equals(lock.identityHash())).toList();
+        return blame.rows().stream().filter(r -> sameLock(r.lock(), lock)).toList();
     }
 
     /** Whether the lock's waits were contention, idle or other, and by which rule. */
     public WaitClassifier.Verdict verdict(LockMetrics lock) {
-        return classifier.classify(lock, blameOf(lock), waitsOf(lock));
+        return waits.verdictOf(lock);
+    }
+
+    private static boolean sameLock(LockId id, LockMetrics lock) {
+        return id.kind() == lock.kind() && id.lockClass().equals(lock.className()) && id.id().equals(lock.identityHash());
     }
 }

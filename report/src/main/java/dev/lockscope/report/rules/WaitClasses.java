@@ -1,9 +1,15 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.core.LockMetrics;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +19,13 @@ import java.util.TreeSet;
  * The classification of a recording's waits: one verdict per lock of the contention table, and the
  * idle time summed per pool of threads.
  *
- * @param verdicts  one per lock, in the contention table's order
+ * @param locks     the contention table's locks
+ * @param verdicts  one per lock, in the same order
  * @param idlePools the idle locks' waits per pool, most idle time first
  */
-public record WaitClasses(List<WaitClassifier.Verdict> verdicts, List<IdlePool> idlePools) {
+public record WaitClasses(List<LockMetrics> locks, List<WaitClassifier.Verdict> verdicts, List<IdlePool> idlePools) {
     public WaitClasses {
+        locks = List.copyOf(locks);
         verdicts = List.copyOf(verdicts);
         idlePools = List.copyOf(idlePools);
     }
@@ -36,12 +44,19 @@ public record WaitClasses(List<WaitClassifier.Verdict> verdicts, List<IdlePool> 
         }
     }
 
-    public static WaitClasses of(RuleInput input) {
+    /** Classifies every lock once; blame rows and conditional waits are grouped by lock first (a recording may have thousands of each). */
+    public static WaitClasses of(LockContention contention, BlameSummary blame, WaitClassifier classifier) {
+        Map<LockId, List<BlameRow>> rowsByLock = new HashMap<>();
+        blame.rows().forEach(r -> rowsByLock.computeIfAbsent(r.lock(), k -> new ArrayList<>()).add(r));
+        Map<LockId, List<WaitRow>> waitsByLock = new HashMap<>();
+        blame.waits().forEach(w -> waitsByLock.computeIfAbsent(w.lock(), k -> new ArrayList<>()).add(w));
         List<WaitClassifier.Verdict> verdicts = new ArrayList<>();
         Map<String, long[]> idle = new LinkedHashMap<>();
         Map<String, TreeSet<String>> rules = new LinkedHashMap<>();
-        for (LockMetrics lock : input.contention().locks()) {
-            WaitClassifier.Verdict v = input.verdict(lock);
+        for (LockMetrics lock : contention.locks()) {
+            LockId id = new LockId(lock.kind(), lock.className(), lock.identityHash());
+            WaitClassifier.Verdict v = classifier.classify(lock, rowsByLock.getOrDefault(id, List.of()),
+                    waitsByLock.getOrDefault(id, List.of()));
             verdicts.add(v);
             if (v.waitClass() == WaitClass.IDLE) {
                 // a lock's waits are counted to the pool of its first waiter: the threads of one queue are one pool
@@ -55,7 +70,7 @@ public record WaitClasses(List<WaitClassifier.Verdict> verdicts, List<IdlePool> 
         List<IdlePool> pools = new ArrayList<>();
         idle.forEach((pool, sum) -> pools.add(new IdlePool(pool, sum[0], sum[1], List.copyOf(rules.get(pool)))));
         pools.sort(Comparator.comparingLong(IdlePool::nanos).reversed());
-        return new WaitClasses(verdicts, pools);
+        return new WaitClasses(contention.locks(), verdicts, pools);
     }
 
     /** {@code pool-3-thread-12} → {@code pool-#-thread-#}: the threads of one pool differ only in numbers. */
@@ -68,8 +83,13 @@ public record WaitClasses(List<WaitClassifier.Verdict> verdicts, List<IdlePool> 
         return verdicts.get(index);
     }
 
-    /** Whether any lock's waits were contention. */
-    public boolean anyContention() {
-        return verdicts.stream().anyMatch(v -> v.waitClass() == WaitClass.CONTENTION);
+    /** The verdict on one of {@link #locks}, found by identity. */
+    public WaitClassifier.Verdict verdictOf(LockMetrics lock) {
+        for (int i = 0; i < locks.size(); i++) {
+            if (locks.get(i) == lock) {
+                return verdicts.get(i);
+            }
+        }
+        throw new IllegalArgumentException("not a lock of this recording's table: " + lock.className());
     }
 }
