@@ -86,14 +86,19 @@ public final class TextReport {
         }
         StringBuilder sb = new StringBuilder("\nidle (threads waiting for work, not contention):\n");
         for (WaitClasses.IdlePool p : pools.subList(0, Math.min(top, pools.size()))) {
-            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %-40s %10.1f s in %d %s  (rule %s)",
-                    LockTable.abbreviate(p.pool(), 40), p.nanos() / 1e9, p.waits(), p.waits() == 1 ? "wait" : "waits",
+            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %-40s %10.1f s in %s  (rule %s)",
+                    LockTable.abbreviate(p.pool(), 40), p.nanos() / 1e9, count(p.waits(), "wait"),
                     String.join(", ", p.rules())))).append('\n');
         }
         if (pools.size() > top) {
             sb.append("  (").append(pools.size() - top).append(" more pools, --top)\n");
         }
         return sb.toString();
+    }
+
+    /** {@code 1 lock}, {@code 2 locks}: a count and its noun, plural when it is not one. */
+    public static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /** The last line of the terminal output when an HTML report was written. */
@@ -129,12 +134,12 @@ public final class TextReport {
                     + " parks on each lock are counted but not measured");
         }
         if (contention.belowPrintThreshold() > 0) {
-            notes.add(contention.belowPrintThreshold() + " more locks with fewer than " + print
-                    + " parks left out (print threshold)");
+            notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
+                    + " left out (print threshold)");
         }
         List<LockMetrics> locks = contention.locks();
         if (locks.size() > top) {
-            notes.add((locks.size() - top) + " more locks left out (--top " + top + "; JSON and HTML have all)");
+            notes.add(count(locks.size() - top, "more lock") + " left out (--top " + top + "; JSON and HTML have all)");
             locks = locks.subList(0, top);
         }
         return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),

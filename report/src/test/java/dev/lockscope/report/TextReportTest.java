@@ -23,7 +23,7 @@ class TextReportTest {
         String text = TextReport.render(Fixtures.contention());
         assertThat(text).startsWith("lockscope: lock contention in app.jfr\n");
         assertThat(text).contains("recording /tmp/app.jfr: 2.00 s from 2026-01-01T00:00:00Z",
-                "3 more locks with fewer than 1 parks left out (print threshold)");
+                "3 more locks with fewer than 1 park left out (print threshold)");
         // the lock with the most wait comes first, as in the agent's table
         assertThat(text.indexOf("[1] park java.util.concurrent.locks.ReentrantLock$NonfairSync @1b2c3d"))
                 .isPositive().isLessThan(text.indexOf("[2] monitor com.example.Cache @7f3a0001c0"));
@@ -54,5 +54,13 @@ class TextReportTest {
                         RuleResult.notEvaluated("monitor-contention", List.of("jdk.JavaMonitorEnter"))), small.waits());
         assertThat(TextReport.findings(report)).contains(
                 "  - not evaluated: monitor-contention (no jdk.JavaMonitorEnter events in the recording)");
+    }
+
+    @Test
+    void topCutsTheTableAndSaysHowManyLocksItLeftOut() {
+        String text = TextReport.render(Fixtures.contention(), 1);
+        assertThat(text).contains("1 more lock left out (--top 1; JSON and HTML have all)")
+                .contains("[1]").doesNotContain("[2]");
+        assertThat(TextReport.render(Fixtures.contention(), 10)).contains("[2]").doesNotContain("--top");
     }
 }

@@ -1,6 +1,7 @@
 package dev.lockscope.report.blame;
 
 import dev.lockscope.core.LockTable;
+import dev.lockscope.report.TextReport;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameNode;
 import dev.lockscope.analysis.blame.BlameSummary;
@@ -35,8 +36,8 @@ public final class BlameTextReport {
     /** The same with at most {@code top} groups at each level of the tree, chain shares and waits. */
     public static String render(BlameSummary s, int top) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %d spans, grouped by %s%s%n",
-                BlameText.millis(s.totalNanos()), s.contentionCount(),
+        out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %s, grouped by %s%s%n",
+                BlameText.millis(s.totalNanos()), TextReport.count(s.contentionCount(), "span"),
                 s.groupBy().stream().map(Aspect::label).collect(Collectors.joining(" > ")),
                 s.raw() ? " (raw chains)" : ""));
         out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s%n", "share", "time", "count", "group"));
