@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * Says of every waited-for lock whether its waits were contention (threads waiting for something
  * another thread held), idle (workers waiting for work) or other, and which named rule decided.
  * The rules are tried in order: the user's {@code --contention} and {@code --idle} patterns, waits
- * inside lockscope's own agent (other), a lock taken (an exclusive lock or a monitor entry), the idle places of the JDK's and Jetty's pools, then
+ * inside lockscope's agent or JFR (other), the idle places of the JDK's and Jetty's pools, a lock
+ * taken (an exclusive lock or a monitor entry), then
  * conditions by whether a releasing thread woke the waiter.
  *
  * @param idle       {@code --idle}: a lock whose class or a waiting frame matches is idle; null for none
@@ -81,18 +82,19 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         if (isLockscopesOwn(lock, frames)) {
             return new Verdict(WaitClass.OTHER, "lockscope-own");
         }
-        if (lock.kind() == LockKind.MONITOR) {
-            return new Verdict(WaitClass.CONTENTION, "monitor-enter");
-        }
-        if (isExclusiveLock(lock.className())) {
-            return new Verdict(WaitClass.CONTENTION, "lock-acquire");
-        }
+        // before the lock rules: workers taking their queue's lock to get work are waiting for work
         for (IdleFrame rule : IDLE_FRAMES) {
             for (String frame : frames) {
                 if (FrameFormat.function(frame).contains(rule.frame())) {
                     return new Verdict(WaitClass.IDLE, rule.rule());
                 }
             }
+        }
+        if (lock.kind() == LockKind.MONITOR) {
+            return new Verdict(WaitClass.CONTENTION, "monitor-enter");
+        }
+        if (isExclusiveLock(lock.className())) {
+            return new Verdict(WaitClass.CONTENTION, "lock-acquire");
         }
         boolean notified = blame.stream().anyMatch(r -> known(r.ownerThread())) || waits.stream().anyMatch(w -> known(w.notifier()));
         if (lock.className().contains("ConditionObject")) {
@@ -107,12 +109,14 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
     }
 
     /**
-     * JFR's own lock taken while the agent writes a park event: the agent's frames are in the stack, or,
+     * The recorder's own locks: JFR's, and those taken while the agent writes a park event: the agent's or
+     * JFR's frames are in the stack, or,
      * where the reader trimmed them, a monitor entered at a park site (java.util.concurrent's locks
      * enter no monitor of their own, only the agent's hook there does).
      */
     private static boolean isLockscopesOwn(LockMetrics lock, List<String> frames) {
-        if (frames.stream().anyMatch(f -> FrameFormat.function(f).startsWith("dev.lockscope.agent."))) {
+        if (frames.stream().anyMatch(f -> FrameFormat.function(f).startsWith("dev.lockscope.agent.")
+                || FrameFormat.function(f).startsWith("jdk.jfr."))) {
             return true;
         }
         return lock.kind() == LockKind.MONITOR && !lock.firstFrames().isEmpty()

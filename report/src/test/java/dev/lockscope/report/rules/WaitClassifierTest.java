@@ -58,6 +58,12 @@ class WaitClassifierTest {
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "lockscope-own"));
         assertThat(c.classify(lock(LockKind.MONITOR, "[I", POOL_IDLE.subList(1, POOL_IDLE.size())), List.of()).rule())
                 .isEqualTo("lockscope-own"); // the reader trimmed the agent's frames: entered at a park site
+        assertThat(c.classify(lock(LockKind.MONITOR, "jdk.jfr.internal.PlatformRecorder", List.of(
+                "jdk.jfr.internal.PlatformRecorder.periodicTask:515")), List.of()).rule()).isEqualTo("lockscope-own");
+        // workers taking their queue's lock to get work (seen on JDK 25 when a pool starts) wait for work
+        assertThat(classify(c, Recordings.LOCK, List.of("java.util.concurrent.locks.ReentrantLock.lockInterruptibly:246",
+                "java.util.concurrent.LinkedBlockingQueue.take:429", "java.util.concurrent.ThreadPoolExecutor.getTask:1070")))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "pool-queue"));
         assertThat(classify(c, CONDITION, List.of("com.example.Queue.next:8")))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "condition-no-releaser"));
     }
