@@ -20,6 +20,9 @@ import java.nio.file.Path;
  * Everything goes to stderr: stdout belongs to the profiled program.
  */
 final class AfterRun {
+    /** Entries per section, as {@code report}'s default {@code --top}: the page and JSON have the rest. */
+    private static final int SHOWN = 10;
+
     private AfterRun() {
     }
 
@@ -35,7 +38,8 @@ final class AfterRun {
             // one pass feeds both the summary and the HTML page
             Report report = ReportBuilder.read(recording, options, Aspect.DEFAULT, false, html != null);
             report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
-            System.err.print(TextReport.findings(report) + System.lineSeparator() + BlameTextReport.render(report.blame()));
+            System.err.print(TextReport.findings(report, SHOWN) + TextReport.idle(report, SHOWN) + System.lineSeparator()
+                    + BlameTextReport.render(report.blame(), SHOWN));
             if (html != null) {
                 Files.write(html, HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
                 System.err.println(TextReport.htmlPointer(html));

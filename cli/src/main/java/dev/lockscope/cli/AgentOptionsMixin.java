@@ -20,11 +20,11 @@ final class AgentOptionsMixin {
     String threshold;
 
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
-            description = "Parks on a blocker before its metrics are collected (seed 000 §3.3.1; default: ${DEFAULT-VALUE}).")
+            description = "Parks on a blocker before its metrics are collected (default: ${DEFAULT-VALUE}).")
     String collectionThreshold;
 
     @Option(names = "--print-threshold", paramLabel = "N", defaultValue = "0",
-            description = "Leave locks with fewer parks out of the table (seed 000 §3.3.2; default: ${DEFAULT-VALUE}).")
+            description = "Leave locks with fewer parks out of the table (default: ${DEFAULT-VALUE}).")
     String printThreshold;
 
     @Option(names = "--max-size", paramLabel = "SIZE", defaultValue = "512m",
@@ -38,7 +38,7 @@ final class AgentOptionsMixin {
     String maxAge;
 
     @Option(names = "--free-on-print",
-            description = "After each table, forget blockers the GC has collected (seed 000 §3.3.3).")
+            description = "After each table, forget blockers the GC has collected.")
     boolean freeOnPrint;
 
     @Option(names = "--cpu-samples", paramLabel = "DURATION|off", defaultValue = "20ms",

@@ -4,11 +4,13 @@ import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.report.TextReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.blame.BlameTextReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,7 +21,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code lockscope blame <recording>}: who held each lock, in what code, while others waited. */
-@Command(name = "blame", description = "Owner blame: contention of each lock attributed to the thread that held it "
+@Command(name = "blame", mixinStandardHelpOptions = true, description = "Owner blame: contention of each lock attributed to the thread that held it "
         + "and the call chain it held it in, as a tree over the chosen aspects.")
 final class BlameCommand implements Callable<Integer> {
     @Spec
@@ -39,6 +41,9 @@ final class BlameCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "text|json", description = "output format (default: text)")
     String format = "text";
 
+    @Mixin
+    WaitClassMixin waits;
+
     @Override
     public Integer call() {
         List<Aspect> aspects;
@@ -50,16 +55,17 @@ final class BlameCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
         }
-        BlameSummary summary;
+        Report report;
         try {
             // the report's blame, so that this tree is the one report and the HTML page show
-            Report report = ReportBuilder.read(recording, ContentionOptions.DEFAULTS, aspects, raw, false);
+            report = ReportBuilder.read(recording, ContentionOptions.DEFAULTS, aspects, raw, false, waits.classifier());
             report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
-            summary = report.blame();
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
-        spec.commandLine().getOut().print(format.equals("json") ? BlameJsonReport.render(summary) : BlameTextReport.render(summary));
+        BlameSummary summary = report.blame();
+        spec.commandLine().getOut().print(format.equals("json") ? BlameJsonReport.render(summary)
+                : BlameTextReport.render(summary) + TextReport.idle(report, Integer.MAX_VALUE));
         spec.commandLine().getOut().flush();
         return 0;
     }

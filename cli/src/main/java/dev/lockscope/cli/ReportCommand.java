@@ -8,6 +8,7 @@ import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.export.Side;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,7 +24,7 @@ import java.util.concurrent.Callable;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {
                 "Reads a JFR recording made by lockscope (record, attach, or -javaagent) and prints the "
-                        + "park-contention metrics of seed 000 §3.7 for every java.util.concurrent park blocker "
+                        + "park-contention metrics (README: Metrics) for every java.util.concurrent park blocker "
                         + "and every contended monitor, the lock with the most total wait first.",
                 "For monitors, \"parked\" reads \"blocked on entry\". TotalExecutionTime is the recording's length."},
         footer = {"", "Examples:",
@@ -35,6 +36,7 @@ import java.util.concurrent.Callable;
                 "  lockscope report app.jfr --print-threshold 100",
                 "", "The JSON schema is documented in docs/json-schema.md, the HTML report and the exports in "
                         + "docs/html-report.md.",
+                "References (authors, titles): README, section References.",
                 "Exit status: 0 report written, 2 bad input (missing, truncated or non-JFR file, bad option)."})
 final class ReportCommand implements Callable<Integer> {
     @Spec
@@ -67,17 +69,28 @@ final class ReportCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--print-threshold", paramLabel = "N", defaultValue = "0",
-            description = "Leave out locks with fewer than N parks (seed 000 §3.3.2; default ${DEFAULT-VALUE}).")
+            description = "Leave out locks with fewer than N parks (default ${DEFAULT-VALUE}).")
     long printThreshold;
 
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
             description = "Measure a lock only after its first N parks, which still count in times parked "
-                    + "(seed 000 §3.3.1; default ${DEFAULT-VALUE}). Free-on-print is an agent option only: "
+                    + "(default ${DEFAULT-VALUE}). Free-on-print is an agent option only: "
                     + "a recording holds no live records to free.")
     long collectionThreshold;
 
+    @Mixin
+    WaitClassMixin waits;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10",
+            description = "Text: show the first N entries of every section (locks, findings, idle pools, blame "
+                    + "groups at each level); JSON and HTML keep everything (default: ${DEFAULT-VALUE}).")
+    int top;
+
     @Override
     public Integer call() {
+        if (top < 1) {
+            throw new UserError("--top must be >= 1, got " + top);
+        }
         ContentionOptions options = options();
         List<Aspect> aspects;
         try {
@@ -87,9 +100,9 @@ final class ReportCommand implements Callable<Integer> {
         }
         byte[] report;
         try {
-            Report read = ReportBuilder.read(recording, options, aspects, raw, format.needsTimeline());
+            Report read = ReportBuilder.read(recording, options, aspects, raw, format.needsTimeline(), waits.classifier());
             read.warnings().forEach(w -> spec.commandLine().getErr().println("lockscope: warning: " + w));
-            report = format.render(read, side);
+            report = format.render(read, side, top);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
 @Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Scalability sweep: run a command at rising thread counts (and CPU counts) under the agent, "
                 + "compare its throughput with the linear ideal, find the knee, and rank the locks whose wait grows "
-                + "across it, layer by layer (application, middleware, JDK, native; seed 004's top-down method).",
+                + "across it, layer by layer (application, middleware, JDK, native; the top-down method of Guerin et al., see README References).",
                 "",
                 "The command must contain {threads}; {seconds} (the --duration) and {cpus} are filled in too. It must "
                         + "print its throughput, by default as a line 'throughput: X ops/s' (see --throughput-regex).",

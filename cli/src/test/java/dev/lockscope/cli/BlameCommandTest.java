@@ -23,6 +23,22 @@ class BlameCommandTest {
         assertThat(run("blame", notJfr.toString(), "--format", "xml")).startsWith("2:").contains("unknown format 'xml'");
     }
 
+    @Test
+    void everyHelpExitsZero() {
+        for (String command : new picocli.CommandLine(new LockscopeCli()).getSubcommands().keySet()) {
+            assertThat(LockscopeCli.execute(command, "--help")).as(command + " --help").isZero();
+        }
+        assertThat(LockscopeCli.execute("--help")).isZero();
+    }
+
+    @Test
+    void aBadIdleOrContentionPatternIsOneLine() throws Exception {
+        Path notJfr = Files.writeString(dir.resolve("y.jfr"), "hello");
+        assertThat(run("blame", notJfr.toString(), "--idle", "(")).startsWith("2:lockscope: --idle: not a regular expression");
+        assertThat(run("report", notJfr.toString(), "--contention", "[")).startsWith("2:lockscope: --contention: not a regular expression");
+        assertThat(run("report", notJfr.toString(), "--top", "0")).startsWith("2:lockscope: --top must be >= 1");
+    }
+
     private static String run(String... args) {
         PrintStream err = System.err;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

@@ -175,7 +175,8 @@ class ReportCommandTest {
         Run run = run("report", "--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("--format=FORMAT", "text, json, html", "--side=waiter|owner", "--print-threshold=N",
-                "--collection-threshold=N", "-o, --output=FILE", "docs/json-schema.md", "docs/html-report.md");
+                "--collection-threshold=N", "-o, --output=FILE", "docs/json-schema.md", "docs/html-report.md",
+                "--top=N", "--idle=REGEX", "--contention=REGEX", "README, section References").doesNotContain("seed 000");
     }
 
     @Test

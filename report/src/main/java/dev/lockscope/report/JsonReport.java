@@ -13,6 +13,8 @@ import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.model.FrameFormat;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
+import dev.lockscope.report.rules.WaitClasses;
+import dev.lockscope.report.rules.WaitClassifier;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -43,6 +45,7 @@ public final class JsonReport {
     /** The whole report as a tree. */
     public static ObjectNode toJson(Report report) {
         ObjectNode root = table(report.contention());
+        waits(root, report);
         ObjectNode blame = BlameJsonReport.toJson(report.blame());
         for (String member : List.of("blame", "tree", "ownerChainShares", "waits")) {
             root.set(member, blame.get(member));
@@ -78,6 +81,23 @@ public final class JsonReport {
         out.put("starvedPeriods", r.starved().size());
         out.put("starvationSweepCut", r.sweepCut());
         return out;
+    }
+
+    /**
+     * Adds to {@code root} (made by {@link #table}) each lock's {@code waitClass} and {@code waitRule},
+     * and {@code idlePools}: the JSON report and the HTML page's data carry the same.
+     */
+    public static void waits(ObjectNode root, Report report) {
+        ArrayNode locks = (ArrayNode) root.get("locks");
+        for (int i = 0; i < locks.size(); i++) {
+            WaitClassifier.Verdict v = report.waits().of(i);
+            ((ObjectNode) locks.get(i)).put("waitClass", v.waitClass().label()).put("waitRule", v.rule());
+        }
+        ArrayNode idle = root.putArray("idlePools");
+        for (WaitClasses.IdlePool p : report.waits().idlePools()) {
+            ObjectNode o = idle.addObject().put("pool", p.pool()).put("nanos", p.nanos()).put("waits", p.waits());
+            p.rules().forEach(o.putArray("rules")::add);
+        }
     }
 
     /** One rule's result: {@code rule, severity, score, message, subject, missingEvents}. */

@@ -1,11 +1,13 @@
 package dev.lockscope.report;
 
 import dev.lockscope.analysis.LockContention;
+import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.report.blame.BlameTextReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Severity;
+import dev.lockscope.report.rules.WaitClasses;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,8 +31,17 @@ public final class TextReport {
      * @param html the HTML report written with this one, or null
      */
     public static String render(Report report, Path html) {
-        StringBuilder sb = new StringBuilder(render(report.contention()));
-        sb.append(findings(report)).append(System.lineSeparator()).append(BlameTextReport.render(report.blame()));
+        return render(report, html, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The same with every section cut to its first {@code top} entries (locks, findings, idle pools,
+     * blame groups at each level), each cut saying how many it left out; JSON and HTML keep everything.
+     */
+    public static String render(Report report, Path html, int top) {
+        StringBuilder sb = new StringBuilder(render(report.contention(), top));
+        sb.append(findings(report, top)).append(idle(report, top)).append(System.lineSeparator())
+                .append(BlameTextReport.render(report.blame(), top));
         if (html != null) {
             sb.append(htmlPointer(html)).append('\n');
         }
@@ -42,9 +53,18 @@ public final class TextReport {
      * naming the events the recording lacks; preceded by an empty line.
      */
     public static String findings(Report report) {
+        return findings(report, Integer.MAX_VALUE);
+    }
+
+    /** The same with at most {@code top} findings. */
+    public static String findings(Report report, int top) {
         StringBuilder sb = new StringBuilder("\ntop findings:\n");
-        for (RuleResult finding : report.findings()) {
+        List<RuleResult> shown = report.findings();
+        for (RuleResult finding : shown.subList(0, Math.min(top, shown.size()))) {
             wrap(sb, finding.message().replace("`", ""), "  - ", "    ");
+        }
+        if (shown.size() > top) {
+            sb.append("  (").append(shown.size() - top).append(" more, --top)\n");
         }
         for (RuleResult r : report.rules()) {
             if (r.severity() == Severity.NA && !report.findings().contains(r)) {
@@ -53,6 +73,32 @@ public final class TextReport {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * "idle" and one line per pool of threads that waited for work (not contention), with the rules
+     * that said so; empty when no wait was idle; preceded by an empty line.
+     */
+    public static String idle(Report report, int top) {
+        List<WaitClasses.IdlePool> pools = report.waits().idlePools();
+        if (pools.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("\nidle (threads waiting for work, not contention):\n");
+        for (WaitClasses.IdlePool p : pools.subList(0, Math.min(top, pools.size()))) {
+            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %-40s %10.1f s in %s  (rule %s)",
+                    LockTable.abbreviate(p.pool(), 40), p.nanos() / 1e9, count(p.waits(), "wait"),
+                    String.join(", ", p.rules())))).append('\n');
+        }
+        if (pools.size() > top) {
+            sb.append("  (").append(pools.size() - top).append(" more pools, --top)\n");
+        }
+        return sb.toString();
+    }
+
+    /** {@code 1 lock}, {@code 2 locks}: a count and its noun, plural when it is not one. */
+    public static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /** The last line of the terminal output when an HTML report was written. */
@@ -73,6 +119,11 @@ public final class TextReport {
     }
 
     public static String render(LockContention contention) {
+        return render(contention, Integer.MAX_VALUE);
+    }
+
+    /** The table of the first {@code top} locks. */
+    public static String render(LockContention contention, int top) {
         List<String> notes = new ArrayList<>();
         notes.add(String.format(Locale.ROOT, "recording %s: %.2f s from %s", contention.source(),
                 contention.durationNanos() / 1e9, JsonReport.instant(contention.startNanos())));
@@ -83,10 +134,15 @@ public final class TextReport {
                     + " parks on each lock are counted but not measured");
         }
         if (contention.belowPrintThreshold() > 0) {
-            notes.add(contention.belowPrintThreshold() + " more locks with fewer than " + print
-                    + " parks left out (print threshold)");
+            notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
+                    + " left out (print threshold)");
+        }
+        List<LockMetrics> locks = contention.locks();
+        if (locks.size() > top) {
+            notes.add(count(locks.size() - top, "more lock") + " left out (--top " + top + "; JSON and HTML have all)");
+            locks = locks.subList(0, top);
         }
         return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
-                contention.locks(), print, notes);
+                locks, print, notes);
     }
 }

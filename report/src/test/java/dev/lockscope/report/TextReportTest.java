@@ -23,7 +23,7 @@ class TextReportTest {
         String text = TextReport.render(Fixtures.contention());
         assertThat(text).startsWith("lockscope: lock contention in app.jfr\n");
         assertThat(text).contains("recording /tmp/app.jfr: 2.00 s from 2026-01-01T00:00:00Z",
-                "3 more locks with fewer than 1 parks left out (print threshold)");
+                "3 more locks with fewer than 1 park left out (print threshold)");
         // the lock with the most wait comes first, as in the agent's table
         assertThat(text.indexOf("[1] park java.util.concurrent.locks.ReentrantLock$NonfairSync @1b2c3d"))
                 .isPositive().isLessThan(text.indexOf("[2] monitor com.example.Cache @7f3a0001c0"));
@@ -37,7 +37,7 @@ class TextReportTest {
                 + "in `com.example.inventory.Inventory.audit` 91% of that time, and this sentence goes on for a while.";
         Report small = Recordings.report(Recordings.small());
         Report report = new Report(small.contention(), small.blame(), null, null,
-                List.of(RuleResult.of("lock-bottleneck", 62, finding, "lock@1")));
+                List.of(RuleResult.of("lock-bottleneck", 62, finding, "lock@1")), small.waits());
         String text = TextReport.render(report, Path.of("/tmp/app.html"));
         assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(LockTable.WIDTH));
         assertThat(text).contains("top findings:\n  - ReentrantLock in Inventory.reserve blocked 14 threads")
@@ -51,8 +51,16 @@ class TextReportTest {
         Report small = Recordings.report(Recordings.small());
         Report report = new Report(small.contention(), small.blame(), null, null,
                 List.of(RuleResult.of("lock-bottleneck", 50, "A lock.", "lock@1"),
-                        RuleResult.notEvaluated("monitor-contention", List.of("jdk.JavaMonitorEnter"))));
+                        RuleResult.notEvaluated("monitor-contention", List.of("jdk.JavaMonitorEnter"))), small.waits());
         assertThat(TextReport.findings(report)).contains(
                 "  - not evaluated: monitor-contention (no jdk.JavaMonitorEnter events in the recording)");
+    }
+
+    @Test
+    void topCutsTheTableAndSaysHowManyLocksItLeftOut() {
+        String text = TextReport.render(Fixtures.contention(), 1);
+        assertThat(text).contains("1 more lock left out (--top 1; JSON and HTML have all)")
+                .contains("[1]").doesNotContain("[2]");
+        assertThat(TextReport.render(Fixtures.contention(), 10)).contains("[2]").doesNotContain("--top");
     }
 }

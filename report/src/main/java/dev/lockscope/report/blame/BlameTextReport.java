@@ -1,13 +1,16 @@
 package dev.lockscope.report.blame;
 
 import dev.lockscope.core.LockTable;
+import dev.lockscope.report.TextReport;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameNode;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRow;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -16,41 +19,66 @@ import java.util.stream.Collectors;
  * the owner-chain classes per lock, and the conditional waits kept apart from contention.
  */
 public final class BlameTextReport {
+    /** Why a thread, method or chain can be {@code (unknown)}: printed once under a report that shows one. */
+    static final String UNKNOWN_REASONS = String.format(Locale.ROOT, "%s means no thread was seen holding what was waited for: a%n"
+            + "  blocker without an owner (Semaphore, CountDownLatch, a custom AQS sync), the gap between a%n"
+            + "  release and the woken thread running, or an owner whose stack was never recorded; for a%n"
+            + "  conditional wait, no signal was recorded (a timeout, an interrupt, or one before the recording).%n",
+            ChainView.UNKNOWN);
+
     private BlameTextReport() {
     }
 
     public static String render(BlameSummary s) {
+        return render(s, Integer.MAX_VALUE);
+    }
+
+    /** The same with at most {@code top} groups at each level of the tree, chain shares and waits. */
+    public static String render(BlameSummary s, int top) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %d spans, grouped by %s%s%n",
-                BlameText.millis(s.totalNanos()), s.contentionCount(),
+        out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %s, grouped by %s%s%n",
+                BlameText.millis(s.totalNanos()), TextReport.count(s.contentionCount(), "span"),
                 s.groupBy().stream().map(Aspect::label).collect(Collectors.joining(" > ")),
                 s.raw() ? " (raw chains)" : ""));
         out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s%n", "share", "time", "count", "group"));
-        for (BlameNode child : s.tree().children()) {
-            node(out, child, 0);
+        children(out, s.tree().children(), 0, top);
+        chainShares(out, s, top);
+        waits(out, s, top);
+        if (out.indexOf(ChainView.UNKNOWN) >= 0) {
+            out.append(String.format(Locale.ROOT, "%n%s", UNKNOWN_REASONS));
         }
-        chainShares(out, s);
-        waits(out, s);
         return out.toString();
     }
 
-    private static void node(StringBuilder out, BlameNode n, int depth) {
+    private static void children(StringBuilder out, List<BlameNode> children, int depth, int top) {
+        for (BlameNode child : children.subList(0, Math.min(top, children.size()))) {
+            node(out, child, depth, top);
+        }
+        more(out, children.size(), top, "  ".repeat(depth + 1));
+    }
+
+    /** "(N more, --top)" when a section was cut. */
+    private static void more(StringBuilder out, int size, int top, String indent) {
+        if (size > top) {
+            out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s(%d more, --top)%n", "", "", "", indent, size - top));
+        }
+    }
+
+    private static void node(StringBuilder out, BlameNode n, int depth, int top) {
         String key = n.aspect() == Aspect.OWNER_CHAIN || n.aspect() == Aspect.WAITER_CHAIN ? BlameText.shortChain(n.key()) : n.key();
         key = LockTable.abbreviate(key, Math.max(20, LockTable.WIDTH - 31 - 2 * depth)); // keep lines within 100 columns
         out.append(String.format(Locale.ROOT, "%8s %12s %7d  %s%s%n", BlameText.percent(n.share()),
                 BlameText.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
-        for (BlameNode child : n.children()) {
-            node(out, child, depth + 1);
-        }
+        children(out, n.children(), depth + 1, top);
     }
 
-    private static void chainShares(StringBuilder out, BlameSummary s) {
+    private static void chainShares(StringBuilder out, BlameSummary s, int top) {
         if (s.chainShares().isEmpty()) {
             return;
         }
         out.append(String.format(Locale.ROOT, "%nOwner chains per lock (exact: recorded at release; the others "
                 + "approximate, docs/owner-blame.md):%n"));
-        for (LockChainShare l : s.chainShares()) {
+        for (LockChainShare l : s.chainShares().subList(0, Math.min(top, s.chainShares().size()))) {
             out.append("  ").append(LockTable.abbreviate(l.lock().label(), LockTable.WIDTH - 2)).append(System.lineSeparator());
             out.append("   ");
             for (OwnerChain c : OwnerChain.values()) {
@@ -58,20 +86,26 @@ public final class BlameTextReport {
             }
             out.append(System.lineSeparator());
         }
+        if (s.chainShares().size() > top) {
+            out.append("  (").append(s.chainShares().size() - top).append(" more, --top)").append(System.lineSeparator());
+        }
     }
 
-    private static void waits(StringBuilder out, BlameSummary s) {
+    private static void waits(StringBuilder out, BlameSummary s, int top) {
         if (s.waits().isEmpty()) {
             return;
         }
         out.append(String.format(Locale.ROOT, "%nConditional waits (Object.wait, Condition.await; not contention):%n"));
-        for (WaitRow w : s.waits()) {
+        for (WaitRow w : s.waits().subList(0, Math.min(top, s.waits().size()))) {
             out.append(LockTable.clipLines(String.format(Locale.ROOT, "  %12s %5d  %s in %s", BlameText.millis(w.nanos()),
                     w.count(), BlameText.thread(w.waiterThread()), LockTable.abbreviate(w.waiterMethod(), 60))))
                     .append(System.lineSeparator());
             out.append(LockTable.clipLines(String.format(Locale.ROOT, "%22s on %s, notified by %s%s", "",
                     LockTable.abbreviate(w.lock().label(), 50), BlameText.thread(w.notifier()),
                     w.timedOut() > 0 ? " (" + w.timedOut() + " timed out)" : ""))).append(System.lineSeparator());
+        }
+        if (s.waits().size() > top) {
+            out.append("  (").append(s.waits().size() - top).append(" more, --top)").append(System.lineSeparator());
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.lockscope.report.TextReport;
 import dev.lockscope.report.html.HtmlReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
+import dev.lockscope.report.rules.WaitClassifier;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,16 +27,9 @@ public enum OutputFormat {
     /** gzipped pprof profile.proto */
     pprof;
 
-    /**
-     * Reads the recording once and renders it.
-     *
-     * @param side    the stack side of {@link #collapsed} and {@link #pprof}; ignored by the others
-     * @param groupBy the aspects of the owner-blame tree
-     * @param raw     keep AQS/LockSupport frames at the top of chains
-     */
-    public byte[] render(Path recording, ContentionOptions options, Side side, List<Aspect> groupBy, boolean raw)
-            throws RecordingException {
-        return render(ReportBuilder.read(recording, options, groupBy, raw, needsTimeline()), side);
+    /** The report in this format; {@code top} cuts each section of the text format to its first N rows. */
+    public byte[] render(Report report, Side side, int top) {
+        return this == text ? utf8(TextReport.render(report, null, top)) : render(report, side);
     }
 
     /** Only the page shows the per-thread timeline, so only it pays for building one. */

@@ -6,6 +6,7 @@ import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Rules;
+import dev.lockscope.report.rules.WaitClasses;
 
 import java.util.List;
 
@@ -21,19 +22,21 @@ import java.util.List;
  * @param timeline    the per-thread timeline when asked for (the HTML page), else null
  * @param virtualThreads pinning of virtual threads and carrier starvation, or null when none was pinned
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
+ * @param waits       each lock's waits classified as contention, idle or other; idle time per pool
  * @param warnings    what the reader found wrong with the recording (damage, salvaged chunks, no lockscope events)
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
-                     PinningAnalysis.Result virtualThreads, List<RuleResult> rules, List<String> warnings) {
+                     PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
+                     List<String> warnings) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
     }
 
-    /** A report of a recording without virtual-thread pinning data. */
+    /** A report of a recording without virtual-thread pinning data or reader warnings. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
-                  List<RuleResult> rules) {
-        this(contention, blame, bottleGraph, timeline, null, rules, List.of());
+                  List<RuleResult> rules, WaitClasses waits) {
+        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of());
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

@@ -1,6 +1,7 @@
 package dev.lockscope.report.model;
 
 import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
@@ -24,6 +25,8 @@ import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
 import dev.lockscope.report.rules.Rules;
+import dev.lockscope.report.rules.WaitClasses;
+import dev.lockscope.report.rules.WaitClassifier;
 import dev.lockscope.sched.SchedFile;
 import dev.lockscope.sched.SchedTrace;
 
@@ -48,6 +51,7 @@ public final class ReportBuilder {
     private final EventsSeen events = new EventsSeen();
     private final PinningAnalysis pinning = new PinningAnalysis();
     private final ThreadTimeline timeline;
+    private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
     /**
      * @param groupBy      the aspects of the blame tree
@@ -61,10 +65,22 @@ public final class ReportBuilder {
         this.timeline = withTimeline ? new ThreadTimeline() : null;
     }
 
+    /** Classifies waits with {@code classifier} ({@code --idle}, {@code --contention}) instead of the defaults. */
+    public ReportBuilder classifyingWaitsBy(WaitClassifier classifier) {
+        this.classifier = classifier;
+        return this;
+    }
+
     /** Reads the recording once and builds its report. */
     public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, boolean raw,
                               boolean withTimeline) throws RecordingException {
-        ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline);
+        return read(recording, options, groupBy, raw, withTimeline, WaitClassifier.DEFAULTS);
+    }
+
+    /** The same with waits classified by {@code classifier}. */
+    public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, boolean raw,
+                              boolean withTimeline, WaitClassifier classifier) throws RecordingException {
+        ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline).classifyingWaitsBy(classifier);
         return builder.build(RecordingReader.read(recording, builder.visitors().toArray(RecordingVisitor[]::new)));
     }
 
@@ -100,10 +116,10 @@ public final class ReportBuilder {
         if (pinned != null && pinned.sites().isEmpty()) {
             pinned = null; // no virtual thread was pinned: nothing to show
         }
-        RuleInput input = new RuleInput(contention.result(), summary, pinned);
-        return new Report(input.contention(), summary, bottleGraph(recording),
-                timeline == null ? null : timeline.build(recording), pinned, Rules.evaluate(input, events),
-                recording.warnings());
+        LockContention table = contention.result();
+        RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
+        return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
+                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings());
     }
 
     /**

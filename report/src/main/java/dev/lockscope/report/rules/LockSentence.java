@@ -34,8 +34,8 @@ final class LockSentence {
         String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
         Set<String> waiters = new HashSet<>();
         blame.forEach(r -> waiters.add(r.waiterThread().name()));
-        String threads = waiters.isEmpty() ? "up to " + lock.peakParked() + " threads at once"
-                : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
+        String threads = waiters.isEmpty() ? (lock.peakParked() == 1 ? "1 thread at a time"
+                : "up to " + lock.peakParked() + " threads at once") : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s in `%s` blocked %s for %.0f%% of wall time "
                 + "(%.1f s of waiting in all)", what, waiter, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
         Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() ? null : appMethod(r.ownerFrames()));
@@ -93,8 +93,15 @@ final class LockSentence {
         return chosen == null ? "?" : FrameFormat.classAndMethod(chosen);
     }
 
-    /** {@code java.util.concurrent.locks.ReentrantLock$NonfairSync} → {@code ReentrantLock}. */
+    /**
+     * {@code java.util.concurrent.locks.ReentrantLock$NonfairSync} → {@code ReentrantLock}; a
+     * {@code Condition} by its own name rather than its outer class {@code AbstractQueuedSynchronizer}
+     * (the recording does not tell which lock it belongs to; the sentence names where it was awaited).
+     */
     static String outerSimpleName(String className) {
+        if (className.endsWith("$ConditionObject")) {
+            return "Condition";
+        }
         String simple = className.substring(className.lastIndexOf('.') + 1);
         int nested = simple.indexOf('$');
         return nested > 0 ? simple.substring(0, nested) : simple;

@@ -15,9 +15,9 @@ public final class Rules {
     public static final List<Rule> ALL = List.of(
             // the lock threads waited for longest, of any kind: the first thing to look at
             new MostWaitedLockRule("lock-bottleneck", List.of(EventsSeen.PARK, EventsSeen.LOCK_SUMMARY, EventsSeen.MONITOR_ENTER),
-                    lock -> !isConditionWait(lock), "No thread waited for a lock in this recording."),
+                    lock -> true, "No contention in this recording: no thread waited for a lock that another thread held."),
             new MostWaitedLockRule("park-contention", List.of(EventsSeen.PARK, EventsSeen.LOCK_SUMMARY),
-                    lock -> lock.kind() == LockKind.PARK && !isConditionWait(lock), "No thread parked on a java.util.concurrent lock."),
+                    lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),
             new MostWaitedLockRule("monitor-contention", List.of(EventsSeen.MONITOR_ENTER),
                     lock -> lock.kind() == LockKind.MONITOR, "No thread blocked on entering a monitor."),
             new CarrierStarvationRule(),
@@ -26,14 +26,6 @@ public final class Rules {
     private Rules() {
     }
 
-    /**
-     * A park on a {@code Condition} is {@code Condition.await}: conditional waiting for a state, which
-     * owner blame lists apart from contention, not waiting for a lock another thread holds. The table
-     * keeps it (seed 000 measures every blocker); the lock findings leave it out.
-     */
-    static boolean isConditionWait(LockMetrics lock) {
-        return lock.className().endsWith("$ConditionObject");
-    }
 
     /** One result per rule, in {@link #ALL}'s order; a rule whose events are all missing is NA. */
     public static List<RuleResult> evaluate(RuleInput input, EventsSeen seen) {

@@ -73,7 +73,7 @@ public final class ScaleTextReport {
     }
 
     private static void layers(StringBuilder sb, LayerWalk walk) {
-        sb.append("\ntop-down by layer (seed 004: fix the first layer with a growing lock; it may hide the ones below):\n");
+        sb.append("\ntop-down by layer (Guerin et al.: fix the first layer with a growing lock; it may hide the ones below):\n");
         Layer first = walk.firstBottleneck().map(LayerWalk.Step::layer).orElse(null);
         for (LayerWalk.Step s : walk.steps()) {
             String what;

@@ -72,6 +72,14 @@
     for (const r of (data.rules || []).filter(r => r.severity === 'na' && !(data.findings || []).some(f => f.rule === r.rule))) {
       ul.append(el('li', { class: 'hint', 'data-rule': r.rule }, 'not evaluated: ' + r.rule + ' (no ' + r.missingEvents.join(' or ') + ' events in the recording)'));
     }
+    // idle time apart from the findings, one line per pool (JsonReport.waits)
+    const pools = data.idlePools || [];
+    const idle = document.getElementById('idle');
+    idle.hidden = pools.length === 0;
+    for (const p of pools) {
+      idle.querySelector('ul').append(el('li', { class: 'idle-pool' }, el('code', {}, p.pool), ' ' + fmtNanos(p.nanos) +
+        ' in ' + p.waits + (p.waits === 1 ? ' wait' : ' waits') + ' (rule ' + p.rules.join(', ') + ')'));
+    }
   });
 
   // ---- lock table ------------------------------------------------------------------------------

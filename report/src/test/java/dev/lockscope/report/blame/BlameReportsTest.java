@@ -43,9 +43,17 @@ class BlameReportsTest {
                 .contains("  90.00%      90.0 ms       1    app.Shop.queryByName")
                 .contains("  10.00%      10.0 ms       1    (unknown)")
                 .contains("exact 90.00%").contains("unknown 10.00%")
-                .contains("caller #11 in app.Queue.take").contains(" on app.Queue@10, notified by searcher #12");
+                .contains("caller #11 in app.Queue.take").contains(" on app.Queue@10, notified by searcher #12")
+                .endsWith(BlameTextReport.UNKNOWN_REASONS); // the tree shows (unknown): its reasons follow once
         assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
         assertThat(BlameTextReport.render(summary(true))).contains("java.util.concurrent.locks.LockSupport.unpark");
+    }
+
+    @Test
+    void topCutsEverySectionAndSaysHowManyItLeftOut() {
+        String text = BlameTextReport.render(summary(false), 1);
+        assertThat(text).contains("  90.00%      90.0 ms       1    app.Shop.queryByName")
+                .doesNotContain("10.0 ms       1    (unknown)").contains("    (1 more, --top)");
     }
 
     @Test

@@ -30,6 +30,15 @@ class HtmlReportTest {
     }
 
     @Test
+    void thePageCarriesEachLocksWaitClassAndTheIdlePools() {
+        ObjectNode data = HtmlReport.data(report);
+        assertThat(data.at("/locks/0/waitClass").asText()).isEqualTo("contention");
+        assertThat(data.at("/locks/0/waitRule").asText()).isEqualTo("lock-acquire");
+        assertThat(data.get("idlePools").isArray()).isTrue();
+        assertThat(HtmlReport.render(report)).contains("<div id=\"idle\" hidden>");
+    }
+
+    @Test
     void embedsTheDataSoThatNamesCannotCloseItsScript() throws Exception {
         ObjectNode data = HtmlReport.data(report);
         ((ObjectNode) data.get("locks").get(0)).put("firstThread", "</script><script>alert(1)</script>");

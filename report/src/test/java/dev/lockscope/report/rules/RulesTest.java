@@ -28,7 +28,7 @@ class RulesTest {
         // the ReentrantLock: parks 0..60 and 70..100 ms of 200 ms: 45% real time; 110 ms in all; no unparks recorded
         RuleResult r = result("lock-bottleneck");
         assertThat(r.message()).isEqualTo("`ReentrantLock` in `Inventory.reserve` blocked 2 threads for 45% of wall time "
-                + "(0.1 s of waiting in all); who held it meanwhile is not known.");
+                + "(0.1 s of waiting in all); who held it meanwhile is not known. Contention by rule `lock-acquire`.");
         assertThat(r.score()).isEqualTo(45.0);
         assertThat(r.severity()).isEqualTo(Severity.INFO);
         assertThat(r.subject()).isEqualTo(Recordings.LOCK + "@abc");
@@ -38,7 +38,8 @@ class RulesTest {
     void theMonitorRuleNamesTheOwnerThreadWhenOwnersHaveNoChains() {
         // C blocked 20..25 ms on Cache, entered after worker-a (previousOwner), whose chain nobody saw
         assertThat(result("monitor-contention").message()).isEqualTo("The monitor of `Cache` in `Cache.get` blocked 1 thread "
-                + "for 3% of wall time (0.0 s of waiting in all); it was held by `worker-a` 100% of that time.");
+                + "for 3% of wall time (0.0 s of waiting in all); it was held by `worker-a` 100% of that time. "
+                + "Contention by rule `monitor-enter`.");
         assertThat(result("monitor-contention").severity()).isEqualTo(Severity.OK);
     }
 
@@ -76,7 +77,7 @@ class RulesTest {
         BlameSummary blame = new BlameSummary(110 * Recordings.MS, 3, Aspect.DEFAULT, false,
                 BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
         RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
-        assertThat(r.message()).endsWith("; it was held in `Inventory.audit` 55% of that time.");
+        assertThat(r.message()).endsWith("; it was held in `Inventory.audit` 55% of that time. Contention by rule `lock-acquire`.");
     }
 
     /** The small recording with its parks (or nothing), no monitor events, no samples, no sleeps. */
@@ -84,6 +85,21 @@ class RulesTest {
         LockRecording small = Recordings.small();
         return new LockRecording(small.source(), small.startNanos(), small.endNanos(), small.threads(),
                 parks ? small.parks() : List.of(), parks ? small.unparks() : List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    @Test
+    void aConditionIsNamedConditionNotItsOuterClass() {
+        assertThat(LockSentence.outerSimpleName("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject"))
+                .isEqualTo("Condition");
+        assertThat(LockSentence.outerSimpleName(Recordings.LOCK)).isEqualTo("ReentrantLock");
+    }
+
+    @Test
+    void oneThreadAtATimeIsNotUpTo1Threads() {
+        var lock = report.contention().locks().get(0);
+        var single = new dev.lockscope.core.LockMetrics(lock.kind(), lock.className(), lock.identityHash(), lock.firstThread(),
+                lock.firstFrames(), dev.lockscope.core.ParkTally.empty(0).park(0).unpark(5), lock.totalExecutionNanos());
+        assertThat(LockSentence.of(single, List.of())).contains("blocked 1 thread at a time").doesNotContain("1 threads");
     }
 
     @Test

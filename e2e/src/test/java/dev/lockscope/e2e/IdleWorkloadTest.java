@@ -1,0 +1,39 @@
+package dev.lockscope.e2e;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 13's acceptance for a workload that only idles: {@code lockscope report} says there is no
+ * contention and lists the idle pool and {@code main}'s termination wait, each with the rule that
+ * classified it; JSON names the rule per lock.
+ */
+class IdleWorkloadTest {
+    @Test
+    void aPoolWithNoLoadReportsNoContentionAndItsIdlePools() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "idle-workload").toAbsolutePath());
+        Path jfr = dir.resolve("idle.jfr");
+        Files.deleteIfExists(jfr);
+        Proc record = Proc.lockscope(dir, 180, "record", "--no-html", "-o", jfr.toString(), "--",
+                Proc.JAVA, "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
+                IdlePoolMain.class.getName());
+        assertThat(record.exitCode()).as(record.err()).isZero();
+
+        Proc text = Proc.lockscope(dir, 120, "report", jfr.toString());
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        List<String> lines = text.out().lines().toList();
+        String firstFinding = lines.get(lines.indexOf("top findings:") + 1);
+        assertThat(firstFinding).as(text.out()).startsWith("  - No contention in this recording");
+        assertThat(text.out()).containsPattern("\\n  pool-#-thread-# +[0-9.]+ s in [0-9]+ waits? +\\(rule pool-queue\\)")
+                .containsPattern("\\n  main +[0-9.]+ s in 1 wait +\\(rule termination-wait\\)");
+
+        Proc json = Proc.lockscope(dir, 120, "report", jfr.toString(), "--format", "json");
+        assertThat(json.out()).contains("\"waitRule\" : \"pool-queue\"", "\"waitClass\" : \"idle\"");
+        assertThat(json.out()).doesNotContain("\"waitClass\" : \"contention\"");
+    }
+}

@@ -1,0 +1,151 @@
+package dev.lockscope.report.rules;
+
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.WaitRow;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockMetrics;
+import dev.lockscope.report.model.FrameFormat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Says of every waited-for lock whether its waits were contention (threads waiting for something
+ * another thread held), idle (workers waiting for work) or other, and which named rule decided.
+ * The rules are tried in order: the user's {@code --contention} and {@code --idle} patterns, waits
+ * inside lockscope's agent or JFR (other), the idle places of the JDK's and Jetty's pools, a lock
+ * taken (an exclusive lock or a monitor entry), then
+ * conditions by whether a releasing thread woke the waiter.
+ *
+ * @param idle       {@code --idle}: a lock whose class or a waiting frame matches is idle; null for none
+ * @param contention {@code --contention}: likewise contention, before every other rule; null for none
+ */
+public record WaitClassifier(Pattern idle, Pattern contention) {
+    public static final WaitClassifier DEFAULTS = new WaitClassifier(null, null);
+
+    /** What a lock's waits are, and the rule that said so (its name shows in text and JSON). */
+    public record Verdict(WaitClass waitClass, String rule) {
+    }
+
+    /** A named idle rule: a waiting frame's {@code package.Class.method} containing {@code frame}. */
+    private record IdleFrame(String rule, String frame) {
+    }
+
+    private static final List<IdleFrame> IDLE_FRAMES = List.of(
+            new IdleFrame("pool-queue", "java.util.concurrent.ThreadPoolExecutor.getTask"),
+            new IdleFrame("termination-wait", ".awaitTermination"),
+            new IdleFrame("scheduler-queue", "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take"),
+            new IdleFrame("fork-join-idle", "java.util.concurrent.ForkJoinPool.awaitWork"),
+            new IdleFrame("selector", "sun.nio.ch.SelectorImpl.select"),
+            new IdleFrame("latch-await", "java.util.concurrent.CountDownLatch.await"),
+            new IdleFrame("reference-queue", "java.lang.ref.ReferenceQueue.remove"), // Cleaner, reference handlers
+            new IdleFrame("jetty-idle-pool", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll"),
+            new IdleFrame("jetty-reserved-thread", "org.eclipse.jetty.util.thread.ReservedThreadExecutor"));
+
+    /** Parses the two options; a bad pattern is an {@link IllegalArgumentException} naming the option. */
+    public static WaitClassifier of(String idleRegex, String contentionRegex) {
+        return new WaitClassifier(compile("--idle", idleRegex), compile("--contention", contentionRegex));
+    }
+
+    private static Pattern compile(String option, String regex) {
+        if (regex == null) {
+            return null;
+        }
+        try {
+            return Pattern.compile(regex);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new IllegalArgumentException(option + ": not a regular expression: " + e.getDescription()
+                    + " in '" + regex + "'");
+        }
+    }
+
+    /** {@link #classify(LockMetrics, List, List)} for a lock with no conditional waits. */
+    public Verdict classify(LockMetrics lock, List<BlameRow> blame) {
+        return classify(lock, blame, List.of());
+    }
+
+    /**
+     * The verdict on one lock, from its class, its waiting frames, and who released it to the waiters:
+     * the blame rows' owners and the conditional waits' notifiers.
+     */
+    public Verdict classify(LockMetrics lock, List<BlameRow> blame, List<WaitRow> waits) {
+        List<String> frames = new ArrayList<>(lock.firstFrames());
+        blame.forEach(r -> frames.addAll(r.waiterFrames()));
+        if (matches(contention, lock.className(), frames)) {
+            return new Verdict(WaitClass.CONTENTION, "--contention");
+        }
+        if (matches(idle, lock.className(), frames)) {
+            return new Verdict(WaitClass.IDLE, "--idle");
+        }
+        if (isLockscopesOwn(lock, frames)) {
+            return new Verdict(WaitClass.OTHER, "lockscope-own");
+        }
+        // before the lock rules: workers taking their queue's lock to get work are waiting for work
+        for (IdleFrame rule : IDLE_FRAMES) {
+            for (String frame : frames) {
+                if (FrameFormat.function(frame).contains(rule.frame())) {
+                    return new Verdict(WaitClass.IDLE, rule.rule());
+                }
+            }
+        }
+        if (lock.kind() == LockKind.MONITOR) {
+            return new Verdict(WaitClass.CONTENTION, "monitor-enter");
+        }
+        if (isExclusiveLock(lock.className())) {
+            return new Verdict(WaitClass.CONTENTION, "lock-acquire");
+        }
+        boolean notified = blame.stream().anyMatch(r -> known(r.ownerThread())) || waits.stream().anyMatch(w -> known(w.notifier()));
+        if (lock.className().contains("ConditionObject")) {
+            // a condition used as a lock: the waiter was woken by the thread that released what it waited for
+            return notified ? new Verdict(WaitClass.CONTENTION, "condition-signalled-by-releaser")
+                    : new Verdict(WaitClass.OTHER, "condition-no-releaser");
+        }
+        if (lock.className().endsWith("Sync")) {
+            return new Verdict(WaitClass.CONTENTION, "synchronizer-acquire"); // Semaphore, a custom AQS lock
+        }
+        return notified ? new Verdict(WaitClass.CONTENTION, "woken-by-releaser") : new Verdict(WaitClass.OTHER, "unrecognised-wait");
+    }
+
+    /**
+     * The recorder's own locks: JFR's, and those taken while the agent writes a park event: the agent's or
+     * JFR's frames are in the stack, or,
+     * where the reader trimmed them, a monitor entered at a park site (java.util.concurrent's locks
+     * enter no monitor of their own, only the agent's hook there does).
+     */
+    private static boolean isLockscopesOwn(LockMetrics lock, List<String> frames) {
+        if (frames.stream().anyMatch(f -> FrameFormat.function(f).startsWith("dev.lockscope.agent.")
+                || FrameFormat.function(f).startsWith("jdk.jfr."))) {
+            return true;
+        }
+        return lock.kind() == LockKind.MONITOR && !lock.firstFrames().isEmpty()
+                && FrameFormat.function(lock.firstFrames().get(0)).startsWith("java.util.concurrent.locks.");
+    }
+
+    /** ReentrantLock's and ReentrantReadWriteLock's syncs, StampedLock: parks there wait for a holder. */
+    private static boolean isExclusiveLock(String className) {
+        return className.startsWith("java.util.concurrent.locks.ReentrantLock$")
+                || className.startsWith("java.util.concurrent.locks.ReentrantReadWriteLock$")
+                || className.equals("java.util.concurrent.locks.StampedLock");
+    }
+
+    private static boolean known(ThreadRef thread) {
+        return thread != null && !thread.equals(ThreadRef.UNKNOWN);
+    }
+
+    private static boolean matches(Pattern p, String className, List<String> frames) {
+        if (p == null) {
+            return false;
+        }
+        if (p.matcher(className).find()) {
+            return true;
+        }
+        for (String frame : frames) {
+            if (p.matcher(FrameFormat.print(frame)).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

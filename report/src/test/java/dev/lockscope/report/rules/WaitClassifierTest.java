@@ -1,0 +1,136 @@
+package dev.lockscope.report.rules;
+
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.ParkTally;
+import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.TextReport;
+import dev.lockscope.report.export.Recordings;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WaitClassifierTest {
+    private static final String CONDITION = "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject";
+    private static final List<String> POOL_IDLE = List.of("java.util.concurrent.locks.LockSupport.park:371",
+            "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await:1761",
+            "java.util.concurrent.LinkedBlockingQueue.take:435",
+            "java.util.concurrent.ThreadPoolExecutor.getTask:1070",
+            "java.util.concurrent.ThreadPoolExecutor.runWorker:1130", "java.lang.Thread.run:840");
+    private static final List<String> TERMINATION = List.of("java.util.concurrent.locks.LockSupport.parkNanos:269",
+            "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitNanos:1847",
+            "java.util.concurrent.ThreadPoolExecutor.awaitTermination:1475", "com.example.Main.main:12");
+
+    private static LockMetrics lock(LockKind kind, String className, List<String> frames) {
+        return new LockMetrics(kind, className, "1", "pool-1-thread-1", frames, ParkTally.empty(0).park(0).unpark(5), 10);
+    }
+
+    private static WaitClassifier.Verdict classify(WaitClassifier c, String className, List<String> frames) {
+        return c.classify(lock(LockKind.PARK, className, frames), List.of());
+    }
+
+    @Test
+    void locksTakenAreContentionAndPoolQueuesAndTerminationWaitsAreIdle() {
+        WaitClassifier c = WaitClassifier.DEFAULTS;
+        assertThat(classify(c, Recordings.LOCK, Recordings.RESERVE))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "lock-acquire"));
+        assertThat(c.classify(lock(LockKind.MONITOR, "com.example.Cache", Recordings.CACHE), List.of()).rule())
+                .isEqualTo("monitor-enter");
+        assertThat(classify(c, CONDITION, POOL_IDLE)).isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "pool-queue"));
+        assertThat(classify(c, CONDITION, TERMINATION).rule()).isEqualTo("termination-wait");
+        assertThat(classify(c, "java.util.concurrent.Semaphore$NonfairSync", List.of(
+                "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait:324")).rule())
+                .isEqualTo("jetty-reserved-thread");
+        assertThat(c.classify(lock(LockKind.MONITOR, "[I", List.of("jdk.jfr.internal.handlers.EventHandler1.write",
+                "dev.lockscope.agent.boot.ParkBeginEvent.commit")), List.of()))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "lockscope-own"));
+        assertThat(c.classify(lock(LockKind.MONITOR, "[I", POOL_IDLE.subList(1, POOL_IDLE.size())), List.of()).rule())
+                .isEqualTo("lockscope-own"); // the reader trimmed the agent's frames: entered at a park site
+        assertThat(c.classify(lock(LockKind.MONITOR, "jdk.jfr.internal.PlatformRecorder", List.of(
+                "jdk.jfr.internal.PlatformRecorder.periodicTask:515")), List.of()).rule()).isEqualTo("lockscope-own");
+        // workers taking their queue's lock to get work (seen on JDK 25 when a pool starts) wait for work
+        assertThat(classify(c, Recordings.LOCK, List.of("java.util.concurrent.locks.ReentrantLock.lockInterruptibly:246",
+                "java.util.concurrent.LinkedBlockingQueue.take:429", "java.util.concurrent.ThreadPoolExecutor.getTask:1070")))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "pool-queue"));
+        assertThat(classify(c, CONDITION, List.of("com.example.Queue.next:8")))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "condition-no-releaser"));
+    }
+
+    @Test
+    void aConditionSignalledByAKnownThreadIsContention() {
+        LockMetrics condition = lock(LockKind.PARK, CONDITION, List.of("com.example.Queue.next:8"));
+        dev.lockscope.analysis.blame.LockId id = dev.lockscope.analysis.blame.LockId.blocker(CONDITION, 1);
+        assertThat(WaitClassifier.DEFAULTS.classify(condition, List.of(), List.of(new dev.lockscope.analysis.blame.WaitRow(
+                id, Recordings.A, "com.example.Queue.next", Recordings.B, 5, 1, 0))))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "condition-signalled-by-releaser"));
+        assertThat(WaitClassifier.DEFAULTS.classify(condition, List.of(), List.of(new dev.lockscope.analysis.blame.WaitRow(
+                id, Recordings.A, "com.example.Queue.next", ThreadRef.UNKNOWN, 5, 1, 1))).rule())
+                .isEqualTo("condition-no-releaser");
+    }
+
+    @Test
+    void theUsersPatternsDecideFirstContentionBeforeIdle() {
+        WaitClassifier c = WaitClassifier.of("Inventory\\.reserve", "LinkedBlockingQueue");
+        assertThat(classify(c, Recordings.LOCK, Recordings.RESERVE))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "--idle"));
+        assertThat(classify(c, CONDITION, POOL_IDLE)).isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "--contention"));
+        assertThatThrownBy(() -> WaitClassifier.of("(", null)).hasMessageStartingWith("--idle: not a regular expression");
+    }
+
+    @Test
+    void aRecordingThatOnlyIdlesSaysNoContentionAndListsItsIdlePools() {
+        Report report = ReportBuilder.read(idleOnly()::replay, new ContentionOptions(0, 0), Aspect.DEFAULT, false, false);
+        assertThat(report.findings().get(0).message()).startsWith("No contention in this recording");
+        assertThat(report.waits().idlePools()).extracting(WaitClasses.IdlePool::pool)
+                .containsExactly("pool-#-thread-#", "main");
+        String text = TextReport.render(report, null, 10);
+        assertThat(text).contains("idle (threads waiting for work, not contention):")
+                .containsPattern("pool-#-thread-# +0\\.2 s in 2 waits +\\(rule pool-queue\\)")
+                .containsPattern("main +0\\.1 s in 1 wait +\\(rule termination-wait\\)");
+        assertThat(JsonReport.render(report)).contains("\"waitClass\" : \"idle\"", "\"waitRule\" : \"pool-queue\"",
+                "\"pool\" : \"pool-#-thread-#\"");
+    }
+
+    @Test
+    void idleLocksNeverLeadTheFindings() {
+        LockRecording small = Recordings.small();
+        List<ParkWait> parks = new java.util.ArrayList<>(small.parks());
+        parks.addAll(idleOnly().parks()); // 300 ms idle against 110 ms of contention
+        LockRecording both = new LockRecording(small.source(), small.startNanos(), small.endNanos(), small.threads(),
+                parks, List.of(), List.of(), List.of(), List.of(), List.of());
+        Report report = Recordings.report(both);
+        assertThat(report.contention().locks().get(0).className()).isEqualTo(CONDITION); // the table ranks by wait
+        assertThat(report.findings().get(0).message()).startsWith("`ReentrantLock` in `Inventory.reserve`")
+                .endsWith("Contention by rule `lock-acquire`.");
+    }
+
+    /** Two idle pool threads on their queue's condition (100 ms each) and main awaiting termination (100 ms). */
+    private static LockRecording idleOnly() {
+        long ms = Recordings.MS;
+        long start = Recordings.START;
+        ThreadRef p1 = new ThreadRef(31, 1031, "pool-1-thread-1");
+        ThreadRef p2 = new ThreadRef(32, 1032, "pool-1-thread-2");
+        ThreadRef main = new ThreadRef(1, 1001, "main");
+        return new LockRecording(Path.of("/tmp/idle.jfr"), start, start + 200 * ms, Map.of(31L, p1, 32L, p2, 1L, main),
+                List.of(park(p1, 0xd1, 0, 100, 11, POOL_IDLE), park(p2, 0xd1, 50, 150, 12, POOL_IDLE),
+                        park(main, 0xe1, 100, 200, 13, TERMINATION)),
+                List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    private static ParkWait park(ThreadRef t, int hash, long beginMs, long endMs, long seq, List<String> frames) {
+        return new ParkWait(t, CONDITION, hash, Recordings.START + beginMs * Recordings.MS,
+                Recordings.START + endMs * Recordings.MS, seq, seq, false, 0, null, 0, 0, frames);
+    }
+}
