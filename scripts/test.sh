@@ -17,6 +17,12 @@ for jdk in "$jdk17" "$jdk25"; do
   echo "=== tests on $("$jdk/bin/java" -version 2>&1 | head -1) ==="
   JAVA_HOME="$jdk" mvn -B -ntp -fae verify "$@" || status=1
 done
+# The lock library's memory-ordering proof: jcstress in its quick mode, every lock test passing and
+# every negative control this CPU can show failing (docs/locks.md); the full run is a harness command.
+if [[ $status -eq 0 ]]; then
+  echo "=== lock library, jcstress quick ==="
+  JAVA_HOME="$jdk17" "$here/locks-stress/run-jcstress.sh" quick || status=1
+fi
 # The performance harness must keep working (not be fast): one short repetition of every section,
 # on the jars the builds above made; it exits non-zero when any run produced no number.
 if [[ $status -eq 0 ]]; then
