@@ -13,6 +13,7 @@ import java.security.ProtectionDomain;
 
 /**
  * Wraps {@code LockSupport.park(Object)}, {@code park()}, {@code parkNanos(Object, long)}, {@code parkUntil(Object, long)},
+ * {@code parkNanos(long)} and {@code parkUntil(long)} (the last three count only under a current blocker),
  * {@code unpark(Thread)} and {@code AbstractQueuedSynchronizer.acquire(Node, int, boolean, boolean, boolean, long)}
  * with calls to {@code dev.lockscope.agent.boot.ParkHooks}.
  *
@@ -78,6 +79,11 @@ final class LockTransformer implements ClassFileTransformer {
                     return new ParkAdvice(mv, access, name, desc, Kind.PARK);
                 case "park()V": // Condition.await parks here after LockSupport.setCurrentBlocker(condition)
                     return new ParkAdvice(mv, access, name, desc, Kind.PARK_CURRENT_BLOCKER);
+                // JDK 21+'s LinkedTransferQueue and SynchronousQueue set the current blocker, then park timed
+                case "parkNanos(J)V":
+                    return new ParkAdvice(mv, access, name, desc, Kind.PARK_NANOS_CURRENT_BLOCKER);
+                case "parkUntil(J)V":
+                    return new ParkAdvice(mv, access, name, desc, Kind.PARK_UNTIL_CURRENT_BLOCKER);
                 case "parkNanos(Ljava/lang/Object;J)V":
                     return new ParkAdvice(mv, access, name, desc, Kind.PARK_NANOS);
                 case "parkUntil(Ljava/lang/Object;J)V":
@@ -94,7 +100,8 @@ final class LockTransformer implements ClassFileTransformer {
         return mv;
     }
 
-    enum Kind { PARK, PARK_CURRENT_BLOCKER, PARK_NANOS, PARK_UNTIL, UNPARK, AQS_ACQUIRE }
+    enum Kind { PARK, PARK_CURRENT_BLOCKER, PARK_NANOS_CURRENT_BLOCKER, PARK_UNTIL_CURRENT_BLOCKER, PARK_NANOS, PARK_UNTIL,
+        UNPARK, AQS_ACQUIRE }
 
     private static final class ParkAdvice extends AdviceAdapter {
         private final Kind kind;
@@ -116,6 +123,16 @@ final class LockTransformer implements ClassFileTransformer {
                 }
                 case PARK_CURRENT_BLOCKER -> mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkBeginCurrentBlocker",
                         "()Ljava/lang/Object;", false);
+                case PARK_NANOS_CURRENT_BLOCKER -> {
+                    mv.visitVarInsn(LLOAD, 0);
+                    mv.visitInsn(LCONST_0);
+                    parkBeginCurrentBlocker();
+                }
+                case PARK_UNTIL_CURRENT_BLOCKER -> {
+                    mv.visitInsn(LCONST_0);
+                    mv.visitVarInsn(LLOAD, 0);
+                    parkBeginCurrentBlocker();
+                }
                 case PARK_NANOS -> {
                     mv.visitVarInsn(ALOAD, 0);
                     mv.visitVarInsn(LLOAD, 1);
@@ -142,6 +159,10 @@ final class LockTransformer implements ClassFileTransformer {
             storeLocal(token);
         }
 
+        private void parkBeginCurrentBlocker() {
+            mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkBeginCurrentBlocker", "(JJ)Ljava/lang/Object;", false);
+        }
+
         private void parkBegin() {
             mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkBegin", "(Ljava/lang/Object;JJ)Ljava/lang/Object;", false);
         }
@@ -149,7 +170,7 @@ final class LockTransformer implements ClassFileTransformer {
         @Override
         protected void onMethodExit(int opcode) {
             switch (kind) {
-                case PARK, PARK_CURRENT_BLOCKER, PARK_NANOS, PARK_UNTIL -> {
+                case PARK, PARK_CURRENT_BLOCKER, PARK_NANOS_CURRENT_BLOCKER, PARK_UNTIL_CURRENT_BLOCKER, PARK_NANOS, PARK_UNTIL -> {
                     loadLocal(token);
                     mv.visitMethodInsn(INVOKESTATIC, HOOKS, "parkEnd", "(Ljava/lang/Object;)V", false);
                 }

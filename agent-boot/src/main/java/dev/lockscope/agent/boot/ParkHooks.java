@@ -164,6 +164,7 @@ public final class ParkHooks {
             parkEnd(parkBegin(warm, 1, 0));
         }
         parkEnd(parkBeginCurrentBlocker());
+        parkEnd(parkBeginCurrentBlocker(1, 0));
         unparkEnd(unparkBegin(Thread.currentThread()));
         boolean acquire = acquireEvents;
         acquireEvents = true;
@@ -282,11 +283,22 @@ public final class ParkHooks {
      */
     @DontInline
     public static Object parkBeginCurrentBlocker() {
+        return parkBeginCurrentBlocker(0, 0);
+    }
+
+    /**
+     * Entry of {@code park()}, {@code parkNanos(long)} and {@code parkUntil(long)}: a park on the blocker
+     * the caller set with {@code LockSupport.setCurrentBlocker} (Condition.await; JDK 21+'s
+     * LinkedTransferQueue and SynchronousQueue), none without one.
+     */
+    @DontInline
+    public static Object parkBeginCurrentBlocker(long timeoutNanos, long deadlineMillis) {
         if (!active) {
             return null;
         }
         try {
-            return parkBegin(LockSupport.getBlocker(Thread.currentThread()), 0, 0);
+            Object blocker = LockSupport.getBlocker(Thread.currentThread());
+            return blocker == null ? null : parkBegin(blocker, timeoutNanos, deadlineMillis);
         } catch (Throwable t) {
             HookFailures.record(t);
             return null;
