@@ -48,6 +48,9 @@ final class MonitorContention implements AutoCloseable {
         }
     }
 
+    /** The thread that starts the stream; JFR tells recording listeners of the stream's state on it. */
+    static final String THREAD_NAME = "lockscope-monitor-stream";
+
     private final Duration threshold;
     /** Created by the reader thread, so starting the agent does not wait for JFR's stream set-up. */
     private volatile RecordingStream stream;
@@ -61,7 +64,7 @@ final class MonitorContention implements AutoCloseable {
         this.threshold = threshold;
         // start() in a daemon thread of ours: startAsync's thread is not a daemon (JDK 17) and would
         // keep the application's JVM from exiting.
-        Thread reader = new Thread(this::run, "lockscope-monitor-stream");
+        Thread reader = new Thread(this::run, THREAD_NAME);
         reader.setDaemon(true);
         reader.start();
     }

@@ -168,7 +168,9 @@ final class RecordingSession {
 
         @Override
         public void recordingStateChanged(Recording other) {
-            if (other != recording && other.getState() == RecordingState.RUNNING && !stopped && told.add(other.getId())) {
+            // JFR calls listeners on the thread that changed the state: our own monitor stream starts on its own thread
+            boolean ours = other == recording || Thread.currentThread().getName().equals(MonitorContention.THREAD_NAME);
+            if (!ours && other.getState() == RecordingState.RUNNING && !stopped && told.add(other.getId())) {
                 LockscopeAgent.log("JFR recording '" + other.getName() + "' runs alongside lockscope's: while both run it also "
                         + "gets lockscope's events and lock waits down to lockscope's threshold (JFR merges the settings of "
                         + "concurrent recordings)");
