@@ -1,5 +1,6 @@
 package dev.lockscope.agent;
 
+import dev.lockscope.core.EventNames;
 import dev.lockscope.core.Frames;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
@@ -72,8 +73,8 @@ final class MonitorContention implements AutoCloseable {
     private void run() {
         try {
             RecordingStream s = new RecordingStream();
-            s.enable("jdk.JavaMonitorEnter").withThreshold(threshold).withStackTrace();
-            s.onEvent("jdk.JavaMonitorEnter", this::accept);
+            s.enable(EventNames.MONITOR_ENTER).withThreshold(threshold).withStackTrace();
+            s.onEvent(EventNames.MONITOR_ENTER, this::accept);
             s.onFlush(() -> lastFlushNanos = System.nanoTime());
             stream = s;
             if (!closed) {

@@ -1,5 +1,6 @@
 package dev.lockscope.agent;
 
+import dev.lockscope.core.EventNames;
 import dev.lockscope.agent.boot.BlockerRecord;
 import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.HookFailures;
@@ -39,7 +40,7 @@ final class RecordingSession {
      * read lockscope's events, and {@code lockscope bottle} falls back to them when a recording has no
      * ThreadPark. The agent option {@code jdkPark} turns it back on.
      */
-    static final String[] JDK_LOCK_EVENTS = {"jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadSleep"};
+    static final String[] JDK_LOCK_EVENTS = {EventNames.MONITOR_ENTER, EventNames.MONITOR_WAIT, EventNames.THREAD_SLEEP};
 
     private static final String NAME = "lockscope";
     /** The longest JFR's shutdown hook may take writing our recording before the exit table goes without it. */
@@ -108,31 +109,31 @@ final class RecordingSession {
             recording.enable(name).withThreshold(options.threshold).withStackTrace();
         }
         if (options.jdkPark) {
-            recording.enable("jdk.ThreadPark").withThreshold(options.threshold).withStackTrace();
+            recording.enable(EventNames.THREAD_PARK).withThreshold(options.threshold).withStackTrace();
         }
         // One event per park, at least the threshold long; the exact totals of all parks are in the
         // summaries written at every chunk end (see ParkEvent and LockSummaryEvent for the schema).
         ParkHooks.setThresholdNanos(options.threshold.toNanos());
-        recording.enable("lockscope.Park").withThreshold(options.threshold).withStackTrace();
-        recording.enable("lockscope.Unpark").withStackTrace();
-        recording.enable("lockscope.LockSummary").with("period", "endChunk");
+        recording.enable(EventNames.PARK).withThreshold(options.threshold).withStackTrace();
+        recording.enable(EventNames.UNPARK).withStackTrace();
+        recording.enable(EventNames.LOCK_SUMMARY).with("period", "endChunk");
         if (options.acquireEvents) {
             // off by default: RecordingReader keeps these, but no analysis or report uses them
-            recording.enable("lockscope.Acquire").withThreshold(options.threshold);
+            recording.enable(EventNames.ACQUIRE).withThreshold(options.threshold);
         }
         // virtual threads: monitor waits while unmounted (JDK 24+, VirtualThreadTransformer) and
         // every pinning with its stack, not only JFR's default of 20 ms (JDK 21+; unknown names are ignored)
-        recording.enable("lockscope.VirtualMonitorEnter").withThreshold(options.threshold);
-        recording.enable("jdk.VirtualThreadPinned").withThreshold(options.threshold).withStackTrace();
+        recording.enable(EventNames.VIRTUAL_MONITOR_ENTER).withThreshold(options.threshold);
+        recording.enable(EventNames.VIRTUAL_THREAD_PINNED).withThreshold(options.threshold).withStackTrace();
         // the virtual-thread scheduler's parallelism, for carrier starvation (once per chunk)
-        recording.enable("jdk.InitialSystemProperty");
-        recording.enable("jdk.CPUInformation");
-        recording.enable("jdk.ContainerConfiguration");
-        recording.enable("jdk.ThreadStart");
-        recording.enable("jdk.ThreadEnd");
+        recording.enable(EventNames.INITIAL_SYSTEM_PROPERTY);
+        recording.enable(EventNames.CPU_INFORMATION);
+        recording.enable(EventNames.CONTAINER_CONFIGURATION);
+        recording.enable(EventNames.THREAD_START);
+        recording.enable(EventNames.THREAD_END);
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
         if (options.cpuSamples != null) {
-            recording.enable("jdk.ExecutionSample").withPeriod(options.cpuSamples);
+            recording.enable(EventNames.EXECUTION_SAMPLE).withPeriod(options.cpuSamples);
         }
         Path parent = file.getParent();
         if (parent != null) {

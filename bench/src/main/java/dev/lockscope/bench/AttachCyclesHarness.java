@@ -1,8 +1,10 @@
 package dev.lockscope.bench;
 
+import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.cli.LockscopeCli;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -95,18 +97,19 @@ final class AttachCyclesHarness {
             System.exit(failed > 0 || unreadable > 0 || leaked ? 1 : 0);
         }
 
+        /** The parks in a recording, read as {@code lockscope report} reads it (one reader for everything). */
         private static long parkEvents(Path jfr) {
-            try (RecordingFile file = new RecordingFile(jfr)) {
-                long n = 0;
-                while (file.hasMoreEvents()) {
-                    RecordedEvent e = file.readEvent();
-                    if (e.getEventType().getName().equals("lockscope.Park")) {
-                        n++;
+            long[] parks = {0};
+            try {
+                RecordingReader.read(jfr, new RecordingVisitor() {
+                    @Override
+                    public void parkEnd(ParkWait ended) {
+                        parks[0]++;
                     }
-                }
-                return n;
-            } catch (IOException | RuntimeException e) {
-                System.err.println(jfr + ": " + e);
+                });
+                return parks[0];
+            } catch (RecordingException | RuntimeException e) {
+                System.err.println(jfr + ": " + e.getMessage());
                 return 0;
             }
         }

@@ -154,6 +154,9 @@ public final class JfrChunk {
                 if (t == null) {
                     throw new JfrFormatException("event of unknown type " + typeId + " at byte " + pos);
                 }
+                if (!t.isEvent()) { // the JDK's reader refuses these too (a Type is not a PlatformEventType)
+                    throw new JfrFormatException("record of type " + t.name + ", which is not an event, at byte " + pos);
+                }
                 int n = t.fields.size();
                 if (values.length < n) {
                     values = new long[n];

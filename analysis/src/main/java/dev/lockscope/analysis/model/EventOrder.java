@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.core.EventNames;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -113,7 +114,7 @@ public final class EventOrder {
             visitors.forEach(v -> v.monitorWait(w));
         } else if (event instanceof CpuSample s) {
             visitors.forEach(v -> v.cpuSample(s));
-        } else if (event instanceof Interval i && i.eventType().equals("jdk.ThreadSleep")) {
+        } else if (event instanceof Interval i && i.eventType().equals(EventNames.THREAD_SLEEP)) {
             visitors.forEach(v -> v.sleep(i));
         } else if (event instanceof Interval i) {
             visitors.forEach(v -> v.pinned(i));
