@@ -237,12 +237,14 @@ public final class JfrChunk {
                         if (f.attr("name") == null) {
                             throw new JfrFormatException("metadata field without a name");
                         }
+                        checkJavaName(f.attr("name"), false);
                         fields.add(new JfrField(f.attr("name"), typeId, "true".equals(f.attr("constantPool")),
                                 "1".equals(f.attr("dimension"))));
                     } else if (!"annotation".equals(f.name) && !"setting".equals(f.name)) {
                         throw new JfrFormatException("unknown metadata element " + f.name);
                     }
                 }
+                checkJavaName(c.attr("name"), true);
                 JfrType t = new JfrType(parseId(c.attr("id")), c.attr("name"), c.attr("superType"), fields);
                 types.put(t.id, t);
                 typesByName.put(t.name, t);
@@ -279,6 +281,28 @@ public final class JfrChunk {
             }
             parseId(a.attr("class"));
             annotations.add(a);
+        }
+    }
+
+    /**
+     * As the JDK's reader does (it refuses such metadata with "is not a valid Java identifier/type"): a
+     * field name is a Java identifier, a type name identifiers joined by dots. A flipped byte in a name
+     * is damage, not a new type.
+     */
+    private static void checkJavaName(String name, boolean dotted) {
+        boolean start = true;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (dotted && c == '.' && !start) {
+                start = true;
+            } else if (start ? Character.isJavaIdentifierStart(c) : Character.isJavaIdentifierPart(c)) {
+                start = false;
+            } else {
+                throw new JfrFormatException("metadata name is not a Java " + (dotted ? "type" : "identifier") + ": " + name);
+            }
+        }
+        if (start) {
+            throw new JfrFormatException("metadata name is not a Java " + (dotted ? "type" : "identifier") + ": " + name);
         }
     }
 
@@ -361,6 +385,10 @@ public final class JfrChunk {
                     long key = in.readLong();
                     pool.put(key, in.readValue(t, types, 0));
                 }
+            }
+            if (in.pos != in.limit) { // the JDK's reader refuses this too ("Size of check point event doesn't match content")
+                throw new JfrFormatException("checkpoint at byte " + pos + " is " + size + " bytes but its content ends at "
+                        + (in.pos - pos));
             }
             if (delta == 0) {
                 break;
