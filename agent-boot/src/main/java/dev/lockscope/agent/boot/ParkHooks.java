@@ -9,8 +9,9 @@ import java.util.concurrent.locks.AbstractOwnableSynchronizer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Called from the instrumented {@code LockSupport.park(Object)}, {@code park()}, {@code parkNanos(Object, long)},
- * {@code parkUntil(Object, long)}, {@code unpark(Thread)} and {@code AQS.acquire(...)}.
+ * Called from the instrumented {@code LockSupport.park(Object)}, {@code parkNanos(Object, long)},
+ * {@code parkUntil(Object, long)}, {@code park()}, {@code parkNanos(long)} and {@code parkUntil(long)}
+ * (these three under a current blocker), {@code unpark(Thread)} and {@code AQS.acquire(...)}.
  *
  * <p>Rules every method here keeps: never throw (everything is caught and counted in
  * {@link HookFailures}); never take a lock or park (a per-thread guard turns hooks off while a hook
