@@ -6,6 +6,7 @@ import dev.lockscope.analysis.jfr.JfrFile;
 import dev.lockscope.analysis.jfr.JfrType;
 import dev.lockscope.core.EventNames;
 import dev.lockscope.core.Frames;
+import dev.lockscope.core.ThreadNames;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -277,7 +278,7 @@ public final class RecordingReader {
                 case KIND_VIRTUAL_MONITOR_ENTER -> {
                     lockscopeEvents++;
                     long vtid = at(v, f[0]);
-                    ThreadRef waiter = new ThreadRef(vtid, 0, text(VirtualThreads.displayName(vtid, at(s, f[1]))), true);
+                    ThreadRef waiter = new ThreadRef(vtid, 0, text(ThreadNames.virtual(vtid, at(s, f[1]))), true);
                     threads.put(vtid, waiter);
                     List<String> frames = lines(at(s, f[2]));
                     String monitorClass = at(s, f[3]);
@@ -374,7 +375,7 @@ public final class RecordingReader {
             long tid = longField(t, threadType, "javaThreadId");
             boolean virtual = longField(t, threadType, "virtual") != 0; // the field is JDK 21+
             return new ThreadRef(tid, longField(t, threadType, "osThreadId"),
-                    virtual ? text(VirtualThreads.displayName(tid, javaName)) : name == null ? "?" : text(name), virtual);
+                    virtual ? text(ThreadNames.virtual(tid, javaName)) : name == null ? "?" : text(name), virtual);
         }
 
         private String className(long key) {

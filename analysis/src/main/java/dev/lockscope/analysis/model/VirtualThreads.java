@@ -17,12 +17,7 @@ public final class VirtualThreads {
 
     private final Map<String, ThreadRef> lastAcquirer = new HashMap<>();
 
-    /** {@code virtual#<id>}, or {@code <name> (virtual#<id>)} when the thread has a name. */
-    public static String displayName(long javaTid, String name) {
-        return ThreadNames.virtual(javaTid, name);
-    }
-
-    /** Whether lockscope named this thread as a virtual thread ({@link #displayName}). */
+    /** Whether lockscope named this thread as a virtual thread ({@link ThreadNames#virtual}). */
     public static boolean isVirtual(ThreadRef t) {
         return t != null && (t.name().startsWith("virtual#") || t.name().endsWith(")") && t.name().contains(" (virtual#"));
     }

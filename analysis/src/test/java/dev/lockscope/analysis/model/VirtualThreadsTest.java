@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.core.ThreadNames;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -9,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class VirtualThreadsTest {
     @Test
     void virtualThreadsAreNamedByIdAndKeepTheirName() {
-        assertThat(VirtualThreads.displayName(42, "")).isEqualTo("virtual#42");
-        assertThat(VirtualThreads.displayName(42, null)).isEqualTo("virtual#42");
-        assertThat(VirtualThreads.displayName(7, "handler-3")).isEqualTo("handler-3 (virtual#7)");
+        assertThat(ThreadNames.virtual(42, "")).isEqualTo("virtual#42");
+        assertThat(ThreadNames.virtual(42, null)).isEqualTo("virtual#42");
+        assertThat(ThreadNames.virtual(7, "handler-3")).isEqualTo("handler-3 (virtual#7)");
     }
 
     @Test

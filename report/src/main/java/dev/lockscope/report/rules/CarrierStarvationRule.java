@@ -1,5 +1,6 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.EventNames;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 
 import java.util.Comparator;
@@ -19,7 +20,7 @@ final class CarrierStarvationRule implements Rule {
 
     @Override
     public List<String> neededEvents() {
-        return List.of(EventsSeen.VIRTUAL_THREAD_PINNED);
+        return List.of(EventNames.VIRTUAL_THREAD_PINNED);
     }
 
     @Override

@@ -15,49 +15,42 @@ import java.util.TreeSet;
 
 /** Which JFR event types a recording had, so that a rule can say which ones it missed. */
 public final class EventsSeen implements RecordingVisitor {
-    public static final String PARK = EventNames.PARK;
-    public static final String LOCK_SUMMARY = EventNames.LOCK_SUMMARY;
-    public static final String UNPARK = EventNames.UNPARK;
-    public static final String MONITOR_ENTER = EventNames.MONITOR_ENTER;
-    public static final String MONITOR_WAIT = EventNames.MONITOR_WAIT;
-    public static final String EXECUTION_SAMPLE = EventNames.EXECUTION_SAMPLE;
-    public static final String VIRTUAL_THREAD_PINNED = EventNames.VIRTUAL_THREAD_PINNED;
 
     private final Set<String> seen = new TreeSet<>();
 
     @Override
     public void parkBegin(ParkWait open) {
-        seen.add(PARK);
+        seen.add(EventNames.PARK);
     }
 
     @Override
     public void parkEnd(ParkWait ended) {
-        seen.add(PARK);
+        seen.add(EventNames.PARK);
     }
 
     @Override
     public void lockSummary(LockSummary s) {
-        seen.add(LOCK_SUMMARY);
+        seen.add(EventNames.LOCK_SUMMARY);
     }
 
     @Override
     public void unpark(Unpark u) {
-        seen.add(UNPARK);
+        seen.add(EventNames.UNPARK);
     }
 
     @Override
     public void monitorEnter(MonitorEnter e) {
-        seen.add(MONITOR_ENTER);
+        seen.add(EventNames.MONITOR_ENTER);
     }
 
     @Override
     public void monitorWait(MonitorWait w) {
-        seen.add(MONITOR_WAIT);
+        seen.add(EventNames.MONITOR_WAIT);
     }
 
     @Override
     public void cpuSample(CpuSample s) {
-        seen.add(EXECUTION_SAMPLE);
+        seen.add(EventNames.EXECUTION_SAMPLE);
     }
 
     @Override
@@ -67,7 +60,7 @@ public final class EventsSeen implements RecordingVisitor {
 
     @Override
     public void pinned(Interval i) {
-        seen.add(VIRTUAL_THREAD_PINNED);
+        seen.add(EventNames.VIRTUAL_THREAD_PINNED);
     }
 
     public boolean has(String eventType) {

@@ -1,7 +1,7 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.EventNames;
 import dev.lockscope.core.LockKind;
-import dev.lockscope.core.LockMetrics;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,11 +14,11 @@ public final class Rules {
     /** In order of importance when scores tie; the first one's result stands in when nothing else is shown. */
     public static final List<Rule> ALL = List.of(
             // the lock threads waited for longest, of any kind: the first thing to look at
-            new MostWaitedLockRule("lock-bottleneck", List.of(EventsSeen.PARK, EventsSeen.LOCK_SUMMARY, EventsSeen.MONITOR_ENTER),
+            new MostWaitedLockRule("lock-bottleneck", List.of(EventNames.PARK, EventNames.LOCK_SUMMARY, EventNames.MONITOR_ENTER),
                     lock -> true, "No contention in this recording: no thread waited for a lock that another thread held."),
-            new MostWaitedLockRule("park-contention", List.of(EventsSeen.PARK, EventsSeen.LOCK_SUMMARY),
+            new MostWaitedLockRule("park-contention", List.of(EventNames.PARK, EventNames.LOCK_SUMMARY),
                     lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),
-            new MostWaitedLockRule("monitor-contention", List.of(EventsSeen.MONITOR_ENTER),
+            new MostWaitedLockRule("monitor-contention", List.of(EventNames.MONITOR_ENTER),
                     lock -> lock.kind() == LockKind.MONITOR, "No thread blocked on entering a monitor."),
             new CarrierStarvationRule(),
             new VirtualThreadPinningRule());
