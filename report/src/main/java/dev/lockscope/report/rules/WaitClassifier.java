@@ -40,7 +40,8 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             new IdleFrame("fork-join-idle", "java.util.concurrent.ForkJoinPool.awaitWork"),
             new IdleFrame("selector", "sun.nio.ch.SelectorImpl.select"),
             new IdleFrame("latch-await", "java.util.concurrent.CountDownLatch.await"),
-            new IdleFrame("reference-queue", "java.lang.ref.ReferenceQueue.remove"), // Cleaner, reference handlers
+            // Cleaners and the JVM's reference handler, waiting in remove() or enqueuing: housekeeping, not the program's locks
+            new IdleFrame("reference-queue", "java.lang.ref.ReferenceQueue."),
             new IdleFrame("jetty-idle-pool", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll"),
             new IdleFrame("jetty-reserved-thread", "org.eclipse.jetty.util.thread.ReservedThreadExecutor"));
 
