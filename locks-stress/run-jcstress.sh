@@ -38,10 +38,30 @@ if ! grep -q 'Failed tests: No matches' "$out/tests.log" || ! grep -q 'Error tes
 else
   echo "ok: all $passed LockStress tests passed"
 fi
-"$java" -jar "$jar" -m "$mode" -v -t 'dev\.lockscope\.locks\.NegativeControls' -r "$out/negative-controls" "${extra[@]}" > "$out/negative-controls.log" 2>&1 || true
+# A negative control shows the tests could catch the bug they guard against. Catching a reordering is
+# probabilistic (AsymmetricOwnerWithoutFence went uncaught in one quick round of CI), so a control this CPU
+# should catch gets up to four rounds; it fails only if no round catches it.
+caught_controls=" "
+pending=("${caught_here[@]}")
+for round in 1 2 3 4; do
+  (( ${#pending[@]} == 0 )) && break
+  pattern="dev\\.lockscope\\.locks\\.NegativeControls\\.($(IFS='|'; echo "${pending[*]}"))\$"
+  if (( round == 1 )); then pattern='dev\.lockscope\.locks\.NegativeControls'; fi
+  log=$out/negative-controls-$round.log
+  "$java" -jar "$jar" -m "$mode" -v -t "$pattern" -r "$out/negative-controls-$round" "${extra[@]}" > "$log" 2>&1 || true
+  still=()
+  for control in TasukiReleaseWithoutFence AsymmetricTasukiReleaseWithoutFence AsymmetricOwnerWithoutFence TasukiContenderWithoutFence; do
+    if sed -n '/^RUN RESULTS/,$p' "$log" | grep -qE "\[FAILED\] dev.lockscope.locks.NegativeControls.$control\$"; then
+      caught_controls+="$control "
+    fi
+  done
+  for control in "${pending[@]}"; do [[ $caught_controls == *" $control "* ]] || still+=("$control"); done
+  pending=("${still[@]+"${still[@]}"}")
+  if (( ${#pending[@]} > 0 )); then echo "round $round: not caught yet: ${pending[*]}"; fi
+done
 for control in TasukiReleaseWithoutFence AsymmetricTasukiReleaseWithoutFence AsymmetricOwnerWithoutFence TasukiContenderWithoutFence; do
   expected=no; [[ " ${caught_here[*]} " == *" $control "* ]] && expected=yes
-  if sed -n '/^RUN RESULTS/,$p' "$out/negative-controls.log" | grep -qE "\[FAILED\] dev.lockscope.locks.NegativeControls.$control\$"; then caught=yes; else caught=no; fi
+  caught=no; [[ $caught_controls == *" $control "* ]] && caught=yes
   echo "negative control $control: caught=$caught (expected on this CPU: $expected)"
   [[ $expected == yes && $caught == no ]] && status=1
 done
