@@ -121,18 +121,39 @@ class RecordingReaderErrorsTest {
                 .hasSize(LockRecording.collect(Files.write(dir.resolve("finished.jfr"), valid)).parks().size());
     }
 
+    /**
+     * A plain JFR recording (committed: made by a JVM where lockscope's event types were never
+     * registered, which this test JVM cannot promise) warns; a recording whose metadata declares a
+     * lockscope event type was made with the agent, and no events of it mean nothing happened.
+     */
     @Test
     void recordingWithoutLockscopeEventsSaysSo() throws Exception {
-        Path file = dir.resolve("plain.jfr");
+        Path plain = dir.resolve("plain.jfr");
+        try (var in = RecordingReaderErrorsTest.class.getResourceAsStream("/plain-jdk17.jfr.bin")) {
+            Files.write(plain, in.readAllBytes());
+        }
+        assertThat(RecordingReader.read(plain).warnings()).anyMatch(w -> w.contains("no lockscope events"));
+        assertThat(RecordingReader.read(plain).madeByAgent()).isFalse();
+        assertThat(RecordingReader.read(Files.write(dir.resolve("one.jfr"), valid)).warnings()).isEmpty();
+
+        jdk.jfr.FlightRecorder.register(DeclaredOnly.class);
+        Path declared = dir.resolve("declared.jfr");
         try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
             r.enable("jdk.ThreadSleep").withThreshold(java.time.Duration.ZERO);
             r.start();
             Thread.sleep(5);
             r.stop();
-            r.dump(file);
+            r.dump(declared);
         }
-        assertThat(RecordingReader.read(file).warnings()).anyMatch(w -> w.contains("no lockscope events"));
-        assertThat(RecordingReader.read(Files.write(dir.resolve("one.jfr"), valid)).warnings()).isEmpty();
+        RecordingInfo info = RecordingReader.read(declared);
+        assertThat(info.madeByAgent()).isTrue();
+        assertThat(info.declaredEventTypes()).contains("lockscope.DeclaredOnly", "jdk.ThreadSleep");
+        assertThat(info.warnings()).noneMatch(w -> w.contains("no lockscope events"));
+    }
+
+    /** A lockscope event type that is registered and never written. */
+    @jdk.jfr.Name("lockscope.DeclaredOnly")
+    static final class DeclaredOnly extends jdk.jfr.Event {
     }
 
     @Test

@@ -8,6 +8,9 @@ public final class EventNames {
     private EventNames() {
     }
 
+    /** Every lockscope event name starts with this. */
+    public static final String LOCKSCOPE_PREFIX = "lockscope.";
+
     public static final String PARK = "lockscope.Park";
     public static final String UNPARK = "lockscope.Unpark";
     public static final String LOCK_SUMMARY = "lockscope.LockSummary";

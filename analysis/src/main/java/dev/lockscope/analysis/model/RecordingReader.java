@@ -19,7 +19,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Reads a JFR recording in one pass with lockscope's own parser ({@link JfrFile}, {@link JfrChunk})
@@ -46,6 +48,8 @@ public final class RecordingReader {
     private long start = Long.MAX_VALUE;
     private long end = Long.MIN_VALUE;
     private long lockscopeEvents;
+    /** Event types declared by any chunk's metadata (see {@link RecordingInfo#declaredEventTypes()}). */
+    private final Set<String> declaredEventTypes = new TreeSet<>();
     /** Where the number of carriers of virtual threads comes from, best first. */
     private int parallelism;
     private int containerCpus;
@@ -119,7 +123,7 @@ public final class RecordingReader {
         if (summary.unfinished() > 0) {
             warnings.add("recording was not finished by its JVM (killed?): read up to its last flush");
         }
-        if (lockscopeEvents == 0) {
+        if (lockscopeEvents == 0 && declaredEventTypes.stream().noneMatch(t -> t.startsWith(EventNames.LOCKSCOPE_PREFIX))) {
             warnings.add("recording has no lockscope events: park contention is missing (was it made with the lockscope agent?)");
         }
         int carriers = parallelism > 0 ? parallelism : containerCpus > 0 ? containerCpus : cpus;
@@ -127,7 +131,8 @@ public final class RecordingReader {
             order.virtualThreadCarriers(carriers);
         }
         boolean any = start != Long.MAX_VALUE;
-        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads, warnings);
+        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads, warnings,
+                declaredEventTypes);
         order.finish(info);
         return info;
     }
@@ -177,6 +182,11 @@ public final class RecordingReader {
             threadType = chunk.type("java.lang.Thread");
             stackType = chunk.type("jdk.types.StackTrace");
             classType = chunk.type("java.lang.Class");
+            for (JfrType t : chunk.types()) {
+                if ("jdk.jfr.Event".equals(t.superType)) {
+                    declaredEventTypes.add(t.name);
+                }
+            }
             layout(EventNames.PARK, KIND_PARK, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
                     "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
             layout(EventNames.UNPARK, KIND_UNPARK, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",

@@ -7,13 +7,20 @@ import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.Unpark;
 
 import java.util.Set;
 import java.util.TreeSet;
 
-/** Which JFR event types a recording had, so that a rule can say which ones it missed. */
+/**
+ * Which JFR event types a recording had, so that a rule can say which ones it missed. Some count as
+ * had without any event, where no event means nothing happened rather than nothing was recorded:
+ * the lockscope event types of a recording the agent made (no thread parked on a blocker), and
+ * {@code jdk.VirtualThreadPinned} in a recording the agent made (it enables the event at its
+ * threshold) or from a JVM whose metadata lacks the type (no virtual threads there to pin).
+ */
 public final class EventsSeen implements RecordingVisitor {
 
     private final Set<String> seen = new TreeSet<>();
@@ -61,6 +68,17 @@ public final class EventsSeen implements RecordingVisitor {
     @Override
     public void pinned(Interval i) {
         seen.add(EventNames.VIRTUAL_THREAD_PINNED);
+    }
+
+    @Override
+    public void finish(RecordingInfo recording) {
+        if (recording.madeByAgent()) {
+            recording.declaredEventTypes().stream().filter(t -> t.startsWith(EventNames.LOCKSCOPE_PREFIX)).forEach(seen::add);
+            seen.add(EventNames.VIRTUAL_THREAD_PINNED);
+        } else if (!recording.declaredEventTypes().isEmpty()
+                && !recording.declaredEventTypes().contains(EventNames.VIRTUAL_THREAD_PINNED)) {
+            seen.add(EventNames.VIRTUAL_THREAD_PINNED);
+        }
     }
 
     public boolean has(String eventType) {
