@@ -4,7 +4,29 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.core.FileAppender;
+import org.apache.commons.pool2.BasePooledObjectFactory;
+import org.apache.commons.pool2.PooledObject;
+import org.apache.commons.pool2.impl.DefaultPooledObject;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilder;
+import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilderFactory;
+import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,11 +41,15 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Workloads that are not micro-benchmarks: a producer/consumer pipeline, an embedded H2 database
- * and logback writing one file, each from many threads. {@code LibraryWorkloads <name> <threads>
- * <warmup-s> <measure-s>} prints {@code throughput: X ops/s} over the measured window.
+ * Workloads that are not micro-benchmarks, on real libraries from Maven Central, each from many
+ * threads: a producer/consumer pipeline, an embedded H2 database, logback and log4j2 writing one
+ * file, an exhausted commons-pool2 object pool, and a Jetty 12 HTTP server under loopback load.
+ * {@code LibraryWorkloads <name> <threads> <warmup-s> <measure-s>} prints {@code throughput: X ops/s}
+ * over the measured window. The overhead harness measures the profilers on them, and the e2e tests
+ * (RealLibrariesTest) check that lockscope names each one's known hot lock first.
  */
 public final class LibraryWorkloads {
     private LibraryWorkloads() {
@@ -74,6 +100,45 @@ public final class LibraryWorkloads {
                     perThread.add(() -> logger.info("request {} handled by worker {}", me * 31, me));
                 }
             }
+            case "log4j2" -> {
+                // synchronous FileAppender, flushed per event: every event is encoded and written while
+                // the appender's FileManager monitor is held, the known hot lock of this workload
+                org.apache.logging.log4j.Logger logger = log4jFileLogger(Files.createTempFile("lockscope-bench", ".log"));
+                for (int i = 0; i < threads; i++) {
+                    int me = i;
+                    perThread.add(() -> logger.info("request {} handled by worker {}", me * 31, me));
+                }
+            }
+            case "object-pool" -> {
+                // 4 pooled "connections" for all threads, each used for 2 ms: borrowers wait in the pool's
+                // LinkedBlockingDeque for an object another thread holds, the known hot lock
+                GenericObjectPool<long[]> pool = objectPool(4);
+                for (int i = 0; i < threads; i++) {
+                    perThread.add(() -> {
+                        long[] connection = pool.borrowObject();
+                        try {
+                            connection[0]++;
+                            LockSupport.parkNanos(2_000_000);
+                        } finally {
+                            pool.returnObject(connection);
+                        }
+                    });
+                }
+            }
+            case "http-server" -> {
+                // Jetty's own thread pool serving a small response, and one request per op from each
+                // client thread over loopback; the handler counts requests in a synchronized block
+                URI uri = startHttpServer();
+                HttpClient client = HttpClient.newHttpClient();
+                HttpRequest request = HttpRequest.newBuilder(uri).build();
+                for (int i = 0; i < threads; i++) {
+                    perThread.add(() -> {
+                        if (client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode() != 200) {
+                            throw new IllegalStateException("request failed");
+                        }
+                    });
+                }
+            }
             default -> throw new IllegalArgumentException("unknown workload " + name);
         }
         double opsPerSecond = run(perThread, warmup, measure);
@@ -97,6 +162,61 @@ public final class LibraryWorkloads {
         logger.addAppender(appender);
         logger.setAdditive(false);
         return logger;
+    }
+
+    private static org.apache.logging.log4j.Logger log4jFileLogger(Path file) {
+        ConfigurationBuilder<BuiltConfiguration> b = ConfigurationBuilderFactory.newConfigurationBuilder();
+        b.setStatusLevel(Level.ERROR);
+        b.add(b.newAppender("file", "File").addAttribute("fileName", file.toString()).addAttribute("immediateFlush", true)
+                .add(b.newLayout("PatternLayout").addAttribute("pattern", "%d %-5level [%t] %logger - %msg%n")));
+        b.add(b.newRootLogger(Level.INFO).add(b.newAppenderRef("file")));
+        Configurator.initialize(b.build());
+        file.toFile().deleteOnExit();
+        return LogManager.getLogger("bench");
+    }
+
+    private static GenericObjectPool<long[]> objectPool(int objects) {
+        GenericObjectPoolConfig<long[]> config = new GenericObjectPoolConfig<>();
+        config.setMaxTotal(objects);
+        config.setMaxIdle(objects);
+        config.setJmxEnabled(false);
+        return new GenericObjectPool<>(new BasePooledObjectFactory<>() {
+            @Override
+            public long[] create() {
+                return new long[1];
+            }
+
+            @Override
+            public PooledObject<long[]> wrap(long[] connection) {
+                return new DefaultPooledObject<>(connection);
+            }
+        }, config);
+    }
+
+    /** Starts a Jetty server on a loopback port; its handler counts requests under a monitor. */
+    private static URI startHttpServer() throws Exception {
+        // Jetty logs through SLF4J, which finds logback here; logback's default would print Jetty's DEBUG
+        ((Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(ch.qos.logback.classic.Level.WARN);
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        long[] served = new long[1];
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                long n;
+                synchronized (served) {
+                    n = ++served[0];
+                }
+                response.getHeaders().put("Content-Type", "text/plain");
+                Content.Sink.write(response, true, "request " + n + "\n", callback);
+                return true;
+            }
+        });
+        server.start();
+        return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
     }
 
     /** Runs every op in a loop on its own thread; counts ops only inside the measured window. */

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 final class Proc {
     static final Path LOCKSCOPE_JAR = Path.of(System.getProperty("lockscope.jar", "../cli/target/lockscope.jar")).toAbsolutePath();
     static final Path AGENT_JAR = Path.of(System.getProperty("lockscope.agent.jar", "../agent/target/lockscope-agent.jar")).toAbsolutePath();
+    /** The performance harness's jar: its LibraryWorkloads run real libraries from Maven Central. */
+    static final Path BENCH_JAR = Path.of(System.getProperty("lockscope.bench.jar", "../bench/target/lockscope-bench.jar")).toAbsolutePath();
     static final Path DEMO_JAR = Path.of(System.getProperty("lockscope.demo.jar", "../demo/target/lockscope-demo.jar")).toAbsolutePath();
     /** The JVM that runs the profiled workloads: -Dlockscope.test.java=..., default the one running the tests. */
     static final String JAVA = System.getProperty("lockscope.test.java",

@@ -1,7 +1,5 @@
 package dev.lockscope.e2e;
 
-import dev.lockscope.e2e.libs.Log4jFileLogging;
-import dev.lockscope.e2e.libs.PoolBorrowing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,8 +12,9 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 13's acceptance on real libraries nobody here wrote, from Maven Central, under load (16
- * threads, 4 s, on the JDK running the tests: CI runs them on 17 and 25): the first finding names
+ * Issue 13's acceptance on real libraries nobody here wrote, from Maven Central, under load (the
+ * performance harness's LibraryWorkloads, 16 threads, 1 s warm-up and 3 s measured, on the JDK
+ * running the tests: CI runs them on 17 and 25): the first finding names
  * the library's known hot lock and its site, idle waits are not among the first three findings,
  * the text report at defaults stays under 200 lines, and a recording the agent made says nothing
  * about events it is "missing" where there was simply nothing to record.
@@ -27,7 +26,7 @@ class RealLibrariesTest {
     /** log4j2 2.24, synchronous FileAppender: every event is written under the FileManager's monitor. */
     @Test
     void log4jFileAppenderLeadsWithTheFileManagersMonitor() throws Exception {
-        List<String> findings = findings(run(Log4jFileLogging.class, "events"));
+        List<String> findings = findings(run("log4j2"));
         assertThat(findings.get(0)).startsWith("The monitor of FileManager in OutputStreamManager.");
     }
 
@@ -37,17 +36,17 @@ class RealLibrariesTest {
      */
     @Test
     void exhaustedObjectPoolLeadsWithTheBorrowersWait() throws Exception {
-        List<String> findings = findings(run(PoolBorrowing.class, "borrows"));
+        List<String> findings = findings(run("object-pool"));
         assertThat(findings.get(0)).startsWith("Condition in LinkedBlockingDeque.takeFirst blocked up to");
     }
 
     /** Runs the workload under the agent and returns the text report of its recording. */
-    private String run(Class<?> workload, String doneWord) throws Exception {
-        Path recording = dir.resolve(workload.getSimpleName() + ".jfr");
+    private String run(String workload) throws Exception {
+        Path recording = dir.resolve(workload + ".jfr");
         Proc app = Proc.run(dir, 180, List.of(Proc.JAVA, "-javaagent:" + Proc.AGENT_JAR + "=file=" + recording + ",report=off",
-                "-cp", System.getProperty("java.class.path"), workload.getName(), "16", "4"));
+                "-cp", Proc.BENCH_JAR.toString(), "dev.lockscope.bench.LibraryWorkloads", workload, "16", "1", "3"));
         assertThat(app.exitCode()).as(app.err()).isZero();
-        assertThat(app.out()).as(app.err()).containsPattern(doneWord + " [1-9]");
+        assertThat(app.out()).as(app.err()).containsPattern("throughput: [1-9]");
         Proc report = Proc.lockscope(dir, 180, "report", recording.toString());
         assertThat(report.exitCode()).as(report.err()).isZero();
         String text = report.out();
