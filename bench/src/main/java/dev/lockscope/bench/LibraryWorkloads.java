@@ -125,6 +125,30 @@ public final class LibraryWorkloads {
                     });
                 }
             }
+            case "derby" -> {
+                // embedded Derby, each thread updating one of 4 hot rows per transaction: a thread that finds
+                // the row locked waits in Object.wait (ActiveLock.waitForGrant) until the committing
+                // thread's release grants it the lock and notifies it, the known hot lock here
+                String url = "jdbc:derby:memory:bench" + ProcessHandle.current().pid() + ";create=true";
+                try (Connection setup = DriverManager.getConnection(url); Statement st = setup.createStatement()) {
+                    st.execute("create table account(id int primary key, balance bigint)");
+                    for (int row = 0; row < 4; row++) {
+                        st.execute("insert into account values (" + row + ", 0)");
+                    }
+                }
+                for (int i = 0; i < threads; i++) {
+                    Connection c = DriverManager.getConnection(url);
+                    c.setAutoCommit(false);
+                    PreparedStatement update = c.prepareStatement("update account set balance = balance + 1 where id = ?");
+                    int row = i % 4;
+                    perThread.add(() -> {
+                        update.setInt(1, row);
+                        update.executeUpdate();
+                        LockSupport.parkNanos(200_000); // the rest of the transaction's work, holding the row lock
+                        c.commit();
+                    });
+                }
+            }
             case "http-server" -> {
                 // Jetty's own thread pool serving a small response, and one request per op from each
                 // client thread over loopback; the handler counts requests in a synchronized block

@@ -97,7 +97,8 @@ public final class OverheadHarness {
                 {"logback", "8", "logback FileAppender, 8 threads logging to one file"},
                 {"log4j2", "16", "log4j2 2.24 synchronous FileAppender, 16 threads logging to one file"},
                 {"object-pool", "16", "commons-pool2 2.12 pool of 4 objects, 16 threads borrowing each for 2 ms"},
-                {"http-server", "16", "Jetty 12 server, 16 loopback clients"}}) {
+                {"http-server", "16", "Jetty 12 server, 16 loopback clients"},
+                {"derby", "16", "embedded Derby 10.16, 16 threads updating 4 hot rows (row locks: Object.wait)"}}) {
             w.add(new Workload(lib[0], lib[2], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
                     lib[0], lib[1], settings.smoke() ? "0.5" : WARMUP_SECONDS, measure), null));
         }
