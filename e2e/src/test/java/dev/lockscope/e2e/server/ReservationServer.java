@@ -7,6 +7,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ThreadPool;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 import java.io.BufferedReader;
@@ -14,10 +16,11 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A Jetty 12 server whose every request runs on a virtual thread ({@link VirtualThreadPool}); each
+ * A Jetty 12 server whose every request runs on a virtual thread ({@link VirtualThreadPool}, JDK
+ * 21+), or with the argument {@code platform} on Jetty's usual {@link QueuedThreadPool}; each
  * request reserves stock in {@link Stock#reserve}, which holds one {@code synchronized} ledger for
  * 2 ms. Prints {@code port N}, serves until a line arrives on stdin (or 120 s pass), then stops.
- * Run by VirtualThreadServerTest in a child JVM under the agent (JDK 21+).
+ * Run by VirtualThreadServerTest in a child JVM under the agent.
  */
 public final class ReservationServer {
     /** The application's own lock: one ledger for all requests. */
@@ -43,8 +46,16 @@ public final class ReservationServer {
 
     public static void main(String[] args) throws Exception {
         Stock stock = new Stock();
-        VirtualThreadPool pool = new VirtualThreadPool();
-        pool.setName("reservations");
+        ThreadPool pool;
+        if (args.length > 0 && args[0].equals("platform")) {
+            QueuedThreadPool platform = new QueuedThreadPool();
+            platform.setName("reservations");
+            pool = platform;
+        } else {
+            VirtualThreadPool virtual = new VirtualThreadPool();
+            virtual.setName("reservations");
+            pool = virtual;
+        }
         Server server = new Server(pool);
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");

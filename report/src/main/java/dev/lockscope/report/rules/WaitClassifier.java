@@ -45,6 +45,15 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             new IdleFrame("jetty-idle-pool", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll"),
             new IdleFrame("jetty-reserved-thread", "org.eclipse.jetty.util.thread.ReservedThreadExecutor"));
 
+    /**
+     * How near the top of a waiting stack an idle place must be. The idle places are where a worker
+     * waits for work (its queue's poll, the reserved-thread wait): a few frames of lock and queue code
+     * above them. Deeper down, the same class is only where the thread came from: a Jetty request
+     * handler running on a reserved thread has ReservedThreadExecutor at the bottom of its stack while
+     * it waits for the application's lock, which is contention (VirtualThreadServerTest's platform run).
+     */
+    static final int IDLE_PLACE_DEPTH = 12;
+
     /** Parses the two options; a bad pattern is an {@link IllegalArgumentException} naming the option. */
     public static WaitClassifier of(String idleRegex, String contentionRegex) {
         return new WaitClassifier(compile("--idle", idleRegex), compile("--contention", contentionRegex));
@@ -74,6 +83,9 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
     public Verdict classify(LockMetrics lock, List<BlameRow> blame, List<WaitRow> waits) {
         List<String> frames = new ArrayList<>(lock.firstFrames());
         blame.forEach(r -> frames.addAll(r.waiterFrames()));
+        List<List<String>> stacks = new ArrayList<>();
+        stacks.add(lock.firstFrames());
+        blame.forEach(r -> stacks.add(r.waiterFrames()));
         if (matches(contention, lock.className(), frames)) {
             return new Verdict(WaitClass.CONTENTION, "--contention");
         }
@@ -85,9 +97,11 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         }
         // before the lock rules: workers taking their queue's lock to get work are waiting for work
         for (IdleFrame rule : IDLE_FRAMES) {
-            for (String frame : frames) {
-                if (FrameFormat.function(frame).contains(rule.frame())) {
-                    return new Verdict(WaitClass.IDLE, rule.rule());
+            for (List<String> stack : stacks) {
+                for (String frame : stack.subList(0, Math.min(IDLE_PLACE_DEPTH, stack.size()))) {
+                    if (FrameFormat.function(frame).contains(rule.frame())) {
+                        return new Verdict(WaitClass.IDLE, rule.rule());
+                    }
                 }
             }
         }

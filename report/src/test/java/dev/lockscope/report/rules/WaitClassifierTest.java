@@ -68,6 +68,28 @@ class WaitClassifierTest {
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "condition-no-releaser"));
     }
 
+    /**
+     * A Jetty handler on a reserved thread waiting for the application's monitor: ReservedThreadExecutor
+     * is at the bottom of its stack, where the thread came from, not where it waits.
+     */
+    @Test
+    void anIdlePlaceDeepInTheStackIsWhereTheThreadCameFromNotWhereItWaits() {
+        List<String> handler = new java.util.ArrayList<>(List.of("com.example.Stock.reserve:30", "com.example.Server$1.handle:61"));
+        for (int i = 0; i < 20; i++) {
+            handler.add("org.eclipse.jetty.server.internal.HttpChannelState$HandlerInvoker.run:" + i);
+        }
+        handler.add("org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.run:379");
+        assertThat(WaitClassifier.DEFAULTS.classify(lock(LockKind.MONITOR, "java.lang.Object", handler), List.of()))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "monitor-enter"));
+        List<String> reserved = List.of("java.util.concurrent.locks.LockSupport.parkNanos:269",
+                "java.util.concurrent.LinkedTransferQueue$DualNode.await:452", "java.util.concurrent.SynchronousQueue.xfer:120",
+                "java.util.concurrent.SynchronousQueue.poll:191",
+                "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait:324",
+                "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.run:379");
+        assertThat(classify(WaitClassifier.DEFAULTS, "java.util.concurrent.SynchronousQueue$Transferer", reserved).rule())
+                .isEqualTo("jetty-reserved-thread");
+    }
+
     @Test
     void aConditionSignalledByAKnownThreadIsContention() {
         LockMetrics condition = lock(LockKind.PARK, CONDITION, List.of("com.example.Queue.next:8"));
