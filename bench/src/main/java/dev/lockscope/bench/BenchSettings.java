@@ -1,6 +1,7 @@
 package dev.lockscope.bench;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -15,9 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param failures runs that produced no number; counted so a smoke run can fail
  * @param workloads overhead workloads to run; empty: all
  * @param configs   overhead configurations to run besides {@code none}; empty: all
+ * @param agents    {@code --agent NAME=JAR[@OPTIONS]}: more overhead configurations, each an agent jar
+ *                  (say, main's and a change's) with its extra options, measured side by side with
+ *                  the others in the same interleaved run; in insertion order
  */
 record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures,
-                     Set<String> workloads, Set<String> configs) {
+                     Set<String> workloads, Set<String> configs, Map<String, String> agents) {
     boolean keep(Set<String> only, String name) {
         return only.isEmpty() || only.contains(name);
     }

@@ -10,15 +10,19 @@ import java.util.function.LongFunction;
 /**
  * A child process run to completion while its peak resident set size is polled from
  * {@code /proc/<pid>/statm} every 50 ms (the JVM's own counters would miss native memory:
- * JFR buffers, async-profiler, thread stacks).
+ * JFR buffers, async-profiler, thread stacks), and its CPU time from {@code /proc/<pid>/stat}.
  *
  * @param exitCode   the process's exit status
  * @param output     stdout and stderr together
  * @param wallNanos  from start to exit, as seen by the harness
  * @param peakRssBytes largest RSS seen; 0 if the process exited before the first poll
+ * @param cpuNanos   user + system CPU time of all its threads, as last read before it exited (up
+ *                   to 50 ms of its last CPU use are missed, alike in every configuration)
  */
-record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRssBytes) {
+record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRssBytes, long cpuNanos) {
     private static final long PAGE_BYTES = 4096;
+    /** USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux that lockscope runs on. */
+    private static final long CLOCK_TICKS_PER_SECOND = 100;
 
     static MeasuredProcess run(List<String> command, Path log) throws IOException, InterruptedException {
         return run(command, log, pid -> () -> { });
@@ -33,11 +37,14 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
         long start = System.nanoTime();
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long peak = 0;
+        long cpu = 0;
         long wall;
         Path statm = Path.of("/proc", Long.toString(p.pid()), "statm");
+        Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
         try (AutoCloseable ignored = sidecar.apply(p.pid())) {
             while (!p.waitFor(50, TimeUnit.MILLISECONDS)) {
                 peak = Math.max(peak, residentBytes(statm));
+                cpu = Math.max(cpu, cpuNanos(stat));
             }
             wall = System.nanoTime() - start;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -46,7 +53,19 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
         } catch (Exception e) {
             throw new IOException("closing " + command.get(0) + "'s sidecar failed: " + e.getMessage(), e);
         }
-        return new MeasuredProcess(p.exitValue(), Files.readString(log), wall, peak);
+        return new MeasuredProcess(p.exitValue(), Files.readString(log), wall, peak, cpu);
+    }
+
+    /** utime + stime (fields 14 and 15; counted after the command name, which may hold spaces). */
+    private static long cpuNanos(Path stat) {
+        try {
+            String line = Files.readString(stat);
+            String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return ticks * (1_000_000_000L / CLOCK_TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return 0; // the process may have just exited
+        }
     }
 
     private static long residentBytes(Path statm) {

@@ -44,16 +44,36 @@ public final class OverheadHarness {
         this.settings = settings;
     }
 
-    /** A profiler configuration: the JVM arguments it adds, given a scratch recording path. */
-    record Config(String name, String description) {
+    /**
+     * A profiler configuration.
+     *
+     * @param agent for {@code --agent NAME=JAR[@OPTIONS]}: the agent jar and options; null for the built-in ones
+     */
+    record Config(String name, String description, String agent) {
+        Config(String name, String description) {
+            this(name, description, null);
+        }
     }
 
-    /** A workload: the JVM arguments that run it, and where its throughput comes from. */
-    record Workload(String name, String description, List<String> args, Path jmhResult) {
+    /**
+     * A workload: the JVM arguments that run it, where its throughput comes from, and for how many
+     * seconds it measured (operations = throughput × seconds, the denominator of CPU per operation).
+     */
+    record Workload(String name, String description, List<String> args, Path jmhResult, double measuredSeconds) {
     }
 
-    /** One measured run. */
-    record Run(String workload, String config, int repeat, double opsPerSecond, long peakRssBytes) {
+    /**
+     * One measured run.
+     *
+     * @param cpuNanos the process's CPU time (all threads, start-up and warm-up included, alike in
+     *                 every configuration)
+     */
+    record Run(String workload, String config, int repeat, double opsPerSecond, long peakRssBytes, long cpuNanos,
+               double measuredSeconds) {
+        /** CPU nanoseconds per measured operation; NaN for a failed run. */
+        double cpuNanosPerOp() {
+            return cpuNanos / (opsPerSecond * measuredSeconds);
+        }
     }
 
     /** The section of docs/PERFORMANCE.md: every workload under every configuration. */
@@ -64,14 +84,17 @@ public final class OverheadHarness {
     }
 
     List<Config> configs() {
-        return Stream.of(
+        List<Config> all = Stream.of(
                 new Config("none", "no profiler"),
                 new Config("lockscope", "lockscope agent, defaults (threshold 0, CPU samples 20 ms)"),
                 new Config(SCHED, "lockscope agent as above plus the bottle-graph scheduling collector "
                         + "(perf context switches, or the /proc sampler where perf is unavailable), as `record --sched`"),
                 new Config("jfr", "JFR with the same JDK lock events at threshold 0 with stacks"),
                 new Config("async-profiler", "async-profiler 4.2, event=lock (its defaults), JFR output"))
-                .filter(c -> c.name().equals("none") || settings.keep(settings.configs(), c.name())).toList();
+                .filter(c -> c.name().equals("none") || settings.keep(settings.configs(), c.name()))
+                .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
+        settings.agents().forEach((name, jar) -> all.add(new Config(name, "lockscope agent " + jar.replace("@", " with options "), jar)));
+        return all;
     }
 
     List<Workload> workloads() {
@@ -81,16 +104,25 @@ public final class OverheadHarness {
         Path demo = settings.root().resolve("demo/target/lockscope-demo.jar");
         List<Workload> w = new ArrayList<>();
         w.add(new Workload("large-cs-juc", "seed 000 §5.2, ReentrantLock, 16 threads", List.of("-jar", demo.toString(),
-                "large-cs-juc", "--seconds", Double.toString(seconds)), null));
+                "large-cs-juc", "--seconds", Double.toString(seconds)), null, seconds));
         w.add(new Workload("frequent-sync", "seed 000 §5.3, synchronized, 16 threads", List.of("-jar", demo.toString(),
-                "frequent-sync", "--seconds", Double.toString(seconds)), null));
+                "frequent-sync", "--seconds", Double.toString(seconds)), null, seconds));
+        // parkOwnBlocker-tN: independent locks, one per thread, parked on and unparked by their own
+        // thread: the agent's own scaling check (issue 14): its cost per park must not grow with threads
         for (String[] jmh : new String[][] {{"syncCounter", "4", "hot synchronized counter, 4 threads (JMH)"},
                 {"lockCounter", "4", "hot ReentrantLock counter, 4 threads (JMH)"},
-                {"uncontendedSync", "1", "uncontended synchronized method, 1 thread (JMH)"}}) {
+                {"uncontendedSync", "1", "uncontended synchronized method, 1 thread (JMH)"},
+                {"parkOwnBlocker-t1", "1", "park/unpark on a thread's own blocker, 1 thread (JMH; the agent's scaling check)"},
+                {"parkOwnBlocker-t2", "2", "the same, 2 threads, independent blockers"},
+                {"parkOwnBlocker-t4", "4", "the same, 4 threads, independent blockers"}}) {
             Path result = settings.work().resolve(jmh[0] + ".json");
+            String benchmark = jmh[0].replaceFirst("-t[0-9]+$", "");
+            int iterations = measure.equals("1") ? 1 : 3;
+            int iterationSeconds = settings.smoke() ? 1 : 2;
             w.add(new Workload(jmh[0], jmh[2], List.of("-cp", bench.toString(), "org.openjdk.jmh.Main",
-                    "LockMicroBenchmarks." + jmh[0] + "$", "-f", "0", "-t", jmh[1], "-wi", settings.smoke() ? "1" : WARMUP_SECONDS, "-w", "1s",
-                    "-i", measure.equals("1") ? "1" : "3", "-r", settings.smoke() ? "1s" : "2s", "-rf", "json", "-rff", result.toString()), result));
+                    "LockMicroBenchmarks." + benchmark + "$", "-f", "0", "-t", jmh[1], "-wi", settings.smoke() ? "1" : WARMUP_SECONDS, "-w", "1s",
+                    "-i", Integer.toString(iterations), "-r", iterationSeconds + "s", "-rf", "json", "-rff", result.toString()), result,
+                    iterations * iterationSeconds));
         }
         for (String[] lib : new String[][] {{"queue-pipeline", "4", "ArrayBlockingQueue(64), 2 producers, 2 consumers"},
                 {"h2", "8", "embedded H2 database, 8 threads inserting and querying one table"},
@@ -100,7 +132,7 @@ public final class OverheadHarness {
                 {"http-server", "16", "Jetty 12 server, 16 loopback clients"},
                 {"derby", "16", "embedded Derby 10.16, 16 threads updating 4 hot rows (row locks: Object.wait)"}}) {
             w.add(new Workload(lib[0], lib[2], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
-                    lib[0], lib[1], settings.smoke() ? "0.5" : WARMUP_SECONDS, measure), null));
+                    lib[0], lib[1], settings.smoke() ? "0.5" : WARMUP_SECONDS, measure), null, Double.parseDouble(measure)));
         }
         w.removeIf(x -> !settings.keep(settings.workloads(), x.name()));
         return w;
@@ -130,7 +162,8 @@ public final class OverheadHarness {
         cmd.add(settings.java());
         Path jfr = settings.work().resolve(w.name() + "-" + config.name() + "-" + repeat + ".jfr");
         Path sched = settings.work().resolve(w.name() + "-" + repeat + ".sched");
-        cmd.addAll(Profilers.args(settings.root(), settings.work(), config.name().equals(SCHED) ? "lockscope" : config.name(), jfr));
+        cmd.addAll(config.agent() != null ? Profilers.agent(config.agent(), jfr)
+                : Profilers.args(settings.root(), settings.work(), config.name().equals(SCHED) ? "lockscope" : config.name(), jfr));
         cmd.addAll(w.args());
         // The bottle-graph configuration starts the scheduling collector on the workload's pid, as
         // `lockscope record --sched` does; its CPU time (perf, or the /proc sampler) competes with the workload.
@@ -155,7 +188,7 @@ public final class OverheadHarness {
         }
         Files.deleteIfExists(jfr);
         Files.deleteIfExists(sched);
-        return new Run(w.name(), config.name(), repeat, ops, p.peakRssBytes());
+        return new Run(w.name(), config.name(), repeat, ops, p.peakRssBytes(), p.cpuNanos(), w.measuredSeconds());
     }
 
     String markdown(List<Run> runs, int repeats) {
@@ -165,7 +198,11 @@ public final class OverheadHarness {
                 .append("each measured after ").append(settings.smoke() ? "up to 1" : WARMUP_SECONDS).append(" s of warm-up (steady state; start-up JIT is not counted), ")
                 .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
-                .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS polled from /proc/<pid>/statm every 50 ms.\n\n");
+                .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS polled from /proc/<pid>/statm every 50 ms. ")
+                .append("CPU per operation: the process's user + system CPU time (/proc/<pid>/stat, all threads, start-up and warm-up ")
+                .append("included, alike in every configuration) divided by the operations of its measured window; [95% CI] of a median ")
+                .append("is distribution-free (order statistics), so with 5 runs it spans them all. CPU per operation separates ")
+                .append("configurations that throughput cannot on a machine with idle cores.\n\n");
         Map<String, List<Run>> byWorkload = new LinkedHashMap<>();
         for (Run r : runs) {
             byWorkload.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r);
@@ -191,11 +228,26 @@ public final class OverheadHarness {
             md.append('\n');
         }
         md.append("\nPositive = slower than no profiler. Differences within the RLE of the baseline are noise.\n");
+        md.append("\n### Summary: median CPU time per operation overhead (%)\n\n| workload |");
+        configs().stream().skip(1).forEach(c -> md.append(' ').append(c.name()).append(" |"));
+        md.append("\n|---|");
+        configs().stream().skip(1).forEach(c -> md.append("---|"));
+        md.append('\n');
+        for (Workload w : workloads) {
+            double base = Stats.of(cpuPerOp(byWorkload.get(w.name()), "none")).median();
+            md.append("| ").append(w.name()).append(" |");
+            configs().stream().skip(1).forEach(c -> md.append(' ')
+                    .append(pct(Stats.of(cpuPerOp(byWorkload.get(w.name()), c.name())).median() / base - 1)).append(" |"));
+            md.append('\n');
+        }
+        md.append("\nPositive = more CPU per operation than no profiler.\n");
         for (Workload w : workloads) {
             List<Run> rs = byWorkload.get(w.name());
             md.append("\n### ").append(w.name()).append(": ").append(w.description()).append("\n\n");
-            md.append("| config | N | median ops/s | mean ops/s | SE | RLE% | overhead (median) | overhead (mean) [min, max] | peak RSS MB | memory ratio [min, max] |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+            md.append("| config | N | median ops/s [95% CI] | mean ops/s | SE | RLE% | overhead (median) | overhead (mean) [min, max] "
+                    + "| CPU ns/op (median) [95% CI] | CPU/op overhead (median) | peak RSS MB | memory ratio [min, max] |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            double baseCpu = Stats.of(cpuPerOp(rs, "none")).median();
             Stats base = stats(rs, "none", false);
             Stats baseMem = stats(rs, "none", true);
             for (Config c : configs()) {
@@ -203,9 +255,14 @@ public final class OverheadHarness {
                 Stats mem = stats(rs, c.name(), true);
                 double[] iv = Stats.throughputOverheadInterval(s, base);
                 double[] mv = Stats.memoryOverheadInterval(mem, baseMem);
-                md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.2f | %s | %s [%s, %s] | %.0f | %.3f [%.3f, %.3f] |%n",
-                        c.name(), s.n(), s.median(), s.mean(), s.standardError(), s.relativeStandardErrorPct(),
+                double[] opsCi = Stats.medianInterval(values(rs, c.name(), false));
+                List<Double> cpu = cpuPerOp(rs, c.name());
+                double[] cpuCi = Stats.medianInterval(cpu);
+                double cpuMedian = Stats.of(cpu).median();
+                md.append(String.format(Locale.ROOT, "| %s | %d | %.1f [%.1f, %.1f] | %.1f | %.1f | %.2f | %s | %s [%s, %s] | %.1f [%.1f, %.1f] | %s | %.0f | %.3f [%.3f, %.3f] |%n",
+                        c.name(), s.n(), s.median(), opsCi[0], opsCi[1], s.mean(), s.standardError(), s.relativeStandardErrorPct(),
                         pct(Stats.medianThroughputOverhead(s, base)), pct(Stats.throughputOverhead(s, base)), pct(iv[0]), pct(iv[1]),
+                        cpuMedian, cpuCi[0], cpuCi[1], pct(cpuMedian / baseCpu - 1),
                         mem.mean() / 1e6, Stats.memoryOverhead(mem, baseMem), mv[0], mv[1]));
             }
         }
@@ -213,21 +270,37 @@ public final class OverheadHarness {
         for (Config c : configs()) {
             md.append("- `").append(c.name()).append("`: ").append(c.description()).append('\n');
         }
-        md.append("\n### Raw runs\n\n| workload | config | repeat | ops/s | peak RSS bytes |\n|---|---|---|---|---|\n");
+        md.append("\n### Raw runs\n\n| workload | config | repeat | ops/s | peak RSS bytes | CPU s | measured s |\n|---|---|---|---|---|---|---|\n");
         for (Run r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %d |%n", r.workload(), r.config(), r.repeat(), r.opsPerSecond(), r.peakRssBytes()));
+            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %d | %.2f | %.1f |%n", r.workload(), r.config(), r.repeat(),
+                    r.opsPerSecond(), r.peakRssBytes(), r.cpuNanos() / 1e9, r.measuredSeconds()));
         }
         return md.toString();
     }
 
     private static Stats stats(List<Run> runs, String config, boolean memory) {
+        return Stats.of(values(runs, config, memory));
+    }
+
+    private static List<Double> values(List<Run> runs, String config, boolean memory) {
         List<Double> v = new ArrayList<>();
         for (Run r : runs) {
             if (r.config().equals(config) && !Double.isNaN(r.opsPerSecond())) {
                 v.add(memory ? (double) r.peakRssBytes() : r.opsPerSecond());
             }
         }
-        return Stats.of(v);
+        return v;
+    }
+
+    /** CPU nanoseconds per operation of the runs of {@code config} that measured (and read a CPU time). */
+    private static List<Double> cpuPerOp(List<Run> runs, String config) {
+        List<Double> v = new ArrayList<>();
+        for (Run r : runs) {
+            if (r.config().equals(config) && !Double.isNaN(r.opsPerSecond()) && r.cpuNanos() > 0) {
+                v.add(r.cpuNanosPerOp());
+            }
+        }
+        return v;
     }
 
     private static String pct(double fraction) {

@@ -25,12 +25,20 @@ final class Profilers {
     static List<String> args(Path root, Path work, String config, Path jfr) throws IOException {
         return switch (config) {
             case "none" -> List.of();
-            case "lockscope" -> List.of("-javaagent:" + root.resolve("agent/target/lockscope-agent.jar")
-                    + "=file=" + jfr + ",report=off,quiet");
+            case "lockscope" -> agent(root.resolve("agent/target/lockscope-agent.jar").toString(), jfr);
             case "jfr" -> List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=" + resource(work, "lock-events.jfc"));
             case "async-profiler" -> List.of("-agentpath:" + asyncProfilerLibrary(root, work) + "=start,event=lock,jfr,file=" + jfr);
             default -> throw new IllegalArgumentException(config);
         };
+    }
+
+    /**
+     * lockscope's agent from {@code jarAndOptions}, {@code JAR} or {@code JAR@OPTIONS} (extra agent
+     * options such as {@code threshold=10us}), recording to {@code jfr}.
+     */
+    static List<String> agent(String jarAndOptions, Path jfr) {
+        String[] parts = jarAndOptions.split("@", 2);
+        return List.of("-javaagent:" + parts[0] + "=file=" + jfr + ",report=off,quiet" + (parts.length > 1 ? "," + parts[1] : ""));
     }
 
     private static Path resource(Path work, String name) throws IOException {

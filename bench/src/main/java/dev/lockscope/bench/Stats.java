@@ -23,6 +23,21 @@ public record Stats(int n, double mean, double sigma, double standardError, doub
         return new Stats(v.length, mean, sigma, sigma / Math.sqrt(v.length), median);
     }
 
+    /**
+     * A distribution-free interval of about 95% for the median: the order statistics at
+     * (n-1)/2 − k and n/2 + k, k = ⌊0.98·√n⌋ (the normal approximation to the binomial), clamped to
+     * the sample. With 5 runs it is the whole range; it narrows as runs are added.
+     */
+    public static double[] medianInterval(List<Double> values) {
+        if (values.isEmpty()) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = sorted.length;
+        int k = (int) Math.floor(0.98 * Math.sqrt(n));
+        return new double[] {sorted[Math.max(0, (n - 1) / 2 - k)], sorted[Math.min(n - 1, n / 2 + k)]};
+    }
+
     /** RLE% = 100 × SE / µ. */
     public double relativeStandardErrorPct() {
         return 100 * standardError / mean;
