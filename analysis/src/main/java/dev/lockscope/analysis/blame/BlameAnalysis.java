@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
@@ -45,6 +46,12 @@ public final class BlameAnalysis implements RecordingVisitor {
     @Override
     public void parkEnd(ParkWait ended) {
         parks.parkEnd(ended);
+        monitors.ownWait(ended.thread(), ended.beginNanos(), ended.endNanos(), ended.frames());
+    }
+
+    @Override
+    public void sleep(Interval i) {
+        monitors.ownWait(i.thread(), i.beginNanos(), i.endNanos(), i.frames());
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.List;
 
 import static dev.lockscope.analysis.blame.RecordingBuilder.SEMAPHORE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class MonitorAndGenericBlameTest {
     private static final String MON = "app.Fig$Lock";
@@ -47,6 +48,32 @@ class MonitorAndGenericBlameTest {
         Contention onT1ByT3 = r.contentions().stream().filter(c -> c.waiter().equals(t3)).findFirst().orElseThrow();
         assertThat(onT1ByT3.cause().owner()).isEqualTo(t1);
         assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+    }
+
+    /**
+     * Back to back: T1 holds the monitor 7 ms in siteA and 3 ms in siteB (sleeping), taking it back
+     * without contention in between, while T2 waits; its acquisition site (siteA, earlier) would be stale.
+     * T2's wait is shared over what T1 did while it waited, each stack cut to the frame that holds the monitor.
+     */
+    @Test
+    void ownerChainsComeFromTheOwnersOwnWaitsInsideTheSpan() {
+        List<String> atA = List.of("app.S.siteA:10", "app.S.loop:3");
+        List<String> atB = List.of("app.S.siteB:20", "app.S.loop:4");
+        b.enter(t1, MON, 0x7f00, 0, 2, t3, atA)
+                .sleep(t1, 2, 9, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
+                .sleep(t1, 9, 12, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteB:21", "app.S.loop:4"))
+                .sleep(t1, 12, 19, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
+                .enter(t2, MON, 0x7f00, 5, 22, t1, atB)
+                .sleep(t2, 23, 30, List.of("java.lang.Thread.sleep:-1", "app.S.elsewhere:1"));
+        BlameResult r = b.build().blame();
+
+        List<Contention> onT1 = r.contentions().stream().filter(c -> c.waiter().equals(t2)).toList();
+        assertThat(onT1).allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.SAMPLED));
+        assertThat(BlameSums.byOwnerChain(r, "T2")).containsOnlyKeys("app.S.siteA:11 <- app.S.loop:3", "app.S.siteB:21 <- app.S.loop:4");
+        // 17 ms of waiting; T1's sleeps cover 11 ms of it in siteA and 3 ms in siteB: shared 11:3
+        assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteA:11 <- app.S.loop:3")).isCloseTo(17 * 11 / 14.0, within(1e-6));
+        assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteB:21 <- app.S.loop:4")).isCloseTo(17 * 3 / 14.0, within(1e-6));
+        assertThat(onT1.stream().mapToLong(Contention::nanos).sum()).isEqualTo(RecordingBuilder.ns(17));
     }
 
     @Test

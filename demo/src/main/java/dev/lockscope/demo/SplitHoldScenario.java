@@ -1,0 +1,125 @@
+package dev.lockscope.demo;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Owner-blame ground truth (issue 16): one lock held by two or three methods ({@code siteA},
+ * {@code siteB}, {@code siteC}) called back to back by every thread, with no work between a release
+ * and the next acquisition, so that a releasing thread often takes a monitor back without contention
+ * (HotSpot lets it barge) and JFR records no event for that tenure. Each site holds the lock
+ * {@code part × unit} ms ({@code --split 3:7 --unit-ms 1}: 3 ms and 7 ms). The workload measures its
+ * own truth: {@code System.nanoTime()} around every hold, summed per site as the totals
+ * {@code hold-siteX} (nanoseconds) and {@code holds-siteX} (count). Under saturation each site's share
+ * of the waiting is its share of the holding.
+ */
+final class SplitHoldScenario implements Scenario {
+    private static final String[] SITES = {"siteA", "siteB", "siteC"};
+    private final boolean intrinsic;
+    private final int threads;
+    private final long[] holdMillis;
+    private final Object monitor = new Object();
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** @param args {@code --split P:Q[:R]} and {@code --unit-ms U} (defaults 3:7 and 1) */
+    SplitHoldScenario(boolean intrinsic, int threads, List<String> args) {
+        this.intrinsic = intrinsic;
+        this.threads = threads;
+        String split = "3:7";
+        long unit = 1;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (i + 1 >= args.size() || !(a.equals("--split") || a.equals("--unit-ms"))) {
+                throw new IllegalArgumentException("unknown argument '" + a + "' (known: --split P:Q[:R], --unit-ms U)");
+            }
+            if (a.equals("--split")) {
+                split = args.get(++i);
+            } else {
+                unit = Long.parseLong(args.get(++i));
+            }
+        }
+        String[] parts = split.split(":");
+        if (parts.length < 2 || parts.length > SITES.length || threads < 2 || unit < 1) {
+            throw new IllegalArgumentException("--split needs 2 or 3 parts, --threads at least 2, --unit-ms at least 1");
+        }
+        holdMillis = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            holdMillis[i] = Long.parseLong(parts[i]) * unit;
+        }
+    }
+
+    @Override
+    public void run(double seconds) throws InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        Timeline tl = new Timeline();
+        for (int i = 0; i < threads; i++) {
+            tl.start("split-" + i, 0, () -> {
+                while (!stop.get()) {
+                    siteA();
+                    siteB();
+                    if (holdMillis.length > 2) {
+                        siteC();
+                    }
+                }
+            });
+        }
+        tl.at((long) (seconds * 1000));
+        stop.set(true);
+        tl.join();
+    }
+
+    // Three methods, not one with a parameter: each is its own owner method in the blame tree.
+    private void siteA() throws InterruptedException {
+        if (intrinsic) {
+            synchronized (monitor) {
+                hold(0);
+            }
+        } else {
+            lock.lock();
+            try {
+                hold(0);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void siteB() throws InterruptedException {
+        if (intrinsic) {
+            synchronized (monitor) {
+                hold(1);
+            }
+        } else {
+            lock.lock();
+            try {
+                hold(1);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void siteC() throws InterruptedException {
+        if (intrinsic) {
+            synchronized (monitor) {
+                hold(2);
+            }
+        } else {
+            lock.lock();
+            try {
+                hold(2);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Holds the lock (a sleep, so waiters really block) and adds the real hold time to the site's total. */
+    private void hold(int site) throws InterruptedException {
+        long start = System.nanoTime();
+        Thread.sleep(holdMillis[site]);
+        Truth.add("hold-" + SITES[site], System.nanoTime() - start);
+        Truth.add("holds-" + SITES[site], 1);
+    }
+}
