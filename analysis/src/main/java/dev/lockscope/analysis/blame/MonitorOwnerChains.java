@@ -25,7 +25,8 @@ import dev.lockscope.analysis.model.MonitorEnter;
  *       taking the monitor back without contention (HotSpot lets a releasing thread barge in), which
  *       JFR does not record. Each stack is cut to the frame that holds the monitor: the innermost
  *       frame in a method where this monitor is seen being entered; a stack without such a frame
- *       counts only when no stack of the span has one (the owner was elsewhere, e.g. between its tenures);</li>
+ *       counts only when no stack of the span has one (the owner was elsewhere, e.g. between its tenures),
+ *       and then without the JDK's frames on top;</li>
  *   <li>{@link OwnerChain#ACQUISITION_SITE}, when nothing of the owner was recorded inside the span: the
  *       chain of the owner's own most recent contended acquisition of the same monitor that completed
  *       before the span ended, unless the owner is seen handing the monitor to another thread after
@@ -179,7 +180,7 @@ final class MonitorOwnerChains {
             if (anyHeld && at < 0) {
                 continue;
             }
-            List<String> chain = at < 0 ? a.frames() : a.frames().subList(at, a.frames().size());
+            List<String> chain = at < 0 ? withoutJdkTop(a.frames()) : a.frames().subList(at, a.frames().size());
             String key = String.join("\n", chain);
             chains.putIfAbsent(key, chain);
             if (a.isSample()) {
@@ -201,6 +202,22 @@ final class MonitorOwnerChains {
             }
         });
         return out;
+    }
+
+    /**
+     * A stack with no known holding frame (no contended enter seen yet in its methods), without the JDK
+     * frames on top ({@code Thread.sleep}, I/O): the JDK does not hold the application's monitors there.
+     */
+    private static List<String> withoutJdkTop(List<String> frames) {
+        int first = 0;
+        while (first < frames.size() - 1 && isJdk(frames.get(first))) {
+            first++;
+        }
+        return frames.subList(first, frames.size());
+    }
+
+    private static boolean isJdk(String frame) {
+        return frame.startsWith("java.") || frame.startsWith("jdk.") || frame.startsWith("sun.");
     }
 
     /** Index of the innermost frame in a method that enters the monitor, or -1. */

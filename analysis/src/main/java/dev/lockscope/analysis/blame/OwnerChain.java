@@ -20,13 +20,36 @@ public enum OwnerChain {
      * the monitor. Sees tenures JFR records no event for (a thread taking the monitor back without contention).
      */
     SAMPLED("sampled"),
-    /** No chain: the owner is unknown, or known by thread only. */
-    UNKNOWN("unknown");
+    /**
+     * The part of a park after the lock was released to this waiter (the unpark that woke it) until
+     * it ran: the lock was free, the waiter runnable, waiting for a CPU. No owner.
+     */
+    HANDOFF_GAP("hand-off-gap", "(hand-off gap)"),
+    /**
+     * A blocker without an owner ({@code Semaphore}, latches, queues): the thread named is the one whose
+     * release or signal woke the waiter, with its stack at that unpark; none when nothing woke it.
+     */
+    NO_OWNER("no-owner", "(no owner)"),
+    /** The owner thread is known, but no call chain of it was recorded (no sample, wait or acquisition). */
+    NOT_RECORDED("not-recorded", "(chain not recorded)"),
+    /** Nothing known: no owner was recorded (JFR named no previous owner, a park nothing woke). */
+    UNKNOWN("unknown", ChainView.UNKNOWN);
 
     private final String label;
+    private final String missingKey;
 
     OwnerChain(String label) {
+        this(label, null);
+    }
+
+    OwnerChain(String label, String missingKey) {
         this.label = label;
+        this.missingKey = missingKey;
+    }
+
+    /** The group key of a cause of this class that has no chain (and, for some, no owner): why it has none. */
+    public String missingKey() {
+        return missingKey == null ? ChainView.UNKNOWN : missingKey;
     }
 
     /** The name used in JSON and text output. */

@@ -47,7 +47,7 @@ class MonitorAndGenericBlameTest {
         assertThat(onT1ByT2.cause().frames()).containsExactly("app.C.chainX:1");
         Contention onT1ByT3 = r.contentions().stream().filter(c -> c.waiter().equals(t3)).findFirst().orElseThrow();
         assertThat(onT1ByT3.cause().owner()).isEqualTo(t1);
-        assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+        assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.NOT_RECORDED);
     }
 
     /**
@@ -81,8 +81,9 @@ class MonitorAndGenericBlameTest {
         b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5"));
         Contention c = b.build().blame().contentions().get(0);
         assertThat(c.cause().owner()).isEqualTo(t1);
-        assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+        assertThat(c.cause().chain()).isEqualTo(OwnerChain.NOT_RECORDED);
         assertThat(c.cause().frames()).isEmpty();
+        assertThat(Aspect.OWNER_METHOD.keyOf(c, ChainView.FILTERED)).isEqualTo("(chain not recorded)");
     }
 
     @Test
@@ -103,16 +104,28 @@ class MonitorAndGenericBlameTest {
         });
     }
 
+    /** No owner: the releaser whose unpark woke the waiter is named, with its stack; a wake-up from an acquire names nobody. */
     @Test
-    void semaphoreParkTimeHasNoOwner() {
+    void semaphoreParkTimeHasNoOwnerAndNamesTheReleaser() {
+        List<String> release = List.of("java.util.concurrent.Semaphore.release:1", "app.S.done:1");
         b.park(t2, SEMAPHORE, 3, 10, 60, 1, 2, List.of("app.S.acquire:1"))
-                .unpark(t1, 59.9, 2, t2, SEMAPHORE, 3, List.of("app.S.release:1"));
+                .unpark(t1, 59.9, 2, t2, SEMAPHORE, 3, release)
+                .park(t3, SEMAPHORE, 3, 20, 70, 1, 2, List.of("app.S.acquire:1"))
+                .unpark(t2, 69.9, 2, t3, SEMAPHORE, 3, List.of(
+                        "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire:1", "app.S.acquire:1"));
         BlameResult r = b.build().blame();
-        assertThat(r.contentions()).singleElement().satisfies(c -> {
-            assertThat(c.cause()).isEqualTo(Cause.UNKNOWN);
+        assertThat(r.contentions()).hasSize(2).allSatisfy(c -> {
+            assertThat(c.cause().chain()).isEqualTo(OwnerChain.NO_OWNER);
             assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(50));
             assertThat(c.lock().lockClass()).isEqualTo(SEMAPHORE);
         });
+        Contention byRelease = r.contentions().stream().filter(c -> c.waiter().equals(t2)).findFirst().orElseThrow();
+        assertThat(byRelease.cause().owner()).isEqualTo(t1);
+        assertThat(byRelease.cause().frames()).isEqualTo(release);
+        assertThat(Aspect.OWNER_METHOD.keyOf(byRelease, ChainView.FILTERED)).isEqualTo("app.S.done");
+        Contention byAcquire = r.contentions().stream().filter(c -> c.waiter().equals(t3)).findFirst().orElseThrow();
+        assertThat(byAcquire.cause().hasOwner()).isFalse();
+        assertThat(Aspect.OWNER_METHOD.keyOf(byAcquire, ChainView.FILTERED)).isEqualTo("(no owner)");
     }
 
     @Test
@@ -120,6 +133,6 @@ class MonitorAndGenericBlameTest {
         b.park(t2, "java.util.concurrent.ThreadPoolExecutor$Worker", 3, 10, 20, 1, 0, 1, "T1", List.of("app.X:1"));
         Contention c = b.build().blame().contentions().get(0);
         assertThat(c.cause().owner()).isEqualTo(t1);
-        assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+        assertThat(c.cause().chain()).isEqualTo(OwnerChain.NOT_RECORDED);
     }
 }

@@ -34,6 +34,8 @@ class ReleaseBlameAnalyzerTest {
         assertThat(BlameSums.byOwner(r, "T3").get("T1")).isCloseTo(80, within(1e-6));
         assertThat(BlameSums.byOwner(r, "T3").get("T2")).isCloseTo(50, within(1e-6)); // incl. T2 waking up at 100..100.1
         assertThat(BlameSums.byOwner(r, "T3").get("?")).isCloseTo(0.1, within(1e-6)); // its own wake-up after T2's unpark
+        assertThat(r.contentions()).filteredOn(c -> !c.cause().hasOwner()).isNotEmpty()
+                .allSatisfy(c -> assertThat(Aspect.OWNER_METHOD.keyOf(c, ChainView.FILTERED)).isEqualTo("(hand-off gap)"));
         Contention onT1 = r.contentions().stream().filter(c -> c.waiter().equals(t2) && c.cause().owner().equals(t1))
                 .findFirst().orElseThrow();
         assertThat(onT1.cause().chain()).isEqualTo(OwnerChain.EXACT);
