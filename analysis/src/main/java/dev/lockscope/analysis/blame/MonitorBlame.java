@@ -36,11 +36,13 @@ final class MonitorBlame {
             .thenComparingLong(e -> e.thread().javaTid());
 
     private final BlameCollector out;
+    private final HandoffHolds holds;
     private final MonitorOwnerChains chains = new MonitorOwnerChains();
     private final Map<Long, ArrayDeque<MonitorWait>> recentWaitsByThread = new HashMap<>();
 
-    MonitorBlame(BlameCollector out) {
+    MonitorBlame(BlameCollector out, HandoffHolds holds) {
         this.out = out;
+        this.holds = holds;
     }
 
     static LockId lockOf(MonitorEnter e) {
@@ -75,6 +77,10 @@ final class MonitorBlame {
     void monitorEnter(MonitorEnter w) {
         LockId lock = lockOf(w);
         chains.enter(lock, w);
+        if (w.previousOwner() != null && !w.previousOwner().equals(w.thread())) {
+            holds.handedOn(lock, w.previousOwner(), w.endNanos());
+        }
+        holds.handedTo(lock, w.thread(), w.endNanos());
         List<MonitorEnter> inside = new ArrayList<>();
         for (Iterator<MonitorEnter> it = chains.latestFirst(lock); it.hasNext(); ) {
             MonitorEnter other = it.next();

@@ -76,6 +76,19 @@ class MonitorAndGenericBlameTest {
         assertThat(onT1.stream().mapToLong(Contention::nanos).sum()).isEqualTo(RecordingBuilder.ns(17));
     }
 
+    /** Monitors: from a contended acquisition to the hand-off naming the thread previous owner; other tenures unseen. */
+    @Test
+    void monitorHoldsRunFromOneHandOffToTheNext() {
+        b.enter(t2, MON, 0x7f00, 0, 10, t1, List.of("app.M.a:1"))
+                .enter(t3, MON, 0x7f00, 5, 18, t2, List.of("app.M.a:1"))   // T2 held 10..18
+                .enter(t1, MON, 0x7f00, 12, 30, t2, List.of("app.M.a:1")); // T2 again, after T3: not a hold seen whole
+        BlameResult r = b.build().blame();
+        assertThat(r.handoffHolds()).singleElement().satisfies(h -> {
+            assertThat(h.holds()).isEqualTo(1);
+            assertThat(h.nanos()).isEqualTo(RecordingBuilder.ns(8));
+        });
+    }
+
     @Test
     void ownerWithoutAcquisitionOrSamplesIsNamedWithUnknownChain() {
         b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5"));

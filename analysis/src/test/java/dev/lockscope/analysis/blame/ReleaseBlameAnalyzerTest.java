@@ -59,6 +59,27 @@ class ReleaseBlameAnalyzerTest {
                 .containsEntry("T2", 20.0).containsEntry("?", 1.0);
     }
 
+    /**
+     * Hold times between hand-offs: T2 gets the lock from T1 at its wake-up (100.5) and hands it on at
+     * 110: 9.5 ms. T3, woken at 110, loses it to T2 barging back (T3 parks again); T2's next release at
+     * 113 ends a 3 ms hold. T3 then gets it at 113.2 and releases with nobody waiting (no unpark): not seen.
+     */
+    @Test
+    void holdsAreMeasuredBetweenHandOffsIncludingABargingOwner() {
+        b.park(t2, RL, 7, 10, 100.5, 1, 2, LOCK)
+                .unpark(t1, 100, 2, t2, RL, 7, chain(UNLOCK, "app.H.t1:1"))
+                .park(t3, RL, 7, 20, 110.2, 1, 2, LOCK)
+                .unpark(t2, 110, 2, t3, RL, 7, chain(UNLOCK, "app.H.t2:1"))
+                .park(t3, RL, 7, 110.3, 113.2, 2, 3, LOCK)
+                .unpark(t2, 113, 3, t3, RL, 7, chain(UNLOCK, "app.H.t2:2"));
+        BlameResult r = b.build().blame();
+        assertThat(r.handoffHolds()).singleElement().satisfies(h -> {
+            assertThat(h.lock()).isEqualTo(LockId.blocker(RL, 7));
+            assertThat(h.holds()).isEqualTo(2);
+            assertThat(h.nanos()).isEqualTo(RecordingBuilder.ns(9.5) + RecordingBuilder.ns(3));
+        });
+    }
+
     @Test
     void readWriteLockNamesWriterExactlyAndOnlyTheLastReader() {
         List<String> readLock = chain(List.of("java.util.concurrent.locks.LockSupport.park:211",

@@ -6,6 +6,7 @@ import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameNode;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.blame.ChainView;
+import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRow;
@@ -106,6 +107,11 @@ public final class BlameTextReport {
                 }
             }
             out.append(System.lineSeparator());
+            HandoffHold hold = s.handoffHold(l.lock());
+            if (hold != null) {
+                out.append(String.format(Locale.ROOT, "     avg hold %.2f ms between hand-offs (%s)%n", hold.avgNanos() / 1e6,
+                        TextReport.count(hold.holds(), "hold")));
+            }
         }
         if (s.chainShares().size() > top) {
             out.append("  (").append(s.chainShares().size() - top).append(" more, --top)").append(System.lineSeparator());
