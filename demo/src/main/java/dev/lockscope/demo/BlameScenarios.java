@@ -20,6 +20,7 @@ final class BlameScenarios {
         PATTERNS.put("blame-wait-sync", "Object.wait/notifyAll, then contention re-acquiring the monitor");
         PATTERNS.put("blame-split-sync", "siteA/siteB[/siteC] hold one monitor back to back [--split 3:7] [--unit-ms 1]");
         PATTERNS.put("blame-split-juc", "the same with ReentrantLock");
+        PATTERNS.put("blame-datagram-juc", "DatagramChannel.send from --threads threads (JDK code; its write ReentrantLock)");
         PATTERNS.put("blame-wait-juc", "Condition.await/signalAll, then contention re-acquiring the lock");
     }
 
@@ -39,6 +40,9 @@ final class BlameScenarios {
                 case "blame-split-juc" -> new SplitHoldScenario(false, threads, args);
                 default -> null;
             };
+        }
+        if (pattern.equals("blame-datagram-juc") && args.isEmpty()) {
+            return new DatagramScenario(threads);
         }
         if (!args.isEmpty() && PATTERNS.containsKey(pattern)) {
             throw new IllegalArgumentException("unknown argument '" + args.get(0) + "'");

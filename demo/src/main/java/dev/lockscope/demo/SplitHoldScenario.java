@@ -10,9 +10,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * and the next acquisition, so that a releasing thread often takes a monitor back without contention
  * (HotSpot lets it barge) and JFR records no event for that tenure. Each site holds the lock
  * {@code part × unit} ms ({@code --split 3:7 --unit-ms 1}: 3 ms and 7 ms). The workload measures its
- * own truth: {@code System.nanoTime()} around every hold, summed per site as the totals
- * {@code hold-siteX} (nanoseconds) and {@code holds-siteX} (count). Under saturation each site's share
- * of the waiting is its share of the holding.
+ * own truth with {@code System.nanoTime()}: every hold, summed per site as the totals {@code hold-siteX}
+ * (nanoseconds) and {@code holds-siteX} (count); and the waiting each site caused,
+ * {@code waited-on-siteX}: the time other threads spent waiting for the lock (from the request to the
+ * acquisition) during the site's holds. Under saturation each site's share of the waiting is close to
+ * its share of the holding; on a busy machine the number of waiters varies, and only the second is exact.
  */
 final class SplitHoldScenario implements Scenario {
     private static final String[] SITES = {"siteA", "siteB", "siteC"};
@@ -20,6 +22,10 @@ final class SplitHoldScenario implements Scenario {
     private final int threads;
     private final long[] holdMillis;
     private final Object monitor = new Object();
+    /** Every acquisition: request, acquired, released (System.nanoTime) and the site; written by its thread only. */
+    private final List<long[]> acquisitions = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    /** Per thread: the request time of the acquisition in progress. */
+    private final ThreadLocal<long[]> requested = ThreadLocal.withInitial(() -> new long[1]);
     private final ReentrantLock lock = new ReentrantLock();
 
     /** @param args {@code --split P:Q[:R]} and {@code --unit-ms U} (defaults 3:7 and 1) */
@@ -67,10 +73,12 @@ final class SplitHoldScenario implements Scenario {
         tl.at((long) (seconds * 1000));
         stop.set(true);
         tl.join();
+        addWaitedOn();
     }
 
     // Three methods, not one with a parameter: each is its own owner method in the blame tree.
     private void siteA() throws InterruptedException {
+        requested.get()[0] = System.nanoTime();
         if (intrinsic) {
             synchronized (monitor) {
                 hold(0);
@@ -86,6 +94,7 @@ final class SplitHoldScenario implements Scenario {
     }
 
     private void siteB() throws InterruptedException {
+        requested.get()[0] = System.nanoTime();
         if (intrinsic) {
             synchronized (monitor) {
                 hold(1);
@@ -101,6 +110,7 @@ final class SplitHoldScenario implements Scenario {
     }
 
     private void siteC() throws InterruptedException {
+        requested.get()[0] = System.nanoTime();
         if (intrinsic) {
             synchronized (monitor) {
                 hold(2);
@@ -119,7 +129,29 @@ final class SplitHoldScenario implements Scenario {
     private void hold(int site) throws InterruptedException {
         long start = System.nanoTime();
         Thread.sleep(holdMillis[site]);
-        Truth.add("hold-" + SITES[site], System.nanoTime() - start);
+        long end = System.nanoTime();
+        Truth.add("hold-" + SITES[site], end - start);
         Truth.add("holds-" + SITES[site], 1);
+        acquisitions.add(new long[] {requested.get()[0], start, end, site, Thread.currentThread().getId()});
+    }
+
+    /** Per site, the waiting of other threads that overlapped its holds ({@code waited-on-siteX}). */
+    private void addWaitedOn() {
+        List<long[]> all = new java.util.ArrayList<>(acquisitions);
+        all.sort(java.util.Comparator.comparingLong(a -> a[1]));
+        long[] bySite = new long[holdMillis.length];
+        for (long[] wait : all) {
+            for (long[] hold : all) {
+                if (hold[1] >= wait[1]) {
+                    break; // holds sorted by acquisition: none later overlaps this wait (it ends at wait[1])
+                }
+                if (hold[4] != wait[4]) {
+                    bySite[(int) hold[3]] += Math.max(0, Math.min(wait[1], hold[2]) - Math.max(wait[0], hold[1]));
+                }
+            }
+        }
+        for (int i = 0; i < bySite.length; i++) {
+            Truth.add("waited-on-" + SITES[i], bySite[i]);
+        }
     }
 }

@@ -63,17 +63,9 @@ final class ScenarioRunner {
 
     /** {@link #runAsScripted} with a check that may also look at the recording. */
     static Run runUntil(String pattern, double seconds, java.util.function.Predicate<Run> asScripted) throws Exception {
-        return runUntil(pattern, seconds, List.of(), asScripted);
-    }
-
-    /** {@link #runUntil} with options of the scenario itself (each set of options in its own directories). */
-    static Run runUntil(String pattern, double seconds, List<String> scenarioArgs, java.util.function.Predicate<Run> asScripted)
-            throws Exception {
         StringBuilder rejected = new StringBuilder();
-        String dirName = scenarioArgs.isEmpty() ? pattern : pattern + "-" + String.join("-", scenarioArgs).replaceAll("[^A-Za-z0-9]+", "-");
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            Run run = replayDir() != null ? replay(pattern, attempt)
-                    : run(pattern, seconds, workDir(dirName + "-" + attempt), scenarioArgs);
+            Run run = replayDir() != null ? replay(pattern, attempt) : run(pattern, seconds, workDir(pattern + "-" + attempt));
             if (asScripted.test(run)) {
                 return run;
             }
