@@ -24,8 +24,6 @@ final class SplitHoldScenario implements Scenario {
     private final Object monitor = new Object();
     /** Every acquisition: request, acquired, released (System.nanoTime) and the site; written by its thread only. */
     private final List<long[]> acquisitions = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-    /** Per thread: the request time of the acquisition in progress. */
-    private final ThreadLocal<long[]> requested = ThreadLocal.withInitial(() -> new long[1]);
     private final ReentrantLock lock = new ReentrantLock();
 
     /** @param args {@code --split P:Q[:R]} and {@code --unit-ms U} (defaults 3:7 and 1) */
@@ -78,61 +76,74 @@ final class SplitHoldScenario implements Scenario {
 
     // Three methods, not one with a parameter: each is its own owner method in the blame tree.
     private void siteA() throws InterruptedException {
-        requested.get()[0] = System.nanoTime();
+        long requested = System.nanoTime();
+        long[] held;
         if (intrinsic) {
             synchronized (monitor) {
-                hold(0);
+                held = hold(0);
             }
         } else {
             lock.lock();
             try {
-                hold(0);
+                held = hold(0);
             } finally {
                 lock.unlock();
             }
         }
+        record(0, requested, held);
     }
 
     private void siteB() throws InterruptedException {
-        requested.get()[0] = System.nanoTime();
+        long requested = System.nanoTime();
+        long[] held;
         if (intrinsic) {
             synchronized (monitor) {
-                hold(1);
+                held = hold(1);
             }
         } else {
             lock.lock();
             try {
-                hold(1);
+                held = hold(1);
             } finally {
                 lock.unlock();
             }
         }
+        record(1, requested, held);
     }
 
     private void siteC() throws InterruptedException {
-        requested.get()[0] = System.nanoTime();
+        long requested = System.nanoTime();
+        long[] held;
         if (intrinsic) {
             synchronized (monitor) {
-                hold(2);
+                held = hold(2);
             }
         } else {
             lock.lock();
             try {
-                hold(2);
+                held = hold(2);
             } finally {
                 lock.unlock();
             }
         }
+        record(2, requested, held);
     }
 
-    /** Holds the lock (a sleep, so waiters really block) and adds the real hold time to the site's total. */
-    private void hold(int site) throws InterruptedException {
-        long start = System.nanoTime();
+    /**
+     * Holds the lock (a sleep, so waiters really block); returns when it got the lock and when it is about
+     * to release it (the bookkeeping is done after the release, so it is not part of the hold).
+     */
+    private long[] hold(int site) throws InterruptedException {
+        long acquired = System.nanoTime();
         Thread.sleep(holdMillis[site]);
-        long end = System.nanoTime();
-        Truth.add("hold-" + SITES[site], end - start);
+        return new long[] {acquired, System.nanoTime()};
+    }
+
+    /** Adds one acquisition to the truth: the hold to the site's totals, and the whole acquisition for {@link #addWaitedOn}. */
+    private void record(int site, long requested, long[] held) {
+        Truth.add("hold-" + SITES[site], held[1] - held[0]);
         Truth.add("holds-" + SITES[site], 1);
-        acquisitions.add(new long[] {requested.get()[0], start, end, site, Thread.currentThread().getId()});
+        acquisitions.add(new long[] {requested, held[0], held[1], site, Thread.currentThread().getId()});
     }
 
     /** Per site, the waiting of other threads that overlapped its holds ({@code waited-on-siteX}). */

@@ -217,6 +217,22 @@ class BlameE2ETest {
                 .anySatisfy(c -> assertThat(c.cause().owner().name()).isEqualTo("semaphore-holder"));
     }
 
+    /**
+     * JDK code (issue 16): {@code DatagramChannel.send} from 4 threads. Its write lock's waiting has a named
+     * cause: the releasing sender (exact) or the woken sender waiting for a CPU (hand-off gap), not unknown.
+     */
+    @Test
+    void datagramSendWaitsHaveNamedCauses() throws Exception {
+        ScenarioRunner.Run run = ScenarioRunner.run("blame-datagram-juc", 2, ScenarioRunner.workDir("datagram"),
+                List.of("--threads", "4"));
+        List<Contention> onLock = run.blame().contentions().stream()
+                .filter(c -> c.lock().lockClass().startsWith("java.util.concurrent.locks.ReentrantLock$")).toList();
+        double total = onLock.stream().mapToLong(Contention::nanos).sum();
+        double unknown = onLock.stream().filter(c -> c.cause().chain() == OwnerChain.UNKNOWN).mapToLong(Contention::nanos).sum();
+        assertThat(total).as("the senders waited for the channel's lock").isPositive();
+        assertThat(unknown / total).as("wait without a named cause").isLessThan(0.05);
+    }
+
     /** Object.wait/notifyAll and Condition.await/signalAll: waits kept apart from contention, notifier named. */
     @ParameterizedTest
     @ValueSource(strings = {"sync", "juc"})
