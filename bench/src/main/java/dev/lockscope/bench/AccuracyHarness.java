@@ -169,6 +169,8 @@ public final class AccuracyHarness {
             double hold = r == null ? Double.NaN : r.meanHoldNanos();
             out.add(new Measurement(workload, lock, "wait total", Kind.WAIT, tool, repeat, t.waitNanos(), wait));
             out.add(new Measurement(workload, lock, "mean hold", Kind.HOLD, tool, repeat, t.meanHoldNanos(), hold));
+            double handoffHold = r == null ? Double.NaN : r.handoffHoldNanos();
+            out.add(new Measurement(workload, lock, "hold from hand-offs", Kind.HOLD, tool, repeat, t.meanHoldNanos(), handoffHold));
             if (t.ownerNanos().size() > 1) {
                 for (String site : new java.util.TreeSet<>(t.ownerNanos().keySet())) {
                     double share = r == null ? Double.NaN : r.ownerShares().getOrDefault(site, Double.NaN);
@@ -292,6 +294,10 @@ public final class AccuracyHarness {
                   ReentrantReadWriteLock and Semaphore. Every tool's lock is matched to the workload's by the workload's call
                   site in the event's stack. Time spent spinning, or between the end of a park and the successful acquire,
                   is part of the truth but of no tool's events.
+                - **hold from hand-offs**: the same truth. lockscope: `avgHoldFromHandoffsNanos`, the holds measured
+                  between the lock's hand-offs (a ReentrantLock: from the woken waiter's wake-up, or a barging owner's
+                  previous release, to its releasing unpark; a monitor: from a contended acquisition to the next hand-off,
+                  which spans uncontended re-entries). JFR and async-profiler: n/a.
                 - **mean hold**: true = Σ (release − acquired) / acquisitions. lockscope: `avgHoldNanos`, seed 000's estimate
                   from parking alone (real-time with at least one thread parked / parks); exact only while the lock is
                   saturated. JFR and async-profiler record waits only: n/a (no hold-time estimate).

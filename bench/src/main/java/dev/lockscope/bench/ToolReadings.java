@@ -32,7 +32,11 @@ final class ToolReadings {
      * One tool's numbers for one lock; NaN where the tool does not report the metric. {@code ownerShares}:
      * site → share (0..1) of the lock's blamed wait; empty when the tool has no owner information.
      */
-    record Reading(double waitNanos, double meanHoldNanos, Map<String, Double> ownerShares) {
+    record Reading(double waitNanos, double meanHoldNanos, double handoffHoldNanos, Map<String, Double> ownerShares) {
+        /** Without the hold estimate from hand-offs. */
+        Reading(double waitNanos, double meanHoldNanos, Map<String, Double> ownerShares) {
+            this(waitNanos, meanHoldNanos, Double.NaN, ownerShares);
+        }
     }
 
     /** A JDK lock event from a recording: type, lock class, stack (innermost first, {@code Class.method}), duration. */
@@ -40,7 +44,8 @@ final class ToolReadings {
     }
 
     /**
-     * lockscope's {@code report --format json}: {@code locks[].totalWaitNanos} and {@code avgHoldNanos} of the lock
+     * lockscope's {@code report --format json}: {@code locks[].totalWaitNanos}, {@code avgHoldNanos} and
+     * {@code avgHoldFromHandoffsNanos} (over {@code handoffHolds}) of the lock
      * whose {@code firstFrames} contain the lock's sites (summed / wait-weighted if several match), and the owner
      * shares from {@code blame[]}: the nanos of rows waiting at the lock's sites whose {@code ownerFrames} contain a
      * site, over all of those rows' nanos (owner unknown included).
@@ -50,10 +55,16 @@ final class ToolReadings {
         sitesByLock.forEach((lock, sites) -> {
             double wait = 0;
             double holdWeighted = 0;
+            double handoffHolds = 0;
+            double handoffHoldNanos = 0;
             for (JsonNode l : doc.path("locks")) {
                 if (siteOf(texts(l.path("firstFrames")), sites) != null) {
                     wait += l.path("totalWaitNanos").asDouble();
                     holdWeighted += l.path("avgHoldNanos").asDouble() * l.path("totalWaitNanos").asDouble();
+                    if (l.has("avgHoldFromHandoffsNanos")) {
+                        handoffHolds += l.path("handoffHolds").asDouble();
+                        handoffHoldNanos += l.path("avgHoldFromHandoffsNanos").asDouble() * l.path("handoffHolds").asDouble();
+                    }
                 }
             }
             double blamed = 0;
@@ -73,7 +84,8 @@ final class ToolReadings {
             Map<String, Double> shares = new TreeMap<>();
             double total = blamed;
             bySite.forEach((s, n) -> shares.put(s, total == 0 ? Double.NaN : n / total));
-            out.put(lock, new Reading(wait, wait == 0 ? Double.NaN : holdWeighted / wait, shares));
+            out.put(lock, new Reading(wait, wait == 0 ? Double.NaN : holdWeighted / wait,
+                    handoffHolds == 0 ? Double.NaN : handoffHoldNanos / handoffHolds, shares));
         });
         return out;
     }

@@ -41,16 +41,18 @@ class AccuracyHarnessTest {
         Map<String, LockTruth> truth = new java.util.LinkedHashMap<>();
         truth.put("L", l);
         truth.put("rare", m);
-        Reading r = new Reading(950, 55, Map.of("siteA", 0.85, "siteB", 0.10));
+        Reading r = new Reading(950, 55, 49, Map.of("siteA", 0.85, "siteB", 0.10));
         List<Measurement> ms = AccuracyHarness.measurements("w", "lockscope", 0, truth, Map.of("L", r));
-        assertThat(ms).extracting(Measurement::metric)
-                .containsExactly("wait total", "mean hold", "owner share siteA", "owner share siteB", "wait total", "mean hold");
+        assertThat(ms).extracting(Measurement::metric).containsExactly("wait total", "mean hold", "hold from hand-offs",
+                "owner share siteA", "owner share siteB", "wait total", "mean hold", "hold from hand-offs");
         assertThat(ms.get(0).error()).isCloseTo(-5.0, within(1e-9));
         assertThat(ms.get(1).truth()).isEqualTo(50);
         assertThat(ms.get(1).error()).isCloseTo(10.0, within(1e-9));
-        assertThat(ms.get(2).error()).isCloseTo(-5.0, within(1e-9)); // 85% vs 90%
-        assertThat(ms.get(3).error()).isCloseTo(2.0, within(1e-9));  // 10% vs 8%
-        assertThat(ms.get(4).reported()).isNaN();                    // the tool did not see lock "rare"
+        assertThat(ms.get(2).truth()).isEqualTo(50);
+        assertThat(ms.get(2).error()).isCloseTo(-2.0, within(1e-9));
+        assertThat(ms.get(3).error()).isCloseTo(-5.0, within(1e-9)); // 85% vs 90%
+        assertThat(ms.get(4).error()).isCloseTo(2.0, within(1e-9));  // 10% vs 8%
+        assertThat(ms.get(5).reported()).isNaN();                    // the tool did not see lock "rare"
     }
 
     @Test

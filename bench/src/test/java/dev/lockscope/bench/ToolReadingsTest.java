@@ -34,7 +34,8 @@ class ToolReadingsTest {
     void lockscopeJsonWaitHoldAndOwnerShares() throws Exception {
         JsonNode doc = new ObjectMapper().readTree("""
                 {"locks": [
-                  {"className": "X", "totalWaitNanos": 1000, "avgHoldNanos": 50, "firstFrames": ["%1$s.hold:1", "%1$s.siteA:2"]},
+                  {"className": "X", "totalWaitNanos": 1000, "avgHoldNanos": 50, "avgHoldFromHandoffsNanos": 48, "handoffHolds": 20,
+                   "firstFrames": ["%1$s.hold:1", "%1$s.siteA:2"]},
                   {"className": "Y", "totalWaitNanos": 300, "avgHoldNanos": 30, "firstFrames": ["%1$s.hold:1", "%1$s.rareSection:9"]},
                   {"className": "Z", "totalWaitNanos": 99999, "avgHoldNanos": 7, "firstFrames": ["elsewhere.Main.run"]}],
                  "blame": [
@@ -48,6 +49,8 @@ class ToolReadingsTest {
         Reading l = r.get("L");
         assertThat(l.waitNanos()).isEqualTo(1000);
         assertThat(l.meanHoldNanos()).isEqualTo(50);
+        assertThat(l.handoffHoldNanos()).isEqualTo(48);
+        assertThat(r.get("rare").handoffHoldNanos()).isNaN(); // no hand-off seen
         // unknown owners stay in the denominator; other locks' rows do not count
         assertThat(l.ownerShares().get("siteA")).isCloseTo(0.6, within(1e-12));
         assertThat(l.ownerShares().get("siteB")).isCloseTo(0.1, within(1e-12));

@@ -18,14 +18,35 @@ final class BlameScenarios {
         PATTERNS.put("blame-rw-juc", "ReentrantReadWriteLock: writer→readers, writer→writer, readers→writer");
         PATTERNS.put("blame-semaphore-juc", "a one-permit Semaphore (no owner)");
         PATTERNS.put("blame-wait-sync", "Object.wait/notifyAll, then contention re-acquiring the monitor");
+        PATTERNS.put("blame-split-sync", "siteA/siteB[/siteC] hold one monitor back to back [--split 3:7] [--unit-ms 1]");
+        PATTERNS.put("blame-split-juc", "the same with ReentrantLock");
+        PATTERNS.put("blame-datagram-juc", "DatagramChannel.send from --threads threads (JDK code; its write ReentrantLock)");
         PATTERNS.put("blame-wait-juc", "Condition.await/signalAll, then contention re-acquiring the lock");
     }
 
     private BlameScenarios() {
     }
 
-    /** The scenario for a pattern, or null when the pattern is not a blame scenario. */
-    static Scenario forPattern(String pattern) {
+    /**
+     * The scenario for a pattern, or null when the pattern is not a blame scenario.
+     *
+     * @param args the workload's own options (only the split scenarios take any)
+     * @throws IllegalArgumentException for options the scenario does not know
+     */
+    static Scenario forPattern(String pattern, int threads, java.util.List<String> args) {
+        if (pattern.startsWith("blame-split-")) {
+            return switch (pattern) {
+                case "blame-split-sync" -> new SplitHoldScenario(true, threads, args);
+                case "blame-split-juc" -> new SplitHoldScenario(false, threads, args);
+                default -> null;
+            };
+        }
+        if (pattern.equals("blame-datagram-juc") && args.isEmpty()) {
+            return new DatagramScenario(threads);
+        }
+        if (!args.isEmpty() && PATTERNS.containsKey(pattern)) {
+            throw new IllegalArgumentException("unknown argument '" + args.get(0) + "'");
+        }
         return switch (pattern) {
             case "blame-fig44-sync" -> new Fig44Scenario(true);
             case "blame-fig44-juc" -> new Fig44Scenario(false);

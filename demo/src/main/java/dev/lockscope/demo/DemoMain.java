@@ -45,7 +45,12 @@ public final class DemoMain {
                 default -> workloadArgs.add(args[i]);
             }
         }
-        Scenario scenario = BlameScenarios.forPattern(pattern);
+        Scenario scenario = null;
+        try {
+            scenario = BlameScenarios.forPattern(pattern, threads, workloadArgs);
+        } catch (IllegalArgumentException e) {
+            fail(e.getMessage());
+        }
         if (scenario != null) {
             Truth.warmUp();
             scenario.run(seconds);

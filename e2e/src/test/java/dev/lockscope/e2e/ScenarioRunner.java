@@ -95,6 +95,11 @@ final class ScenarioRunner {
     }
 
     static Run run(String pattern, double seconds, Path dir) throws Exception {
+        return run(pattern, seconds, dir, List.of());
+    }
+
+    /** @param scenarioArgs options of the scenario itself ({@code --threads 4 --split 3:7}) */
+    static Run run(String pattern, double seconds, Path dir, List<String> scenarioArgs) throws Exception {
         if (replayDir() != null) {
             return replay(pattern, 1);
         }
@@ -106,6 +111,7 @@ final class ScenarioRunner {
                 "-javaagent:" + jar("lockscope.agent.jar") + "=file=" + file + ",quiet,report=off",
                 "-cp", jar("lockscope.demo.jar").toString(), "dev.lockscope.demo.DemoMain", pattern,
                 "--seconds", Double.toString(seconds)));
+        cmd.addAll(scenarioArgs);
         String output = exec(cmd, dir);
         LockRecording recording = LockRecording.collect(file);
         return new Run(file, recording, spanBySpan(recording), TruthLog.parse(output), output);

@@ -11,6 +11,8 @@ import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.model.FrameFormat;
+import dev.lockscope.analysis.blame.HandoffHold;
+import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.WaitClasses;
@@ -45,6 +47,7 @@ public final class JsonReport {
     /** The whole report as a tree. */
     public static ObjectNode toJson(Report report) {
         ObjectNode root = table(report.contention());
+        handoffHolds(root, report);
         waits(root, report);
         ObjectNode blame = BlameJsonReport.toJson(report.blame());
         for (String member : List.of("blame", "tree", "ownerChainShares", "waits")) {
@@ -65,6 +68,29 @@ public final class JsonReport {
         ArrayNode rules = root.putArray("rules");
         report.rules().forEach(r -> rules.add(rule(r)));
         return root;
+    }
+
+    /**
+     * Adds to each entry of {@code locks} the second hold-time estimate, {@code avgHoldFromHandoffsNanos}
+     * (held from one hand-off to the next, see the blame analysis) and {@code handoffHolds} (how many
+     * holds it averages), where hand-offs were seen; beside seed 000's {@code avgHoldNanos}.
+     */
+    public static void handoffHolds(ObjectNode data, Report report) {
+        for (com.fasterxml.jackson.databind.JsonNode n : data.withArray("locks")) {
+            ObjectNode lock = (ObjectNode) n;
+            HandoffHold h = null;
+            for (HandoffHold candidate : report.blame().handoffHolds()) {
+                LockId id = candidate.lock();
+                if (id.kind().label().equals(lock.get("kind").asText()) && id.lockClass().equals(lock.get("className").asText())
+                        && id.id().equals(lock.get("identityHash").asText())) {
+                    h = candidate;
+                }
+            }
+            if (h != null) {
+                lock.put("avgHoldFromHandoffsNanos", Math.round(h.avgNanos()));
+                lock.put("handoffHolds", h.holds());
+            }
+        }
     }
 
     /**

@@ -56,28 +56,28 @@ public enum Aspect {
     OWNER_THREAD("owner-thread") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return ChainView.thread(c.cause().owner());
+            return c.cause().hasOwner() ? ChainView.thread(c.cause().owner()) : c.cause().chain().missingKey();
         }
     },
     OWNER_POOL("owner-pool") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return VirtualThreads.poolOf(c.cause().owner(), c.cause().frames());
+            return c.cause().hasOwner() ? VirtualThreads.poolOf(c.cause().owner(), c.cause().frames()) : c.cause().chain().missingKey();
         }
     },
     OWNER_METHOD("owner-method") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return view.method(c.cause().frames());
+            return c.cause().frames().isEmpty() ? c.cause().chain().missingKey() : view.method(c.cause().frames());
         }
     },
     OWNER_CHAIN("owner-chain") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return view.chain(c.cause().frames());
+            return c.cause().frames().isEmpty() ? c.cause().chain().missingKey() : view.chain(c.cause().frames());
         }
     },
-    /** How the owner chain was obtained: exact, acquisition-site, sampled, unknown. */
+    /** How the owner chain was obtained ({@link OwnerChain}: exact, sampled, ..., or why there is none). */
     CHAIN_CLASS("chain-class") {
         @Override
         public String keyOf(Contention c, ChainView view) {

@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
@@ -18,6 +19,7 @@ public final class BlameAnalysis implements RecordingVisitor {
     private final BlameCollector out;
     private final ParkBlame parks;
     private final MonitorBlame monitors;
+    private final HandoffHolds holds = new HandoffHolds();
     private BlameResult result;
 
     /** Contention and waits summed by key: bounded by threads × locks × distinct stacks. */
@@ -28,8 +30,8 @@ public final class BlameAnalysis implements RecordingVisitor {
     /** With another collector: tests keep every span apart with one. */
     BlameAnalysis(BlameCollector out) {
         this.out = out;
-        parks = new ParkBlame(out);
-        monitors = new MonitorBlame(out);
+        parks = new ParkBlame(out, holds);
+        monitors = new MonitorBlame(out, holds);
     }
 
     @Override
@@ -45,6 +47,12 @@ public final class BlameAnalysis implements RecordingVisitor {
     @Override
     public void parkEnd(ParkWait ended) {
         parks.parkEnd(ended);
+        monitors.ownWait(ended.thread(), ended.beginNanos(), ended.endNanos(), ended.frames());
+    }
+
+    @Override
+    public void sleep(Interval i) {
+        monitors.ownWait(i.thread(), i.beginNanos(), i.endNanos(), i.frames());
     }
 
     @Override
@@ -65,7 +73,7 @@ public final class BlameAnalysis implements RecordingVisitor {
     @Override
     public void finish(RecordingInfo info) {
         parks.finish(info);
-        result = out.result(info.threads());
+        result = out.result(info.threads()).withHandoffHolds(holds.result());
     }
 
     /** The result; available once the recording has been read. */

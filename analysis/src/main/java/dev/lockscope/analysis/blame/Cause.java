@@ -13,8 +13,10 @@ import java.util.List;
  * @param chain  how the chain was obtained
  */
 public record Cause(ThreadRef owner, List<String> frames, OwnerChain chain) {
-    /** Nobody can be blamed: hand-off gaps, timeouts, blockers without an owner. */
+    /** Nothing is known: no owner was recorded. */
     public static final Cause UNKNOWN = new Cause(ThreadRef.UNKNOWN, List.of(), OwnerChain.UNKNOWN);
+    /** The lock was released to the waiter, which had not run yet (see {@link OwnerChain#HANDOFF_GAP}). */
+    public static final Cause HANDOFF_GAP = new Cause(ThreadRef.UNKNOWN, List.of(), OwnerChain.HANDOFF_GAP);
 
     public Cause {
         frames = List.copyOf(frames);
@@ -22,7 +24,7 @@ public record Cause(ThreadRef owner, List<String> frames, OwnerChain chain) {
 
     /** The owner thread is known but not its call chain. */
     public static Cause threadOnly(ThreadRef owner) {
-        return owner == null || owner.equals(ThreadRef.UNKNOWN) ? UNKNOWN : new Cause(owner, List.of(), OwnerChain.UNKNOWN);
+        return owner == null || owner.equals(ThreadRef.UNKNOWN) ? UNKNOWN : new Cause(owner, List.of(), OwnerChain.NOT_RECORDED);
     }
 
     public boolean hasOwner() {

@@ -16,8 +16,12 @@ public final class ChainView {
     /** Key of a thread, method or chain nobody knows. */
     public static final String UNKNOWN = "(unknown)";
 
-    /** Frames of these prefixes on top of a chain are lock machinery (Condition.await blocks through ForkJoinPool). */
+    /**
+     * Frames of these prefixes on top of a chain are lock machinery (Condition.await blocks through
+     * ForkJoinPool; a synchronizer without an owner is released inside its own methods).
+     */
     private static final List<String> INTERNAL_PREFIXES = List.of("java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.",
+            "java.util.concurrent.Semaphore.", "java.util.concurrent.CountDownLatch.", "java.util.concurrent.CyclicBarrier.",
             "sun.misc.Unsafe.", "java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
             "java.lang.Object.wait");
 

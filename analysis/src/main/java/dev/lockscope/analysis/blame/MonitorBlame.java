@@ -36,11 +36,13 @@ final class MonitorBlame {
             .thenComparingLong(e -> e.thread().javaTid());
 
     private final BlameCollector out;
+    private final HandoffHolds holds;
     private final MonitorOwnerChains chains = new MonitorOwnerChains();
     private final Map<Long, ArrayDeque<MonitorWait>> recentWaitsByThread = new HashMap<>();
 
-    MonitorBlame(BlameCollector out) {
+    MonitorBlame(BlameCollector out, HandoffHolds holds) {
         this.out = out;
+        this.holds = holds;
     }
 
     static LockId lockOf(MonitorEnter e) {
@@ -48,13 +50,19 @@ final class MonitorBlame {
     }
 
     void cpuSample(CpuSample s) {
-        chains.sample(s);
+        chains.sample(s.thread(), s.timeNanos(), s.frames());
+    }
+
+    /** A wait of a thread that is not on a monitor (a sleep, a park): while in it, it still holds the monitors it holds. */
+    void ownWait(ThreadRef thread, long beginNanos, long endNanos, List<String> frames) {
+        chains.waited(thread, beginNanos, endNanos, frames, null);
     }
 
     void monitorWait(MonitorWait w) {
         ThreadRef notifier = w.notifier() == null ? ThreadRef.UNKNOWN : w.notifier();
-        out.wait(LockId.monitor(w.monitorClass(), w.address()), w.thread(), w.frames(), w.beginNanos(),
-                w.endNanos() - w.beginNanos(), notifier, w.timedOut());
+        LockId lock = LockId.monitor(w.monitorClass(), w.address());
+        out.wait(lock, w.thread(), w.frames(), w.beginNanos(), w.endNanos() - w.beginNanos(), notifier, w.timedOut());
+        chains.waited(w.thread(), w.beginNanos(), w.endNanos(), w.frames(), lock);
         ArrayDeque<MonitorWait> recent = recentWaitsByThread.computeIfAbsent(w.thread().javaTid(), k -> new ArrayDeque<>());
         recent.addLast(w);
         if (recent.size() > WAITS_KEPT) {
@@ -62,9 +70,17 @@ final class MonitorBlame {
         }
     }
 
+    /**
+     * Splits the wait at the hand-offs seen by other waiters of the monitor; each piece is shared among
+     * the chains its owner held the monitor in ({@link MonitorOwnerChains#causesOf}).
+     */
     void monitorEnter(MonitorEnter w) {
         LockId lock = lockOf(w);
         chains.enter(lock, w);
+        if (w.previousOwner() != null && !w.previousOwner().equals(w.thread())) {
+            holds.handedOn(lock, w.previousOwner(), w.endNanos());
+        }
+        holds.handedTo(lock, w.thread(), w.endNanos());
         List<MonitorEnter> inside = new ArrayList<>();
         for (Iterator<MonitorEnter> it = chains.latestFirst(lock); it.hasNext(); ) {
             MonitorEnter other = it.next();
@@ -76,16 +92,34 @@ final class MonitorBlame {
             }
         }
         inside.sort(BY_END);
-        List<Handoff> handoffs = new ArrayList<>(inside.size());
+        boolean afterWait = reacquiresAfterWait(w, lock);
         long cursor = w.beginNanos();
         for (MonitorEnter other : inside) {
-            handoffs.add(new Handoff(other.endNanos(), chains.causeOf(other.previousOwner(), lock, cursor, other.endNanos())));
-            cursor = other.endNanos();
+            if (other.endNanos() > cursor) {
+                blame(w, lock, afterWait, cursor, other.endNanos(), other.previousOwner());
+                cursor = other.endNanos();
+            }
         }
-        Cause tail = chains.causeOf(w.previousOwner(), lock, cursor, w.endNanos());
-        boolean afterWait = reacquiresAfterWait(w, lock);
-        for (WaitSplitter.Span s : WaitSplitter.split(w.beginNanos(), w.endNanos(), handoffs, tail)) {
-            out.contention(lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
+        if (w.endNanos() > cursor) {
+            blame(w, lock, afterWait, cursor, w.endNanos(), w.previousOwner());
+        }
+    }
+
+    /** Blames [from, to] of the wait on {@code owner}, shared among its chains; the parts add up to the span exactly. */
+    private void blame(MonitorEnter w, LockId lock, boolean afterWait, long from, long to, ThreadRef owner) {
+        List<MonitorOwnerChains.Weighted> parts = chains.causesOf(owner, lock, from, to);
+        double total = 0;
+        for (MonitorOwnerChains.Weighted p : parts) {
+            total += p.nanos();
+        }
+        long length = to - from;
+        long given = 0;
+        double sum = 0;
+        for (MonitorOwnerChains.Weighted p : parts) {
+            sum += p.nanos();
+            long upTo = Math.round(length * (sum / total)); // cumulative rounding: no nanosecond lost or doubled
+            out.contention(lock, w.thread(), w.frames(), from + given, upTo - given, p.cause(), afterWait);
+            given = upTo;
         }
     }
 

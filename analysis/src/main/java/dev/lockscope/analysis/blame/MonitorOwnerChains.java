@@ -1,36 +1,63 @@
 package dev.lockscope.analysis.blame;
 
-import dev.lockscope.analysis.model.CpuSample;
-import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ThreadRef;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
+import dev.lockscope.analysis.model.MonitorEnter;
+
 /**
- * The call chain in which a monitor owner held the monitor. The stock JVM records no release event,
- * so this is an approximation, tried in this order:
+ * The call chains in which a monitor owner held the monitor during a span of waiting. The stock JVM
+ * records no release event, so they are inferred, tried in this order:
  * <ol>
- *   <li>{@link OwnerChain#ACQUISITION_SITE}: the chain of the owner's own most recent contended
- *       acquisition of the same monitor that completed before the span ended, unless the owner is seen
- *       handing the monitor to another thread after that acquisition: then its current tenure began
- *       with an acquisition JFR did not record (no contention), and the old site would be a guess;</li>
- *   <li>{@link OwnerChain#SAMPLED}: the owner's most frequent stack in the CPU samples inside the span;</li>
+ *   <li>{@link OwnerChain#SAMPLED}: what the owner itself was doing inside the span, weighted over it.
+ *       Its recorded waits (sleeps, parks, blocked entering or waiting on another monitor: it holds
+ *       this one meanwhile) count with the part of the span they cover; the rest of the span is shared
+ *       among its CPU samples inside the span. This sees every tenure, also those the owner began by
+ *       taking the monitor back without contention (HotSpot lets a releasing thread barge in), which
+ *       JFR does not record. Each stack is cut to the frame that holds the monitor: the innermost
+ *       frame in a method where this monitor is seen being entered; a stack without such a frame
+ *       counts only when no stack of the span has one (the owner was elsewhere, e.g. between its tenures),
+ *       and then without the JDK's frames on top;</li>
+ *   <li>{@link OwnerChain#ACQUISITION_SITE}, when nothing of the owner was recorded inside the span: the
+ *       chain of the owner's own most recent contended acquisition of the same monitor that completed
+ *       before the span ended, unless the owner is seen handing the monitor to another thread after
+ *       that acquisition: then its current tenure began with an acquisition JFR did not record (no
+ *       contention), and the old site would be a guess;</li>
  *   <li>{@link OwnerChain#UNKNOWN}: the owner thread only.</li>
  * </ol>
  *
  * <p>Fed in end order, it keeps bounded recent history: per monitor its {@link #ENTERS_KEPT} latest
- * contended enters (and per thread of them, the latest one that fell out, and the latest hand-off),
- * and per thread its {@link #SAMPLES_KEPT} latest CPU samples. A span older than that history is
- * blamed from what is left of it.
+ * contended enters (and per thread of them, the latest one that fell out, and the latest hand-off)
+ * and up to {@link #SITES_KEPT} methods that entered it, and per thread its {@link #ACTIVITIES_KEPT}
+ * latest samples and waits. A span older than that history is blamed from what is left of it.
  */
 final class MonitorOwnerChains {
     static final int ENTERS_KEPT = 256;
-    static final int SAMPLES_KEPT = 256;
+    static final int ACTIVITIES_KEPT = 256;
+    static final int SITES_KEPT = 64;
+
+    /** A part of a span blamed on one chain: {@code nanos} of it, before rounding to the span. */
+    record Weighted(Cause cause, double nanos) {
+    }
+
+    /**
+     * Something a thread was recorded doing: a wait [begin, end] with its stack, or a CPU sample
+     * (begin == end). {@code lock} is the monitor a monitor enter or wait was on, else null.
+     */
+    private record Activity(long beginNanos, long endNanos, List<String> frames, LockId lock) {
+        boolean isSample() {
+            return beginNanos == endNanos;
+        }
+    }
 
     /** One thread's part of one monitor's history. */
     private static final class ThreadOnMonitor {
@@ -46,6 +73,8 @@ final class MonitorOwnerChains {
     private static final class Monitor {
         final ArrayDeque<MonitorEnter> enters = new ArrayDeque<>();
         final Map<Long, ThreadOnMonitor> threads = new HashMap<>();
+        /** Methods ({@code package.Class.method}) seen entering the monitor: where it is held. */
+        final Set<String> sites = new LinkedHashSet<>();
 
         ThreadOnMonitor of(ThreadRef t) {
             return threads.computeIfAbsent(t.javaTid(), k -> new ThreadOnMonitor());
@@ -53,19 +82,38 @@ final class MonitorOwnerChains {
     }
 
     private final Map<LockId, Monitor> monitors = new HashMap<>();
-    private final Map<Long, ArrayDeque<CpuSample>> samplesByThread = new HashMap<>();
+    private final Map<Long, ArrayDeque<Activity>> activitiesByThread = new HashMap<>();
 
-    void sample(CpuSample s) {
-        ArrayDeque<CpuSample> ring = samplesByThread.computeIfAbsent(s.thread().javaTid(), k -> new ArrayDeque<>());
-        ring.addLast(s);
-        if (ring.size() > SAMPLES_KEPT) {
+    /** A CPU sample of {@code thread}. */
+    void sample(ThreadRef thread, long timeNanos, List<String> frames) {
+        activity(thread, new Activity(timeNanos, timeNanos, frames, null));
+    }
+
+    /** {@code thread} waited [begin, end] (slept, parked, waited on {@code lock} or null): not running the code it holds a monitor in. */
+    void waited(ThreadRef thread, long beginNanos, long endNanos, List<String> frames, LockId lock) {
+        if (endNanos > beginNanos) {
+            activity(thread, new Activity(beginNanos, endNanos, frames, lock));
+        }
+    }
+
+    private void activity(ThreadRef thread, Activity a) {
+        if (a.frames().isEmpty()) {
+            return;
+        }
+        ArrayDeque<Activity> ring = activitiesByThread.computeIfAbsent(thread.javaTid(), k -> new ArrayDeque<>());
+        ring.addLast(a);
+        if (ring.size() > ACTIVITIES_KEPT) {
             ring.removeFirst();
         }
     }
 
     /** The next contended enter of {@code lock}, in end order. */
     void enter(LockId lock, MonitorEnter e) {
+        waited(e.thread(), e.beginNanos(), e.endNanos(), e.frames(), lock);
         Monitor m = monitors.computeIfAbsent(lock, k -> new Monitor());
+        if (!e.frames().isEmpty() && m.sites.size() < SITES_KEPT) {
+            m.sites.add(FrameText.method(e.frames().get(0)));
+        }
         m.enters.addLast(e);
         m.of(e.thread()).enters.addLast(e);
         if (isHandoff(e)) {
@@ -88,21 +136,98 @@ final class MonitorOwnerChains {
         return m == null ? List.<MonitorEnter>of().iterator() : m.enters.descendingIterator();
     }
 
-    /** The cause for {@code owner} holding {@code lock} during [from, to]; unknown when owner is null. */
-    Cause causeOf(ThreadRef owner, LockId lock, long from, long to) {
+    /**
+     * The chains {@code owner} held {@code lock} in during [from, to], each with its part of the span
+     * (parts in the order of their chains' text); one unknown cause when the owner is not known.
+     */
+    List<Weighted> causesOf(ThreadRef owner, LockId lock, long from, long to) {
         if (owner == null || owner.equals(ThreadRef.UNKNOWN)) {
-            return Cause.UNKNOWN;
+            return List.of(new Weighted(Cause.UNKNOWN, to - from));
         }
-        ThreadOnMonitor history = monitors.get(lock).threads.get(owner.javaTid());
+        Monitor m = monitors.get(lock);
+        List<Weighted> seen = whatTheOwnerDid(owner, lock, m == null ? Set.of() : m.sites, from, to);
+        if (!seen.isEmpty()) {
+            return seen;
+        }
+        ThreadOnMonitor history = m == null ? null : m.threads.get(owner.javaTid());
         MonitorEnter site = history == null ? null : lastAcquisition(history, to);
         if (site != null && !handedOffBetween(history, site.endNanos(), to)) {
-            return new Cause(owner, site.frames(), OwnerChain.ACQUISITION_SITE);
+            return List.of(new Weighted(new Cause(owner, site.frames(), OwnerChain.ACQUISITION_SITE), to - from));
         }
-        List<String> sampled = mostFrequentStack(owner, from, to);
-        if (sampled != null) {
-            return new Cause(owner, sampled, OwnerChain.SAMPLED);
+        return List.of(new Weighted(Cause.threadOnly(owner), to - from));
+    }
+
+    /** The owner's own waits and samples inside [from, to], weighted over it (see the class comment); empty when none. */
+    private List<Weighted> whatTheOwnerDid(ThreadRef owner, LockId lock, Set<String> sites, long from, long to) {
+        List<Activity> inside = new ArrayList<>();
+        boolean anyHeld = false;
+        for (Activity a : activitiesByThread.getOrDefault(owner.javaTid(), new ArrayDeque<>())) {
+            boolean overlaps = a.isSample() ? a.beginNanos() >= from && a.beginNanos() <= to
+                    : a.beginNanos() < to && a.endNanos() > from;
+            // waiting for or on this very monitor: the owner did not hold it then
+            if (overlaps && !lock.equals(a.lock())) {
+                inside.add(a);
+                anyHeld |= holdingFrame(a.frames(), sites) >= 0;
+            }
         }
-        return Cause.threadOnly(owner);
+        Map<String, List<String>> chains = new TreeMap<>();
+        Map<String, Double> waited = new HashMap<>();
+        Map<String, Integer> samples = new HashMap<>();
+        long covered = 0;
+        int sampleCount = 0;
+        for (Activity a : inside) {
+            int at = holdingFrame(a.frames(), sites);
+            if (anyHeld && at < 0) {
+                continue;
+            }
+            List<String> chain = at < 0 ? withoutJdkTop(a.frames()) : a.frames().subList(at, a.frames().size());
+            String key = String.join("\n", chain);
+            chains.putIfAbsent(key, chain);
+            if (a.isSample()) {
+                samples.merge(key, 1, Integer::sum);
+                sampleCount++;
+            } else {
+                long overlap = Math.min(a.endNanos(), to) - Math.max(a.beginNanos(), from);
+                waited.merge(key, (double) overlap, Double::sum);
+                covered += overlap;
+            }
+        }
+        // the part no recorded wait covers was spent running: shared among the samples, if any
+        double perSample = sampleCount == 0 ? 0 : Math.max(0, to - from - covered) / (double) sampleCount;
+        List<Weighted> out = new ArrayList<>(chains.size());
+        chains.forEach((key, chain) -> {
+            double weight = waited.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0);
+            if (weight > 0) {
+                out.add(new Weighted(new Cause(owner, chain, OwnerChain.SAMPLED), weight));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * A stack with no known holding frame (no contended enter seen yet in its methods), without the JDK
+     * frames on top ({@code Thread.sleep}, I/O): the JDK does not hold the application's monitors there.
+     */
+    private static List<String> withoutJdkTop(List<String> frames) {
+        int first = 0;
+        while (first < frames.size() - 1 && isJdk(frames.get(first))) {
+            first++;
+        }
+        return frames.subList(first, frames.size());
+    }
+
+    private static boolean isJdk(String frame) {
+        return frame.startsWith("java.") || frame.startsWith("jdk.") || frame.startsWith("sun.");
+    }
+
+    /** Index of the innermost frame in a method that enters the monitor, or -1. */
+    private static int holdingFrame(List<String> frames, Set<String> sites) {
+        for (int i = 0; i < frames.size(); i++) {
+            if (sites.contains(FrameText.method(frames.get(i)))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static boolean isHandoff(MonitorEnter e) {
@@ -132,27 +257,5 @@ final class MonitorOwnerChains {
             }
         }
         return false;
-    }
-
-    /** Most frequent non-empty stack of the owner sampled in [from, to]; ties go to the smaller text. */
-    private List<String> mostFrequentStack(ThreadRef owner, long from, long to) {
-        Map<String, Integer> counts = new TreeMap<>();
-        Map<String, List<String>> stacks = new HashMap<>();
-        for (CpuSample s : samplesByThread.getOrDefault(owner.javaTid(), new ArrayDeque<>())) {
-            if (s.timeNanos() >= from && s.timeNanos() <= to && !s.frames().isEmpty()) {
-                String text = String.join("\n", s.frames());
-                counts.merge(text, 1, Integer::sum);
-                stacks.putIfAbsent(text, s.frames());
-            }
-        }
-        String best = null;
-        int bestCount = 0;
-        for (Map.Entry<String, Integer> e : counts.entrySet()) { // TreeMap: ascending text, so ties keep the smaller
-            if (e.getValue() > bestCount) {
-                best = e.getKey();
-                bestCount = e.getValue();
-            }
-        }
-        return best == null ? null : stacks.get(best);
     }
 }

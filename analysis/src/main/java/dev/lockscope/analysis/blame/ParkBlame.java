@@ -47,12 +47,19 @@ final class ParkBlame {
     }
 
     private final BlameCollector out;
+    private final HandoffHolds holds;
     /** Open parks by lock, then by thread id. */
     private final Map<LockId, Map<Long, OpenPark>> openByLock = new HashMap<>();
     private final Map<Long, OpenPark> openByThread = new LinkedHashMap<>();
 
-    ParkBlame(BlameCollector out) {
+    ParkBlame(BlameCollector out, HandoffHolds holds) {
         this.out = out;
+        this.holds = holds;
+    }
+
+    /** Exclusive locks, whose hand-offs give hold times: a ReentrantLock's sync (not a read-write lock's). */
+    private static boolean exclusive(LockId lock) {
+        return lock.lockClass().startsWith("java.util.concurrent.locks.ReentrantLock$");
     }
 
     void parkBegin(ParkWait p) {
@@ -60,6 +67,9 @@ final class ParkBlame {
         long tid = p.thread().javaTid();
         openByLock.computeIfAbsent(open.lock, k -> new LinkedHashMap<>()).put(tid, open);
         openByThread.put(tid, open);
+        if (exclusive(open.lock)) {
+            holds.waitsAgain(open.lock, p.thread());
+        }
     }
 
     void unpark(Unpark u) {
@@ -69,6 +79,9 @@ final class ParkBlame {
         }
         LockId lock = LockId.blocker(u.blockerClass(), u.blockerHash());
         Map<Long, OpenPark> parked = openByLock.get(lock);
+        if (exclusive(lock) && ReleaseBlameAnalyzer.isRelease(u)) {
+            holds.handedOn(lock, u.thread(), u.timeNanos());
+        }
         if (parked == null || !BlockerAnalyzer.forClass(lock.lockClass()).handsOver(u)) {
             return;
         }
@@ -106,6 +119,10 @@ final class ParkBlame {
             openByLock.remove(p.lock);
         }
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
+        if (exclusive(p.lock) && p.waker != null && ReleaseBlameAnalyzer.isRelease(p.waker)
+                && LockId.blocker(p.waker.blockerClass(), p.waker.blockerHash()).equals(p.lock)) {
+            holds.handedTo(p.lock, ended.thread(), ended.endNanos()); // woken by a release: it takes the lock now
+        }
     }
 
     /** Parks still open when the recording stopped end with it; nothing woke them. */

@@ -17,4 +17,15 @@ final class BlameSums {
         }
         return out;
     }
+
+    /** Contention of one waiter, in ms, by the owner's chain (frames joined by " <- "). */
+    static Map<String, Double> byOwnerChain(BlameResult r, String waiter) {
+        Map<String, Double> out = new TreeMap<>();
+        for (Contention c : r.contentions()) {
+            if (c.waiter().name().equals(waiter)) {
+                out.merge(String.join(" <- ", c.cause().frames()), c.nanos() / 1e6, Double::sum);
+            }
+        }
+        return out;
+    }
 }

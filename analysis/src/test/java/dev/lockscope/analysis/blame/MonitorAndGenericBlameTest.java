@@ -7,6 +7,7 @@ import java.util.List;
 
 import static dev.lockscope.analysis.blame.RecordingBuilder.SEMAPHORE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class MonitorAndGenericBlameTest {
     private static final String MON = "app.Fig$Lock";
@@ -46,7 +47,46 @@ class MonitorAndGenericBlameTest {
         assertThat(onT1ByT2.cause().frames()).containsExactly("app.C.chainX:1");
         Contention onT1ByT3 = r.contentions().stream().filter(c -> c.waiter().equals(t3)).findFirst().orElseThrow();
         assertThat(onT1ByT3.cause().owner()).isEqualTo(t1);
-        assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+        assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.NOT_RECORDED);
+    }
+
+    /**
+     * Back to back: T1 holds the monitor 7 ms in siteA and 3 ms in siteB (sleeping), taking it back
+     * without contention in between, while T2 waits; its acquisition site (siteA, earlier) would be stale.
+     * T2's wait is shared over what T1 did while it waited, each stack cut to the frame that holds the monitor.
+     */
+    @Test
+    void ownerChainsComeFromTheOwnersOwnWaitsInsideTheSpan() {
+        List<String> atA = List.of("app.S.siteA:10", "app.S.loop:3");
+        List<String> atB = List.of("app.S.siteB:20", "app.S.loop:4");
+        b.enter(t1, MON, 0x7f00, 0, 2, t3, atA)
+                .sleep(t1, 2, 9, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
+                .sleep(t1, 9, 12, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteB:21", "app.S.loop:4"))
+                .sleep(t1, 12, 19, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
+                .enter(t2, MON, 0x7f00, 5, 22, t1, atB)
+                .sleep(t2, 23, 30, List.of("java.lang.Thread.sleep:-1", "app.S.elsewhere:1"));
+        BlameResult r = b.build().blame();
+
+        List<Contention> onT1 = r.contentions().stream().filter(c -> c.waiter().equals(t2)).toList();
+        assertThat(onT1).allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.SAMPLED));
+        assertThat(BlameSums.byOwnerChain(r, "T2")).containsOnlyKeys("app.S.siteA:11 <- app.S.loop:3", "app.S.siteB:21 <- app.S.loop:4");
+        // 17 ms of waiting; T1's sleeps cover 11 ms of it in siteA and 3 ms in siteB: shared 11:3
+        assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteA:11 <- app.S.loop:3")).isCloseTo(17 * 11 / 14.0, within(1e-6));
+        assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteB:21 <- app.S.loop:4")).isCloseTo(17 * 3 / 14.0, within(1e-6));
+        assertThat(onT1.stream().mapToLong(Contention::nanos).sum()).isEqualTo(RecordingBuilder.ns(17));
+    }
+
+    /** Monitors: from a contended acquisition to the hand-off naming the thread previous owner; other tenures unseen. */
+    @Test
+    void monitorHoldsRunFromOneHandOffToTheNext() {
+        b.enter(t2, MON, 0x7f00, 0, 10, t1, List.of("app.M.a:1"))
+                .enter(t3, MON, 0x7f00, 5, 18, t2, List.of("app.M.a:1"))   // T2 held 10..18
+                .enter(t1, MON, 0x7f00, 12, 30, t2, List.of("app.M.a:1")); // T2 again, after T3: not a hold seen whole
+        BlameResult r = b.build().blame();
+        assertThat(r.handoffHolds()).singleElement().satisfies(h -> {
+            assertThat(h.holds()).isEqualTo(1);
+            assertThat(h.nanos()).isEqualTo(RecordingBuilder.ns(8));
+        });
     }
 
     @Test
@@ -54,8 +94,9 @@ class MonitorAndGenericBlameTest {
         b.enter(t2, MON, 0x7f00, 10, 100, t1, List.of("app.Fig.t2:5"));
         Contention c = b.build().blame().contentions().get(0);
         assertThat(c.cause().owner()).isEqualTo(t1);
-        assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+        assertThat(c.cause().chain()).isEqualTo(OwnerChain.NOT_RECORDED);
         assertThat(c.cause().frames()).isEmpty();
+        assertThat(Aspect.OWNER_METHOD.keyOf(c, ChainView.FILTERED)).isEqualTo("(chain not recorded)");
     }
 
     @Test
@@ -76,16 +117,28 @@ class MonitorAndGenericBlameTest {
         });
     }
 
+    /** No owner: the releaser whose unpark woke the waiter is named, with its stack; a wake-up from an acquire names nobody. */
     @Test
-    void semaphoreParkTimeHasNoOwner() {
+    void semaphoreParkTimeHasNoOwnerAndNamesTheReleaser() {
+        List<String> release = List.of("java.util.concurrent.Semaphore.release:1", "app.S.done:1");
         b.park(t2, SEMAPHORE, 3, 10, 60, 1, 2, List.of("app.S.acquire:1"))
-                .unpark(t1, 59.9, 2, t2, SEMAPHORE, 3, List.of("app.S.release:1"));
+                .unpark(t1, 59.9, 2, t2, SEMAPHORE, 3, release)
+                .park(t3, SEMAPHORE, 3, 20, 70, 1, 2, List.of("app.S.acquire:1"))
+                .unpark(t2, 69.9, 2, t3, SEMAPHORE, 3, List.of(
+                        "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire:1", "app.S.acquire:1"));
         BlameResult r = b.build().blame();
-        assertThat(r.contentions()).singleElement().satisfies(c -> {
-            assertThat(c.cause()).isEqualTo(Cause.UNKNOWN);
+        assertThat(r.contentions()).hasSize(2).allSatisfy(c -> {
+            assertThat(c.cause().chain()).isEqualTo(OwnerChain.NO_OWNER);
             assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(50));
             assertThat(c.lock().lockClass()).isEqualTo(SEMAPHORE);
         });
+        Contention byRelease = r.contentions().stream().filter(c -> c.waiter().equals(t2)).findFirst().orElseThrow();
+        assertThat(byRelease.cause().owner()).isEqualTo(t1);
+        assertThat(byRelease.cause().frames()).isEqualTo(release);
+        assertThat(Aspect.OWNER_METHOD.keyOf(byRelease, ChainView.FILTERED)).isEqualTo("app.S.done");
+        Contention byAcquire = r.contentions().stream().filter(c -> c.waiter().equals(t3)).findFirst().orElseThrow();
+        assertThat(byAcquire.cause().hasOwner()).isFalse();
+        assertThat(Aspect.OWNER_METHOD.keyOf(byAcquire, ChainView.FILTERED)).isEqualTo("(no owner)");
     }
 
     @Test
@@ -93,6 +146,6 @@ class MonitorAndGenericBlameTest {
         b.park(t2, "java.util.concurrent.ThreadPoolExecutor$Worker", 3, 10, 20, 1, 0, 1, "T1", List.of("app.X:1"));
         Contention c = b.build().blame().contentions().get(0);
         assertThat(c.cause().owner()).isEqualTo(t1);
-        assertThat(c.cause().chain()).isEqualTo(OwnerChain.UNKNOWN);
+        assertThat(c.cause().chain()).isEqualTo(OwnerChain.NOT_RECORDED);
     }
 }

@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
@@ -36,6 +37,7 @@ final class RecordingBuilder {
     private final List<MonitorEnter> enters = new ArrayList<>();
     private final List<MonitorWait> waits = new ArrayList<>();
     private final List<CpuSample> samples = new ArrayList<>();
+    private final List<Interval> sleeps = new ArrayList<>();
     private long end;
 
     ThreadRef thread(long tid, String name) {
@@ -86,6 +88,12 @@ final class RecordingBuilder {
         return this;
     }
 
+    /** {@code jdk.ThreadSleep}. */
+    RecordingBuilder sleep(ThreadRef t, double beginMs, double endMs, List<String> frames) {
+        sleeps.add(new Interval("jdk.ThreadSleep", t, ns(beginMs), ns(endMs), frames));
+        return this;
+    }
+
     RecordingBuilder endAt(double ms) {
         end = ns(ms);
         return this;
@@ -98,7 +106,7 @@ final class RecordingBuilder {
         waits.sort(Comparator.comparingLong(MonitorWait::beginNanos));
         samples.sort(Comparator.comparingLong(CpuSample::timeNanos));
         return new LockRecording(Path.of("hand-built.jfr"), 0, end, Map.copyOf(threads), parks, unparks, enters, waits,
-                samples, List.of());
+                samples, sleeps);
     }
 
     static long ns(double ms) {

@@ -34,6 +34,8 @@ class ReleaseBlameAnalyzerTest {
         assertThat(BlameSums.byOwner(r, "T3").get("T1")).isCloseTo(80, within(1e-6));
         assertThat(BlameSums.byOwner(r, "T3").get("T2")).isCloseTo(50, within(1e-6)); // incl. T2 waking up at 100..100.1
         assertThat(BlameSums.byOwner(r, "T3").get("?")).isCloseTo(0.1, within(1e-6)); // its own wake-up after T2's unpark
+        assertThat(r.contentions()).filteredOn(c -> !c.cause().hasOwner()).isNotEmpty()
+                .allSatisfy(c -> assertThat(Aspect.OWNER_METHOD.keyOf(c, ChainView.FILTERED)).isEqualTo("(hand-off gap)"));
         Contention onT1 = r.contentions().stream().filter(c -> c.waiter().equals(t2) && c.cause().owner().equals(t1))
                 .findFirst().orElseThrow();
         assertThat(onT1.cause().chain()).isEqualTo(OwnerChain.EXACT);
@@ -55,6 +57,27 @@ class ReleaseBlameAnalyzerTest {
         assertThat(BlameSums.byOwner(r, "T2")).containsEntry("T1", 90.0).containsEntry("T3", 28.0).containsEntry("?", 2.0);
         assertThat(BlameSums.byOwner(r, "T4")).containsEntry("T1", 80.0).containsEntry("T3", 30.0)
                 .containsEntry("T2", 20.0).containsEntry("?", 1.0);
+    }
+
+    /**
+     * Hold times between hand-offs: T2 gets the lock from T1 at its wake-up (100.5) and hands it on at
+     * 110: 9.5 ms. T3, woken at 110, loses it to T2 barging back (T3 parks again); T2's next release at
+     * 113 ends a 3 ms hold. T3 then gets it at 113.2 and releases with nobody waiting (no unpark): not seen.
+     */
+    @Test
+    void holdsAreMeasuredBetweenHandOffsIncludingABargingOwner() {
+        b.park(t2, RL, 7, 10, 100.5, 1, 2, LOCK)
+                .unpark(t1, 100, 2, t2, RL, 7, chain(UNLOCK, "app.H.t1:1"))
+                .park(t3, RL, 7, 20, 110.2, 1, 2, LOCK)
+                .unpark(t2, 110, 2, t3, RL, 7, chain(UNLOCK, "app.H.t2:1"))
+                .park(t3, RL, 7, 110.3, 113.2, 2, 3, LOCK)
+                .unpark(t2, 113, 3, t3, RL, 7, chain(UNLOCK, "app.H.t2:2"));
+        BlameResult r = b.build().blame();
+        assertThat(r.handoffHolds()).singleElement().satisfies(h -> {
+            assertThat(h.lock()).isEqualTo(LockId.blocker(RL, 7));
+            assertThat(h.holds()).isEqualTo(2);
+            assertThat(h.nanos()).isEqualTo(RecordingBuilder.ns(9.5) + RecordingBuilder.ns(3));
+        });
     }
 
     @Test

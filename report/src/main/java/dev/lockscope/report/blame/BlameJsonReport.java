@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.blame.BlameNode;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
@@ -48,7 +49,7 @@ public final class BlameJsonReport {
         s.rows().forEach(r -> blame.add(row(r)));
         root.set("tree", node(s.tree()));
         ArrayNode shares = root.putArray("ownerChainShares");
-        s.chainShares().forEach(l -> shares.add(chainShare(l)));
+        s.chainShares().forEach(l -> shares.add(chainShare(l, s.handoffHold(l.lock()))));
         ArrayNode waits = root.putArray("waits");
         s.waits().forEach(w -> waits.add(wait(w)));
         return root;
@@ -78,12 +79,17 @@ public final class BlameJsonReport {
         return o;
     }
 
-    private static ObjectNode chainShare(LockChainShare l) {
+    /** @param hold the holds measured between the lock's hand-offs, or null */
+    private static ObjectNode chainShare(LockChainShare l, HandoffHold hold) {
         ObjectNode o = lock(l.lock());
         o.put("nanos", l.totalNanos());
         ObjectNode byClass = o.putObject("shares");
         for (OwnerChain c : OwnerChain.values()) {
             byClass.put(c.label(), l.share(c));
+        }
+        if (hold != null) {
+            o.put("avgHoldFromHandoffsNanos", Math.round(hold.avgNanos()));
+            o.put("handoffHolds", hold.holds());
         }
         return o;
     }

@@ -6,12 +6,15 @@ import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameNode;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.blame.ChainView;
+import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRow;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -20,11 +23,21 @@ import java.util.stream.Collectors;
  */
 public final class BlameTextReport {
     /** Why a thread, method or chain can be {@code (unknown)}: printed once under a report that shows one. */
-    static final String UNKNOWN_REASONS = String.format(Locale.ROOT, "%s means no thread was seen holding what was waited for: a%n"
-            + "  blocker without an owner (Semaphore, CountDownLatch, a custom AQS sync), the gap between a%n"
-            + "  release and the woken thread running, or an owner whose stack was never recorded; for a%n"
-            + "  conditional wait, no signal was recorded (a timeout, an interrupt, or one before the recording).%n",
+    static final String UNKNOWN_REASONS = String.format(Locale.ROOT, "%s means nothing was recorded about what was waited for: no%n"
+            + "  previous owner of a monitor, a park that no recorded unpark woke; for a conditional wait,%n"
+            + "  no signal was recorded (a timeout, an interrupt, or one before the recording).%n",
             ChainView.UNKNOWN);
+    /** The named causes that stand where no owner chain is, each explained once under a report that shows it. */
+    private static final Map<String, String> NAMED_CAUSES = new LinkedHashMap<>();
+
+    static {
+        NAMED_CAUSES.put(OwnerChain.HANDOFF_GAP.missingKey(), "the lock had been released to the waiter, which was runnable,%n"
+                + "  waiting for a CPU (the unpark that woke it until it ran)");
+        NAMED_CAUSES.put(OwnerChain.NO_OWNER.missingKey(), "a blocker without an owner (Semaphore, latch, queue) that nothing%n"
+                + "  recorded woke; where a release or signal woke the waiter, that thread is named instead");
+        NAMED_CAUSES.put(OwnerChain.NOT_RECORDED.missingKey(), "the owner thread is known, but none of its stacks was recorded%n"
+                + "  while it held the lock (no sample, wait or contended acquisition)");
+    }
 
     private BlameTextReport() {
     }
@@ -44,8 +57,15 @@ public final class BlameTextReport {
         children(out, s.tree().children(), 0, top);
         chainShares(out, s, top);
         waits(out, s, top);
+        boolean first = true;
+        for (Map.Entry<String, String> named : NAMED_CAUSES.entrySet()) {
+            if (out.indexOf(named.getKey()) >= 0) {
+                out.append(String.format(Locale.ROOT, (first ? "%n" : "") + "%s: " + named.getValue() + ".%n", named.getKey()));
+                first = false;
+            }
+        }
         if (out.indexOf(ChainView.UNKNOWN) >= 0) {
-            out.append(String.format(Locale.ROOT, "%n%s", UNKNOWN_REASONS));
+            out.append(String.format(Locale.ROOT, (first ? "%n" : "") + "%s", UNKNOWN_REASONS));
         }
         return out.toString();
     }
@@ -82,9 +102,16 @@ public final class BlameTextReport {
             out.append("  ").append(LockTable.abbreviate(l.lock().label(), LockTable.WIDTH - 2)).append(System.lineSeparator());
             out.append("   ");
             for (OwnerChain c : OwnerChain.values()) {
-                out.append(String.format(Locale.ROOT, "  %s %s", c.label(), BlameText.percent(l.share(c)).trim()));
+                if (l.share(c) > 0 || c == OwnerChain.EXACT) { // the classes present (exact always, as the reference)
+                    out.append(String.format(Locale.ROOT, "  %s %s", c.label(), BlameText.percent(l.share(c)).trim()));
+                }
             }
             out.append(System.lineSeparator());
+            HandoffHold hold = s.handoffHold(l.lock());
+            if (hold != null) {
+                out.append(String.format(Locale.ROOT, "     avg hold %.2f ms between hand-offs (%s)%n", hold.avgNanos() / 1e6,
+                        TextReport.count(hold.holds(), "hold")));
+            }
         }
         if (s.chainShares().size() > top) {
             out.append("  (").append(s.chainShares().size() - top).append(" more, --top)").append(System.lineSeparator());

@@ -44,6 +44,7 @@ public final class HtmlReport {
     /** What the page's script reads (docs/html-report.md): the report, blame in a compact form. */
     static ObjectNode data(Report report) {
         ObjectNode data = JsonReport.table(report.contention());
+        JsonReport.handoffHolds(data, report);
         JsonReport.waits(data, report);
         ArrayNode findings = data.putArray("findings");
         report.findings().forEach(f -> findings.add(JsonReport.rule(f)));

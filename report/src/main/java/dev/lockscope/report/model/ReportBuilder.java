@@ -111,7 +111,7 @@ public final class ReportBuilder {
         // the tree every format shows is the tree of the rows, which the HTML page regroups
         BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
-                WaitRow.of(result.waits(), view));
+                WaitRow.of(result.waits(), view), result.handoffHolds());
         PinningAnalysis.Result pinned = pinning.result();
         if (pinned != null && pinned.sites().isEmpty()) {
             pinned = null; // no virtual thread was pinned: nothing to show

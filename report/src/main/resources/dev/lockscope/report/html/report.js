@@ -89,7 +89,9 @@
       ['total wait', l => l.totalWaitNanos, 'ns'], ['times parked', l => l.timesParked], ['parked now', l => l.parkedNow],
       ['peak parked', l => l.peakParked], ['thread-time', l => l.threadTimeNanos, 'ns'],
       ['real-time', l => l.realTimeNanos, 'ns'], ['avg park', l => l.avgParkNanos, 'ns'],
-      ['avg hold', l => l.avgHoldNanos, 'ns'], ['%real-time', l => l.realTimeUtilPct, 'pct'],
+      // the second hold estimate: held from one hand-off to the next (none where no hand-off was seen)
+      ['avg hold', l => l.avgHoldNanos, 'ns'], ['hold/hand-off', l => l.avgHoldFromHandoffsNanos, 'ns'],
+      ['%real-time', l => l.realTimeUtilPct, 'pct'],
       ['%thread-time', l => l.threadTimeUtilPct, 'pct'], ['%real-life', l => l.realLifeTimeUtilPct, 'pct'],
       ['%thread-life', l => l.threadLifeTimeUtilPct, 'pct'], ['life time', l => l.lifeTimeNanos, 'ns'],
       ['first thread', l => l.firstThread, 'text']];
@@ -112,7 +114,7 @@
         cols.map(([, get, type]) => {
           const v = get(l);
           return el('td', { class: type === 'text' ? 'text' : '' },
-            type === 'ns' ? fmtNanos(v) : type === 'pct' ? Number(v).toFixed(2) : v);
+            v === undefined ? '–' : type === 'ns' ? fmtNanos(v) : type === 'pct' ? Number(v).toFixed(2) : v);
         })));
       const table = el('table', { id: 'lock-table-el' }, el('thead', {}, head), el('tbody', {}, body));
       box.replaceChildren(table);

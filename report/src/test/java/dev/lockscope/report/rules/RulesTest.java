@@ -35,10 +35,11 @@ class RulesTest {
     }
 
     @Test
-    void theMonitorRuleNamesTheOwnerThreadWhenOwnersHaveNoChains() {
-        // C blocked 20..25 ms on Cache, entered after worker-a (previousOwner), whose chain nobody saw
+    void theMonitorRuleNamesWhereTheOwnerHeldIt() {
+        // C blocked 20..25 ms on Cache, entered after worker-a (previousOwner), which was parked in
+        // Inventory.reserve meanwhile: it held the monitor there
         assertThat(result("monitor-contention").message()).isEqualTo("The monitor of `Cache` in `Cache.get` blocked 1 thread "
-                + "for 3% of wall time (0.0 s of waiting in all); it was held by `worker-a` 100% of that time. "
+                + "for 3% of wall time (0.0 s of waiting in all); it was held in `Inventory.reserve` 100% of that time. "
                 + "Contention by rule `monitor-enter`.");
         assertThat(result("monitor-contention").severity()).isEqualTo(Severity.OK);
     }

@@ -1,0 +1,93 @@
+package dev.lockscope.analysis.blame;
+
+import dev.lockscope.analysis.model.ThreadRef;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Average hold time from a lock's hand-offs, beside seed 000's estimate (parking real-time / parks),
+ * which reads low when waiters park again after a wake-up (barging, virtual threads) and on a lightly
+ * contended lock (the part of a hold before its first waiter parked is not seen).
+ *
+ * <p>A hand-off is the lock passing from one owner to a waiter: for a {@code ReentrantLock}, the owner's
+ * releasing unpark and the woken waiter's return from park; for a monitor, a contended enter naming
+ * its previous owner. A hold is measured from the moment a thread got the lock by a hand-off to the
+ * moment it handed the lock on; and, when the thread it woke lost the lock again (it parks again:
+ * the releasing thread barged back in), from one release to the releasing thread's next. It is
+ * dropped when the lock is seen changing hands otherwise in between (the thread released it with
+ * nobody waiting, another thread took it). A monitor owner that takes the monitor back without
+ * contention is not seen (no JFR event), so for a monitor such a hold runs from one hand-off to the
+ * next: an upper bound when owners re-enter.
+ */
+final class HandoffHolds {
+    /** One lock's owner since its latest hand-off, and the holds measured so far. */
+    private static final class OnLock {
+        /** The thread that got the lock by the latest hand-off, 0 when none or when it lost the lock again. */
+        long ownerTid;
+        long since;
+        /** Whether a thread took the lock by hand-off since the latest release. */
+        boolean takenSinceRelease;
+        long lastReleaserTid;
+        long lastReleaseAt;
+        long holds;
+        long nanos;
+    }
+
+    private final Map<LockId, OnLock> locks = new HashMap<>();
+
+    /** {@code thread} got {@code lock} from another thread at {@code at}. */
+    void handedTo(LockId lock, ThreadRef thread, long at) {
+        OnLock l = locks.computeIfAbsent(lock, k -> new OnLock());
+        l.ownerTid = thread.javaTid();
+        l.since = at;
+        l.takenSinceRelease = true;
+    }
+
+    /** {@code thread} handed {@code lock} on at {@code at}: a hold when it got the lock by the latest hand-off. */
+    void handedOn(LockId lock, ThreadRef thread, long at) {
+        OnLock l = locks.get(lock);
+        if (l == null) {
+            return;
+        }
+        long tid = thread.javaTid();
+        if (l.ownerTid == tid && at >= l.since) {
+            add(l, at - l.since);
+        } else if (!l.takenSinceRelease && l.lastReleaserTid == tid && at >= l.lastReleaseAt) {
+            add(l, at - l.lastReleaseAt); // the woken thread lost the lock to this thread, which barged back in
+        }
+        l.ownerTid = 0;
+        l.takenSinceRelease = false;
+        l.lastReleaserTid = tid;
+        l.lastReleaseAt = at;
+    }
+
+    private static void add(OnLock l, long nanos) {
+        l.holds++;
+        l.nanos += nanos;
+    }
+
+    /** {@code thread} waits for {@code lock} again: it does not hold it (woken, it lost the lock to a barging thread). */
+    void waitsAgain(LockId lock, ThreadRef thread) {
+        OnLock l = locks.get(lock);
+        if (l != null && l.ownerTid == thread.javaTid()) {
+            l.ownerTid = 0;
+            l.takenSinceRelease = false;
+        }
+    }
+
+    /** The locks with at least one measured hold, in lock order. */
+    List<HandoffHold> result() {
+        Map<LockId, OnLock> sorted = new TreeMap<>(locks);
+        List<HandoffHold> out = new ArrayList<>();
+        sorted.forEach((lock, l) -> {
+            if (l.holds > 0) {
+                out.add(new HandoffHold(lock, l.holds, l.nanos));
+            }
+        });
+        return out;
+    }
+}
