@@ -15,9 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param failures runs that produced no number; counted so a smoke run can fail
  * @param workloads overhead workloads to run; empty: all
  * @param configs   overhead configurations to run besides {@code none}; empty: all
+ * @param soakDuration how long the soak section runs the workload
  */
 record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures,
-                     Set<String> workloads, Set<String> configs) {
+                     Set<String> workloads, Set<String> configs, java.time.Duration soakDuration) {
     boolean keep(Set<String> only, String name) {
         return only.isEmpty() || only.contains(name);
     }
