@@ -77,31 +77,16 @@ final class LiveMetrics {
         PrometheusText p = new PrometheusText();
         List<Lock> locks = new ArrayList<>(s.top());
         locks.add(s.other());
-        p.family("lockscope_lock_wait_seconds_total", "counter",
-                "Time threads spent waiting for the lock (parked on a java.util.concurrent blocker or blocked entering a monitor), summed over threads.");
-        for (Lock l : locks) {
-            p.sample(l.waitNanos() / 1e9, lockLabels(l));
-        }
-        p.family("lockscope_lock_waits_total", "counter", "Waits on the lock (parks, or blocked monitor entries).");
-        for (Lock l : locks) {
-            p.sample(l.waits(), lockLabels(l));
-        }
-        p.family("lockscope_lock_contended_seconds_total", "counter",
-                "Time at least one thread was waiting for the lock (seed 000's parking real-time).");
-        for (Lock l : locks) {
-            p.sample(l.contendedNanos() / 1e9, lockLabels(l));
-        }
-        p.family("lockscope_lock_waiters", "gauge", "Threads waiting for the lock now.");
-        for (Lock l : locks) {
-            p.sample(l.waitersNow(), lockLabels(l));
-        }
-        p.family("lockscope_lock_hold_seconds", "gauge",
-                "Estimated average time the lock is held per hand-off: contended time / (waits - waiters now).");
-        for (Lock l : s.top()) {
-            if (!Double.isNaN(l.holdNanos())) {
-                p.sample(l.holdNanos() / 1e9, lockLabels(l));
-            }
-        }
+        perLock(p, "lockscope_lock_wait_seconds_total", "counter",
+                "Time threads spent waiting for the lock (parked on a java.util.concurrent blocker or blocked entering a monitor), summed over threads.",
+                locks, l -> l.waitNanos() / 1e9);
+        perLock(p, "lockscope_lock_waits_total", "counter", "Waits on the lock (parks, or blocked monitor entries).", locks, Lock::waits);
+        perLock(p, "lockscope_lock_contended_seconds_total", "counter",
+                "Time at least one thread was waiting for the lock (seed 000's parking real-time).", locks, l -> l.contendedNanos() / 1e9);
+        perLock(p, "lockscope_lock_waiters", "gauge", "Threads waiting for the lock now.", locks, Lock::waitersNow);
+        perLock(p, "lockscope_lock_hold_seconds", "gauge",
+                "Estimated average time the lock is held per hand-off: contended time / (waits - waiters now).",
+                s.top().stream().filter(l -> !Double.isNaN(l.holdNanos())).toList(), l -> l.holdNanos() / 1e9);
         p.family("lockscope_lock_owner_method_share", "gauge",
                 "Share of the lock's recorded releases made in this method (java.util.concurrent locks; top "
                         + TOP_OWNER_METHODS + " methods per lock).");
@@ -126,6 +111,14 @@ final class LiveMetrics {
         p.family("lockscope_recording_bytes", "gauge", "Bytes of the agent's JFR recording kept now.");
         p.sample(s.recordingBytes());
         return p.text();
+    }
+
+    private static void perLock(PrometheusText p, String name, String type, String help, List<Lock> locks,
+                                java.util.function.ToDoubleFunction<Lock> value) {
+        p.family(name, type, help);
+        for (Lock l : locks) {
+            p.sample(value.applyAsDouble(l), lockLabels(l));
+        }
     }
 
     private static String[] lockLabels(Lock l) {

@@ -82,6 +82,11 @@ final class MonitorContention implements AutoCloseable {
     private void run() {
         try {
             RecordingStream s = new RecordingStream();
+            // Unordered and reused events: an ordered stream holds every event of a flush in memory to
+            // sort it, which at a million Unpark events a second grew the application's heap by gigabytes;
+            // LockWaits takes waits in any order and OwnerMethods only counts.
+            s.setOrdered(false);
+            s.setReuse(true);
             s.enable(EventNames.MONITOR_ENTER).withThreshold(threshold).withStackTrace();
             s.onEvent(EventNames.MONITOR_ENTER, this::accept);
             if (liveExtras) {

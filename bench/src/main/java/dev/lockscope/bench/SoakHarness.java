@@ -27,6 +27,11 @@ import java.util.stream.Stream;
 final class SoakHarness {
     private static final Pattern ENDPOINT = Pattern.compile("lockscope: metrics at (http://[^ ]+/metrics)");
     private static final Pattern THROUGHPUT = Pattern.compile("throughput: ([0-9.]+) ops/s");
+    /**
+     * A fixed heap, as production JVMs run: without one the RSS follows G1's heap sizing (which grows
+     * with the allocation rate up to a quarter of the machine's memory) rather than what is kept.
+     */
+    private static final String HEAP = "-Xmx512m";
 
     private SoakHarness() {
     }
@@ -42,11 +47,11 @@ final class SoakHarness {
         String agent = "-javaagent:" + settings.root().resolve("agent/target/lockscope-agent.jar") + "=file=" + work.resolve("soak.jfr")
                 + ",continuous,maxSize=16m,maxAge=" + maxAge + ",metricsPort=0,report=off,cpuSamples=20ms";
 
-        double bare = throughput(MeasuredProcess.run(List.of(settings.java(), "-cp", bench.toString(), LibraryWorkloads.class.getName(),
+        double bare = throughput(MeasuredProcess.run(List.of(settings.java(), HEAP, "-cp", bench.toString(), LibraryWorkloads.class.getName(),
                 "queue-pipeline", "4", "2", Long.toString(warmup)), work.resolve("bare.txt")).output());
 
         Path log = work.resolve("soak.txt");
-        Process p = new ProcessBuilder(settings.java(), "-XX:FlightRecorderOptions:repository=" + repository, agent,
+        Process p = new ProcessBuilder(settings.java(), HEAP, "-XX:FlightRecorderOptions:repository=" + repository, agent,
                 "-cp", bench.toString(), LibraryWorkloads.class.getName(), "queue-pipeline", "4", "2", Long.toString(seconds))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         List<double[]> samples = new ArrayList<>(); // seconds, RSS MB, repository MB
@@ -57,7 +62,7 @@ final class SoakHarness {
         Path statm = Path.of("/proc", Long.toString(p.pid()), "statm");
         while (!p.waitFor(10, TimeUnit.SECONDS)) {
             double at = (System.nanoTime() - start) / 1e9;
-            samples.add(new double[]{at, rssBytes(statm) / 1e6, directoryBytes(repository) / 1e6});
+            samples.add(new double[]{at, MeasuredProcess.residentBytes(statm) / 1e6, directoryBytes(repository) / 1e6});
             Matcher m = ENDPOINT.matcher(Files.readString(log));
             if (m.find()) {
                 scrapes++;
@@ -87,7 +92,7 @@ final class SoakHarness {
         Files.writeString(work.resolve("samples.csv"), "seconds,rss_mb,repository_mb\n" + String.join("\n",
                 samples.stream().map(s -> String.format(Locale.ROOT, "%.0f,%.1f,%.1f", s[0], s[1], s[2])).toList()) + "\n");
         return "## Soak (continuous mode)\n\n"
-                + String.format(Locale.ROOT, "The ArrayBlockingQueue pipeline (4 threads) for %d s under `%s`, RSS and the bytes in "
+                + String.format(Locale.ROOT, "The ArrayBlockingQueue pipeline (4 threads, `" + HEAP + "`) for %d s under `%s`, RSS and the bytes in "
                         + "JFR's repository sampled every 10 s, `/metrics` scraped at each sample (%d scrapes, %d failed). "
                         + "Slopes by least squares after the first %d s (warm-up). Samples: `%s`.%n%n",
                 seconds, agent.substring(agent.indexOf('=') + 1).replace(work.toString(), "DIR"), scrapes, failedScrapes, warmup,
@@ -118,14 +123,6 @@ final class SoakHarness {
     private static double throughput(String output) {
         Matcher m = THROUGHPUT.matcher(output);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
-    }
-
-    private static long rssBytes(Path statm) {
-        try {
-            return Long.parseLong(Files.readString(statm).trim().split("\\s+")[1]) * 4096;
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
     }
 
     private static long directoryBytes(Path dir) {
