@@ -16,6 +16,7 @@ elif ((${#browser[@]})); then
 fi
 [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ]] || missing+=(openjdk-17-jdk-headless)
 command -v perf >/dev/null || missing+=(linux-perf)  # bottle graphs: perf record --switch-events
+command -v prometheus >/dev/null || missing+=(prometheus)  # e2e PrometheusScrapeTest scrapes the agent's --metrics-port
 if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
     echo "install-deps.sh: please install: ${missing[*]}" >&2

@@ -26,9 +26,18 @@ import java.time.Duration;
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
  *   report=stderr|off      print the table at JVM exit (default stderr)
  *   quiet                  no start-up line
+ *   metricsPort=[HOST:]PORT  live metrics: Prometheus text format at http://HOST:PORT/metrics (HOST default
+ *                          127.0.0.1, loopback; PORT 0: any free port, named on stderr) and the JMX MXBean
+ *                          dev.lockscope:type=LockContention
+ *   jmx                    the MXBean only (JMX is not started otherwise: some application servers must
+ *                          set up java.util.logging before anything starts the platform MBean server)
+ *   continuous             for days of running: after every chunk's summaries (rotation), forget the
+ *                          blockers the GC collected (seed 000's free-on-print at each summary)
  * Sent by `lockscope attach/dump` to a running agent:
  *   reply=PATH             write the answer for the CLI to PATH: first line "ok" or "error: why", then any table
  *   dump                   the current table (also printed on this JVM's stderr)
+ *   since=DURATION, out=FILE  with dump: also write the recording's last DURATION to FILE (whole JFR
+ *                          chunks; recording goes on)
  *   stop                   stop recording now, write the file and print the table
  * </pre>
  */
@@ -50,9 +59,14 @@ final class AgentOptions {
     Path replyTo;
     boolean dump;
     boolean stop;
+    String metricsPort;
+    boolean jmx;
+    boolean continuous;
+    Duration since;
+    Path dumpTo;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, report, quiet, reply, dump, stop";
+            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, report, quiet, metricsPort, jmx, continuous, reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
     static AgentOptions parse(String args) {
@@ -93,10 +107,39 @@ final class AgentOptions {
                 case "reply" -> o.replyTo = Path.of(require(key, value));
                 case "dump" -> o.dump = flag(key, value);
                 case "stop" -> o.stop = flag(key, value);
+                case "metricsPort" -> {
+                    o.metricsPort = require(key, value);
+                    metricsAddress(o.metricsPort); // checked now, so a typo is one line at start
+                }
+                case "jmx" -> o.jmx = flag(key, value);
+                case "continuous" -> o.continuous = flag(key, value);
+                case "since" -> o.since = Duration.ofNanos(OptionValues.maxAge(name, require(key, value)));
+                case "out" -> o.dumpTo = Path.of(require(key, value));
                 default -> throw new IllegalArgumentException("unknown agent option '" + key + "' (known: " + KNOWN + ")");
             }
         }
         return o;
+    }
+
+    /** {@code PORT} (loopback), {@code HOST:PORT} or {@code [IPv6]:PORT}. */
+    static java.net.InetSocketAddress metricsAddress(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        String host = colon < 0 ? "127.0.0.1" : hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        String portText = hostPort.substring(colon + 1);
+        int port;
+        try {
+            port = Integer.parseInt(portText);
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 0 || port > 65535 || host.isEmpty()) {
+            throw new IllegalArgumentException("agent option metricsPort must be PORT or HOST:PORT with PORT 0-65535, not '"
+                    + hostPort + "'");
+        }
+        return new java.net.InetSocketAddress(host, port);
     }
 
     private static String require(String key, String value) {

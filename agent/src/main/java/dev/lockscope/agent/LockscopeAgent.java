@@ -2,6 +2,7 @@ package dev.lockscope.agent;
 
 import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.ParkHooks;
+import dev.lockscope.core.OptionValues;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -181,6 +182,15 @@ public final class LockscopeAgent {
             session.stop(null);
             text = session.table("lockscope: lock contention when profiling stopped (pid " + pid + ")");
         } else {
+            if (options.since != null && options.dumpTo != null) {
+                try {
+                    session.dumpSince(options.since, options.dumpTo);
+                } catch (Exception e) {
+                    reply(options.replyTo, "error: could not write the last " + OptionValues.formatNanos(options.since.toNanos())
+                            + " of the recording to " + options.dumpTo + ": " + e.getMessage());
+                    return;
+                }
+            }
             text = session.table("lockscope: lock contention now (dump of pid " + pid + ")");
         }
         System.err.print(text);

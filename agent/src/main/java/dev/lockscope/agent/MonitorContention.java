@@ -15,7 +15,6 @@ import jdk.jfr.consumer.RecordingStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,27 +24,30 @@ import java.util.Map;
  * as {@code jdk.JavaMonitorEnter} events, which an in-process {@link RecordingStream} hands to
  * {@link #accept} as JFR flushes them (about once a second), so neither the exit table nor
  * {@code dump} reads a recording file. The waits go through the same {@link LockWaits} replay as
- * recorded waits. Memory is bounded: {@link #MAX_WAITS} waits in all (16 bytes each), and one call
- * chain per monitor (its earliest wait's); later waits are left out of this table and counted in a
- * note ({@code lockscope report} reads them all from the recording).
+ * recorded waits, one per monitor, fed as they arrive.
+ *
+ * <p>Memory is bounded for a JVM that runs for days: at most {@link #MAX_HELD_POINTS} begins and
+ * ends wait for their replay in all; beyond that the points older than {@link #REORDER_WINDOW_NANOS}
+ * before the latest wait's end are replayed (a wait that began earlier and arrives later counts from
+ * where its monitor's tally stands, as in {@code lockscope report}'s bounded windows), and at most
+ * {@code maxMonitors} monitors are followed; waits on further ones are counted in a note. One call
+ * chain per monitor (its earliest wait's).
+ *
+ * <p>With {@code liveExtras} (live metrics on) the same stream also sums {@code jdk.VirtualThreadPinned}
+ * time and tallies the method that released each {@code java.util.concurrent} blocker from its
+ * {@code lockscope.Unpark} events ({@link OwnerMethods}).
  */
 final class MonitorContention implements AutoCloseable {
-    static final int MAX_WAITS = 1 << 18;
+    static final int MAX_HELD_POINTS = 1 << 19;
+    static final long REORDER_WINDOW_NANOS = 10_000_000_000L;
 
     /** One monitor's waits as seen so far. */
     private static final class Monitor {
-        final String className;
-        final String address;
-        long[] begins = new long[8];
-        long[] ends = new long[8];
-        int size;
+        final LockWaits waits;
         long firstBegin = Long.MAX_VALUE;
-        String firstThread = "?";
-        List<String> firstFrames = List.of();
 
         Monitor(String className, String address) {
-            this.className = className;
-            this.address = address;
+            this.waits = new LockWaits(LockKind.MONITOR, className, address, 0);
         }
     }
 
@@ -53,16 +55,23 @@ final class MonitorContention implements AutoCloseable {
     static final String THREAD_NAME = "lockscope-monitor-stream";
 
     private final Duration threshold;
+    private final int maxMonitors;
+    private final boolean liveExtras;
     /** Created by the reader thread, so starting the agent does not wait for JFR's stream set-up. */
     private volatile RecordingStream stream;
     private volatile boolean closed;
     private final Map<String, Monitor> monitors = new HashMap<>(); // guarded by this
-    private long waits; // guarded by this
+    private long heldPoints; // guarded by this
+    private long latestEnd = Long.MIN_VALUE; // guarded by this
     private long leftOut; // guarded by this
     private volatile long lastFlushNanos;
+    private final OwnerMethods ownerMethods = new OwnerMethods();
+    private final java.util.concurrent.atomic.AtomicLong pinnedNanos = new java.util.concurrent.atomic.AtomicLong();
 
-    MonitorContention(Duration threshold) {
+    MonitorContention(Duration threshold, int maxMonitors, boolean liveExtras) {
         this.threshold = threshold;
+        this.maxMonitors = maxMonitors;
+        this.liveExtras = liveExtras;
         // start() in a daemon thread of ours: startAsync's thread is not a daemon (JDK 17) and would
         // keep the application's JVM from exiting.
         Thread reader = new Thread(this::run, THREAD_NAME);
@@ -73,8 +82,20 @@ final class MonitorContention implements AutoCloseable {
     private void run() {
         try {
             RecordingStream s = new RecordingStream();
+            // Unordered and reused events: an ordered stream holds every event of a flush in memory to
+            // sort it, which at a million Unpark events a second grew the application's heap by gigabytes;
+            // LockWaits takes waits in any order and OwnerMethods only counts.
+            s.setOrdered(false);
+            s.setReuse(true);
             s.enable(EventNames.MONITOR_ENTER).withThreshold(threshold).withStackTrace();
             s.onEvent(EventNames.MONITOR_ENTER, this::accept);
+            if (liveExtras) {
+                // the same settings as the agent's recording, so JFR records nothing more for them
+                s.enable(EventNames.UNPARK).withStackTrace();
+                s.onEvent(EventNames.UNPARK, ownerMethods::accept);
+                s.enable(EventNames.VIRTUAL_THREAD_PINNED).withThreshold(threshold).withStackTrace();
+                s.onEvent(EventNames.VIRTUAL_THREAD_PINNED, e -> pinnedNanos.addAndGet(e.getDuration().toNanos()));
+            }
             s.onFlush(() -> lastFlushNanos = System.nanoTime());
             stream = s;
             if (!closed) {
@@ -89,27 +110,46 @@ final class MonitorContention implements AutoCloseable {
         RecordedClass cls = e.getValue("monitorClass");
         String className = cls == null ? "?" : cls.getName();
         String address = Long.toHexString(e.getLong("address"));
-        Monitor m = monitors.computeIfAbsent(className + "@" + address, k -> new Monitor(className, address));
-        if (waits >= MAX_WAITS) {
-            leftOut++;
-            return;
+        String key = className + "@" + address;
+        Monitor m = monitors.get(key);
+        if (m == null) {
+            if (monitors.size() >= maxMonitors) {
+                leftOut++;
+                return;
+            }
+            m = new Monitor(className, address);
+            monitors.put(key, m);
         }
-        waits++;
         long begin = nanos(e.getStartTime());
-        if (m.size == m.begins.length) {
-            m.begins = java.util.Arrays.copyOf(m.begins, m.size * 2);
-            m.ends = java.util.Arrays.copyOf(m.ends, m.size * 2);
-        }
-        m.begins[m.size] = begin;
-        m.ends[m.size] = nanos(e.getEndTime());
-        m.size++;
+        long end = nanos(e.getEndTime());
+        String thread = "?";
+        List<String> frames = List.of();
         if (begin < m.firstBegin) {
-            // §3.7.1/§3.7.2: events arrive in about end order, so the earliest begin may come late
+            // §3.7.1/§3.7.2: events arrive in about end order, so the earliest begin may come late;
+            // only a new earliest wait needs its thread and chain
             m.firstBegin = begin;
             RecordedThread t = e.getThread();
-            m.firstThread = t == null ? "?" : t.getJavaName();
-            m.firstFrames = frames(e.getStackTrace());
+            thread = t == null ? "?" : t.getJavaName();
+            frames = frames(e.getStackTrace());
         }
+        m.waits.add(begin, end, thread, frames);
+        heldPoints += 2;
+        latestEnd = Math.max(latestEnd, end);
+        if (heldPoints > MAX_HELD_POINTS) {
+            release(latestEnd - REORDER_WINDOW_NANOS);
+            if (heldPoints > MAX_HELD_POINTS / 2) {
+                release(latestEnd); // more than the window holds: keep memory bounded all the same
+            }
+        }
+    }
+
+    private void release(long before) {
+        long held = 0;
+        for (Monitor m : monitors.values()) {
+            m.waits.replayBefore(before);
+            held += m.waits.heldPoints();
+        }
+        heldPoints = held;
     }
 
     /**
@@ -146,26 +186,27 @@ final class MonitorContention implements AutoCloseable {
     synchronized List<LockMetrics> metrics(long totalExecutionNanos) {
         List<LockMetrics> out = new ArrayList<>();
         for (Monitor m : monitors.values()) {
-            if (m.size == 0) {
-                continue;
+            LockMetrics metrics = m.waits.metricsNow(totalExecutionNanos);
+            if (metrics != null) {
+                out.add(metrics);
             }
-            Integer[] order = new Integer[m.size];
-            for (int i = 0; i < m.size; i++) {
-                order[i] = i;
-            }
-            long[] begins = m.begins;
-            java.util.Arrays.sort(order, Comparator.comparingLong(i -> begins[i]));
-            LockWaits w = new LockWaits(LockKind.MONITOR, m.className, m.address, 0);
-            for (Integer i : order) {
-                w.add(m.begins[i], m.ends[i], m.firstThread, m.firstFrames);
-            }
-            out.add(w.metrics(totalExecutionNanos));
         }
         return out;
     }
 
+    /** Contended entries of monitors beyond the first {@code maxMonitors}, not in the table. */
     synchronized long leftOut() {
         return leftOut;
+    }
+
+    /** Who released each java.util.concurrent blocker, from its Unpark events (only with liveExtras). */
+    OwnerMethods ownerMethods() {
+        return ownerMethods;
+    }
+
+    /** Time virtual threads spent pinned to their carrier, summed over jdk.VirtualThreadPinned (only with liveExtras). */
+    long pinnedNanos() {
+        return pinnedNanos.get();
     }
 
     @Override

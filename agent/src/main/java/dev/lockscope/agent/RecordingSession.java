@@ -61,6 +61,7 @@ final class RecordingSession {
     private MonitorContention monitors;
     /** The park tallies the recording's last {@code lockscope.LockSummary} events were written from, once stopped. */
     private volatile LockSummaries.Snapshot parksAtStop;
+    private volatile MetricsEndpoint metricsEndpoint;
 
     RecordingSession(AgentOptions options) throws IOException {
         this.options = options;
@@ -154,7 +155,69 @@ final class RecordingSession {
         recording.start();
         FlightRecorder.addListener(sharedRecordingNotice);
         diskGuard = DiskGuard.start(this, file);
-        monitors = new MonitorContention(options.threshold);
+        boolean live = options.metricsPort != null || options.jmx;
+        monitors = new MonitorContention(options.threshold, options.maxBlockers, live);
+        LockSummaries.setFreeCollected(options.continuous);
+        if (options.metricsPort != null) {
+            metricsEndpoint = MetricsEndpoint.start(options.metricsPort, this::liveMetrics);
+        }
+        if (live) {
+            MetricsEndpoint.registerMBean(this::liveMetrics);
+        }
+    }
+
+    /**
+     * The live numbers of the metrics endpoint and the MBean: the table's locks now (without waiting
+     * for JFR's next flush: a scrape sees monitor waits up to about a second late).
+     */
+    LiveMetrics.Snapshot liveMetrics() {
+        long execNanos = (stopped ? stopNanos : System.nanoTime()) - startNanos;
+        LockSummaries.Snapshot parks = stopped && parksAtStop != null ? parksAtStop : LockSummaries.snapshot();
+        List<LockMetrics> locks = parkMetrics(parks, execNanos, 1);
+        locks.addAll(monitors.metrics(execNanos));
+        long pinned = Runtime.version().feature() >= 21 ? monitors.pinnedNanos() : -1;
+        return LiveMetrics.snapshot(locks, monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
+                HookFailures.count(), stopped ? 0 : recordingSize());
+    }
+
+    /** The park rows of a snapshot: blockers collecting, with at least {@code minParks} parks. */
+    private List<LockMetrics> parkMetrics(LockSummaries.Snapshot parks, long execNanos, long minParks) {
+        List<LockMetrics> locks = new ArrayList<>();
+        for (LockSummaries.Entry e : parks.entries()) {
+            ParkTally t = e.tally();
+            BlockerRecord r = e.record();
+            if (t.timesParked == 0 || t.timesParked < minParks || !t.collecting) {
+                continue;
+            }
+            locks.add(new LockMetrics(LockKind.PARK, r.className, Integer.toHexString(r.identityHash),
+                    r.firstThread(), Arrays.asList(r.firstFrames()), t, execNanos));
+        }
+        return locks;
+    }
+
+    /**
+     * {@code lockscope dump --since}: the recording's data from {@code since} ago until now into
+     * {@code to}, while recording goes on. Through JFR's own {@code JFR.dump begin=} (the
+     * DiagnosticCommand MBean), which keeps whole chunks: the file starts at the beginning of the chunk
+     * that was being written {@code since} ago.
+     */
+    void dumpSince(Duration since, Path to) throws Exception {
+        if (stopped) {
+            throw new IllegalStateException("profiling has stopped; the whole recording is in " + file);
+        }
+        Path parent = to.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.deleteIfExists(to);
+        String begin = java.time.Instant.now().minus(since).toString();
+        var server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        Object answer = server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrDump",
+                new Object[]{new String[]{"name=" + recording.getId(), "filename=" + to.toAbsolutePath(), "begin=" + begin}},
+                new String[]{String[].class.getName()});
+        if (!Files.isRegularFile(to) || Files.size(to) == 0) {
+            throw new IOException("JFR wrote no data to " + to + (answer == null ? "" : ": " + answer.toString().strip()));
+        }
     }
 
     /**
@@ -205,6 +268,9 @@ final class RecordingSession {
             stopped = true;
             ParkHooks.deactivate();
             VirtualThreadHooks.deactivate(); // commits the virtual-thread waits that have ended
+            if (metricsEndpoint != null) {
+                metricsEndpoint.close();
+            }
             if (diskGuard != null && Thread.currentThread() != diskGuard.thread()) {
                 diskGuard.stop();
             }
@@ -334,16 +400,7 @@ final class RecordingSession {
         if (parks == null) {
             parks = LockSummaries.snapshot();
         }
-        List<LockMetrics> locks = new ArrayList<>();
-        for (LockSummaries.Entry e : parks.entries()) {
-            ParkTally t = e.tally();
-            BlockerRecord r = e.record();
-            if (t.timesParked == 0 || t.timesParked < options.printThreshold || !t.collecting) {
-                continue;
-            }
-            locks.add(new LockMetrics(LockKind.PARK, r.className, Integer.toHexString(r.identityHash),
-                    r.firstThread(), Arrays.asList(r.firstFrames()), t, execNanos));
-        }
+        List<LockMetrics> locks = parkMetrics(parks, execNanos, options.printThreshold);
         List<String> notes = new ArrayList<>();
         if (monitors != null) {
             if (!stopped) {
@@ -355,7 +412,7 @@ final class RecordingSession {
                 }
             }
             if (monitors.leftOut() > 0) {
-                notes.add(monitors.leftOut() + " contended monitor entries beyond the first " + MonitorContention.MAX_WAITS
+                notes.add(monitors.leftOut() + " contended entries of monitors beyond maxBlockers=" + options.maxBlockers
                         + " are in the recording only (lockscope report counts them)");
             }
         }

@@ -22,6 +22,21 @@ class AgentOptionsTest {
     }
 
     @Test
+    void metricsContinuousAndSnapshotOptions() {
+        AgentOptions o = AgentOptions.parse("metricsPort=9404,jmx,continuous,dump,since=5m,out=/tmp/s.jfr");
+        assertThat(o.metricsPort).isEqualTo("9404");
+        assertThat(AgentOptions.metricsAddress("9404").getHostString()).isEqualTo("127.0.0.1");
+        assertThat(AgentOptions.metricsAddress("0.0.0.0:0").getPort()).isZero();
+        assertThat(AgentOptions.metricsAddress("[::1]:9404").getAddress().isLoopbackAddress()).isTrue();
+        assertThat(o.jmx).isTrue();
+        assertThat(o.continuous).isTrue();
+        assertThat(o.since).isEqualTo(Duration.ofMinutes(5));
+        assertThat(o.dumpTo).isEqualTo(Path.of("/tmp/s.jfr"));
+        assertThatThrownBy(() -> AgentOptions.parse("metricsPort=70000")).hasMessageContaining("metricsPort");
+        assertThatThrownBy(() -> AgentOptions.parse("metricsPort=host:x")).hasMessageContaining("metricsPort");
+    }
+
+    @Test
     void everyOption() {
         AgentOptions o = AgentOptions.parse("file=/tmp/a.jfr,threshold=10us,collectionThreshold=3,printThreshold=100,"
                 + "freeOnPrint,cpuSamples=off,maxBlockers=7,report=off,quiet,reply=/tmp/d.txt,dump,stop,newFile,maxSize=64m,maxAge=2h");

@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param agents    {@code --agent NAME=JAR[@OPTIONS]}: more overhead configurations, each an agent jar
  *                  (say, main's and a change's) with its extra options, measured side by side with
  *                  the others in the same interleaved run; in insertion order
+ * @param soakDuration how long the soak section runs the workload
  */
 record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures,
-                     Set<String> workloads, Set<String> configs, Map<String, String> agents) {
+                     Set<String> workloads, Set<String> configs, Map<String, String> agents, java.time.Duration soakDuration) {
     boolean keep(Set<String> only, String name) {
         return only.isEmpty() || only.contains(name);
     }

@@ -68,7 +68,7 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
         }
     }
 
-    private static long residentBytes(Path statm) {
+    static long residentBytes(Path statm) {
         try {
             String[] f = Files.readString(statm).trim().split("\\s+");
             return Long.parseLong(f[1]) * PAGE_BYTES;

@@ -15,7 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * What {@code record} and {@code demo} print once the profiled JVM has exited (its own table is
+ * What {@code record} and {@code demo} print once the profiled JVM has exited (and {@code dump --since} for its snapshot) (its own table is
  * already on stderr): the top findings and who held the locks (owner blame), then the HTML report.
  * Everything goes to stderr: stdout belongs to the profiled program.
  */

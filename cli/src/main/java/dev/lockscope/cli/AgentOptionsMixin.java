@@ -45,6 +45,16 @@ final class AgentOptionsMixin {
             description = "CPU sampling period, used to show what lock owners ran (default: ${DEFAULT-VALUE}).")
     String cpuSamples;
 
+    @Option(names = "--metrics-port", paramLabel = "[HOST:]PORT",
+            description = "Serve live lock metrics in Prometheus' text format at http://HOST:PORT/metrics (HOST default "
+                    + "127.0.0.1; PORT 0: any free port, named on stderr) and as the JMX MXBean dev.lockscope:type=LockContention.")
+    String metricsPort;
+
+    @Option(names = "--continuous",
+            description = "For days of running: after every recording chunk, forget the records of blockers the GC "
+                    + "collected (use with --max-size/--max-age, which bound the disk).")
+    boolean continuous;
+
     @Option(names = "--sched",
             description = "Also record scheduling data (perf context switches, else /proc sampling) into <recording>.sched, "
                     + "for `lockscope bottle`. Only when COMMAND is java itself.")
@@ -86,6 +96,19 @@ final class AgentOptionsMixin {
         parts.add("printThreshold=" + printThreshold());
         if (freeOnPrint) {
             parts.add("freeOnPrint");
+        }
+        if (metricsPort != null) {
+            checked(() -> {
+                try {
+                    return dev.lockscope.core.OptionValues.count("--metrics-port", metricsPort.substring(metricsPort.lastIndexOf(':') + 1), 0, 65535);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--metrics-port must be PORT or HOST:PORT with PORT 0-65535, not '" + metricsPort + "'");
+                }
+            });
+            parts.add("metricsPort=" + metricsPort);
+        }
+        if (continuous) {
+            parts.add("continuous");
         }
         parts.add("cpuSamples=" + cpuSamples);
         parts.add("maxSize=" + maxSize);

@@ -99,6 +99,36 @@ public final class LockWaits {
     }
 
     /**
+     * Replays the points held that lie before {@code time}, keeping the later ones in order: a live
+     * consumer bounds its memory by releasing what is older than the waits still arriving.
+     */
+    public void replayBefore(long time) {
+        while (!held.isEmpty() && held.peek().time < time) {
+            replayEarliest();
+        }
+    }
+
+    /**
+     * The metrics as if every point held were replayed now, without releasing them (a live table or
+     * scrape in the middle of a run leaves later arrivals their exact order).
+     *
+     * @return null when the collection threshold was never reached
+     */
+    public LockMetrics metricsNow(long totalExecutionNanos) {
+        ParkTally t = tally;
+        Point[] points = held.toArray(new Point[0]);
+        java.util.Arrays.sort(points, TIME_ORDER);
+        for (Point p : points) {
+            t = p.kind == BEGIN ? t.park(p.time) : t.unpark(p.time);
+        }
+        if (!t.collecting) {
+            return null;
+        }
+        FirstWait first = earliest.peek();
+        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t, totalExecutionNanos);
+    }
+
+    /**
      * Replays every point held, then the metrics.
      *
      * @return null when the collection threshold was never reached

@@ -32,6 +32,29 @@ class LockWaitsTest {
     }
 
     @Test
+    void metricsNowLeavesLaterArrivalsTheirExactOrder() {
+        LockWaits live = waits(0);
+        live.add(0, 100, "a", List.of());
+        live.add(50, 300, "b", List.of());
+        LockMetrics now = live.metricsNow(1);
+        assertThat(now.tally()).isEqualTo(replay(0, 0, 100, 50, 300));
+        assertThat(live.heldPoints()).as("nothing released").isEqualTo(4);
+        live.add(20, 60, "c", List.of()); // began before points the snapshot replayed
+        assertThat(tally(live, 0)).isEqualTo(replay(0, 0, 100, 50, 300, 20, 60));
+    }
+
+    @Test
+    void replayBeforeReleasesOnlyTheOlderPoints() {
+        LockWaits live = waits(0);
+        live.add(0, 100, "a", List.of());
+        live.add(200, 300, "b", List.of());
+        live.replayBefore(150);
+        assertThat(live.heldPoints()).isEqualTo(2);
+        live.add(180, 250, "c", List.of()); // after the released points: still exact
+        assertThat(tally(live, 0)).isEqualTo(replay(0, 0, 100, 200, 300, 180, 250));
+    }
+
+    @Test
     void waitsThatOnlyTouchDoNotOverlap() {
         // at t=10 the end is applied before the begin
         ParkTally t = replay(0, 0, 10, 10, 20);

@@ -58,6 +58,31 @@ class AttachAndDumpTest {
     }
 
     @Test
+    void dumpSinceWritesTheLastMinutesAndTheirReportWhileRecordingGoesOn() throws Exception {
+        Path jfr = dir.resolve("running.jfr");
+        target = Proc.start(dir, Proc.demoCommand("file=" + jfr, "large-cs-juc", "--threads", "8", "--seconds", "120"));
+        Thread.sleep(4_000);
+        long pid = target.process.pid();
+        Path snap = dir.resolve("snap.jfr");
+        Proc dump = Proc.lockscope(dir, 120, "dump", Long.toString(pid), "--since", "5m", "-o", snap.toString());
+        assertThat(dump.exitCode()).as(dump.err()).isZero();
+        assertThat(dump.out()).contains("lock contention now (dump of pid " + pid + ")");
+        assertThat(dump.err()).contains("the last 5m of pid " + pid + "'s recording: " + snap)
+                .contains("LargeCriticalSection.juc3").contains(dir.resolve("snap.html").toString());
+        assertThat(Files.size(dir.resolve("snap.html"))).isPositive();
+        Proc report = Proc.lockscope(dir, 120, "report", snap.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        assertThat(report.out()).contains("ReentrantLock$NonfairSync").contains("LargeCriticalSection.juc3");
+        assertThat(target.process.isAlive()).as("the application keeps running").isTrue();
+        Proc again = Proc.lockscope(dir, 60, "dump", Long.toString(pid));
+        assertThat(again.exitCode()).as("still profiled after the snapshot: " + again.err()).isZero();
+
+        Proc bad = Proc.lockscope(dir, 60, "dump", Long.toString(pid), "-o", snap.toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err().strip()).isEqualTo("lockscope: -o needs --since (the table alone is printed here)");
+    }
+
+    @Test
     void stopOfAJvmThatIsNotProfiled() throws Exception {
         target = Proc.start(dir, Proc.demoCommand(null, "frequent-juc", "--threads", "2", "--seconds", "120"));
         Thread.sleep(1_500);

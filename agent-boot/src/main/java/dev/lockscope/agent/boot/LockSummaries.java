@@ -22,6 +22,8 @@ public final class LockSummaries {
     }
 
     private static volatile Snapshot lastWritten;
+    /** Continuous mode: drop the records of collected blockers once their last summary is written. */
+    private static volatile boolean freeCollected;
     private static boolean registered;
 
     private LockSummaries() {
@@ -63,6 +65,15 @@ public final class LockSummaries {
         return new Snapshot(takenAt, entries);
     }
 
+    /**
+     * Seed 000's free-on-print (§3.3.3) at every chunk end instead of at every printed table: a
+     * collected blocker's record goes once the summary with its final numbers is in the recording,
+     * so a JVM that makes blockers for days keeps only the live ones.
+     */
+    public static void setFreeCollected(boolean on) {
+        freeCollected = on;
+    }
+
     /** The snapshot the latest summary events were written from, or null. */
     public static Snapshot lastWritten() {
         return lastWritten;
@@ -96,6 +107,9 @@ public final class LockSummaries {
                 ev.commit();
             }
             lastWritten = s;
+            if (freeCollected) {
+                BlockerRegistry.removeDead();
+            }
         } catch (Throwable t) {
             HookFailures.record(t);
         }

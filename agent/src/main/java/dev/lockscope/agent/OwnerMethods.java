@@ -1,0 +1,88 @@
+package dev.lockscope.agent;
+
+import dev.lockscope.core.Frames;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Live owner methods of {@code java.util.concurrent} blockers, for the metrics endpoint: each
+ * {@code lockscope.Unpark} event is a release by the lock's owner, and its stack is the owner's at
+ * that moment (the same stack owner blame's {@code exact} chains come from). The method counted is the
+ * innermost frame outside the JDK and lockscope, so {@code ReentrantLock.unlock} and AQS give way to
+ * the application method that released the lock. Counts, not time: a share is the fraction of the
+ * blocker's recorded hand-offs released in that method.
+ *
+ * <p>Bounded: {@link #MAX_BLOCKERS} blockers, {@link #MAX_METHODS} methods each (later ones count as
+ * {@link #OTHER}). Written by the agent's event-stream thread, read by scrapes; guarded by this.
+ */
+final class OwnerMethods {
+    static final int MAX_BLOCKERS = 4096;
+    static final int MAX_METHODS = 8;
+    static final String OTHER = "other";
+
+    private final Map<String, Map<String, Long>> byBlocker = new HashMap<>();
+
+    void accept(RecordedEvent e) {
+        String method = releasingMethod(e.getStackTrace());
+        if (method == null) {
+            return;
+        }
+        String blocker = e.getString("blockerClass") + "@" + Integer.toHexString(e.getInt("blockerHash"));
+        count(blocker, method);
+    }
+
+    synchronized void count(String blocker, String method) {
+        Map<String, Long> methods = byBlocker.get(blocker);
+        if (methods == null) {
+            if (byBlocker.size() >= MAX_BLOCKERS) {
+                return;
+            }
+            methods = new LinkedHashMap<>();
+            byBlocker.put(blocker, methods);
+        }
+        String slot = methods.containsKey(method) || methods.size() < MAX_METHODS ? method : OTHER;
+        methods.merge(slot, 1L, Long::sum);
+    }
+
+    /** The methods that released this blocker with their shares, most first; empty when none was seen. */
+    synchronized List<Map.Entry<String, Double>> shares(String className, String identityHashHex) {
+        Map<String, Long> methods = byBlocker.get(className + "@" + identityHashHex);
+        if (methods == null) {
+            return List.of();
+        }
+        long total = methods.values().stream().mapToLong(Long::longValue).sum();
+        List<Map.Entry<String, Double>> out = new ArrayList<>();
+        methods.forEach((m, n) -> out.add(Map.entry(m, (double) n / total)));
+        out.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+        return out;
+    }
+
+    /** The innermost frame outside the JDK and lockscope, as {@code package.Class.method}; null if none. */
+    static String releasingMethod(RecordedStackTrace stack) {
+        if (stack == null) {
+            return null;
+        }
+        for (RecordedFrame f : stack.getFrames()) {
+            if (f.getMethod() == null) {
+                continue;
+            }
+            String type = f.getMethod().getType().getName();
+            if (!isLibraryClass(type)) {
+                return Frames.format(type, f.getMethod().getName(), -1);
+            }
+        }
+        return null;
+    }
+
+    static boolean isLibraryClass(String className) {
+        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
+                || className.startsWith("dev.lockscope.agent.");
+    }
+}
