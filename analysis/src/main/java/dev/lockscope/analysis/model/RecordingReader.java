@@ -50,6 +50,8 @@ public final class RecordingReader {
     private int parallelism;
     private int containerCpus;
     private int cpus;
+    /** jdk.ExecutionSample's period as the recording's settings give it; 0 when they do not. */
+    private long samplingPeriod;
 
     /** Told of every thread in each chunk's thread pool (bottle graphs name OS threads with them). */
     public interface ThreadVisitor {
@@ -160,6 +162,8 @@ public final class RecordingReader {
     private static final int KIND_CPU_INFO = 14;
     private static final int KIND_CONTAINER = 15;
     private static final int KIND_SYSTEM_PROPERTY = 16;
+    private static final int KIND_ACTIVE_SETTING = 17;
+    private static final int KIND_IO = 18;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -200,7 +204,19 @@ public final class RecordingReader {
             layout(EventNames.THREAD_END, KIND_THREAD_END, "thread");
             layout(EventNames.THREAD_PARK, KIND_JDK_PARK, "eventThread", "stackTrace", "parkedClass");
             layout(EventNames.ACQUIRE, KIND_ACQUIRE, "eventThread");
+            layout(EventNames.ACTIVE_SETTING, KIND_ACTIVE_SETTING, "id", "name", "value");
+            for (String io : EventNames.BLOCKING_IO) {
+                layout(io, KIND_IO, "eventThread", "stackTrace");
+            }
+            for (JfrType t : chunk.types()) {
+                if (t.name.equals(EventNames.EXECUTION_SAMPLE)) {
+                    executionSampleTypes.add(t.id);
+                }
+            }
         }
+
+        /** The type ids of jdk.ExecutionSample in this chunk, whose period setting {@link #event} reads. */
+        private final java.util.Set<Long> executionSampleTypes = new java.util.HashSet<>();
 
         private void layout(String event, int kind, String... fields) {
             for (JfrType t : chunk.types()) {
@@ -325,6 +341,17 @@ public final class RecordingReader {
                 case KIND_THREAD, KIND_THREAD_END -> {
                     commit(en, b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
                 }
+                case KIND_ACTIVE_SETTING -> {
+                    if (executionSampleTypes.contains(at(v, f[0])) && "period".equals(at(s, f[1]))) {
+                        long nanos = SamplingPeriod.parseNanos(at(s, f[2]));
+                        // several recordings may each set one: JFR samples at the shortest
+                        if (nanos > 0 && (samplingPeriod == 0 || nanos < samplingPeriod)) {
+                            samplingPeriod = nanos;
+                            order.cpuSamplingPeriod(nanos); // before this chunk's samples are delivered
+                        }
+                    }
+                }
+                case KIND_IO -> commit(en, en, new Interval(type.name, thread(at(v, f[0])), b, en, frames(at(v, f[1]))));
                 case KIND_ACQUIRE -> {
                     lockscopeEvents++;
                     thread(at(v, f[0]));

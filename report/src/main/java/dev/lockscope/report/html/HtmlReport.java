@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.profile.CallTree;
+import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
@@ -58,7 +60,44 @@ public final class HtmlReport {
         if (report.timeline() != null) {
             data.set("timeline", timeline(report.timeline()));
         }
+        if (report.profiles() != null) {
+            data.set("profiles", profiles(report.profiles()));
+        }
         return data;
+    }
+
+    /** Below this share of a tree's total a node is left out of the page (its time stays in its parent's total). */
+    static final double FLAME_MIN_SHARE = 1e-4;
+
+    /**
+     * The CPU and wall-clock trees (docs/html-report.md): {@code strings}, and per tree a root of the
+     * form {@code [name index, total nanoseconds, [children...]]}, nodes below {@link #FLAME_MIN_SHARE}
+     * of the total left out.
+     */
+    private static ObjectNode profiles(Profiles p) {
+        ObjectNode o = MAPPER.createObjectNode();
+        StringTable strings = new StringTable();
+        o.put("periodNanos", p.samplingPeriodNanos());
+        o.put("cpuSamples", p.cpuSamples());
+        o.put("wallRunningNanos", p.wallRunningNanos());
+        o.set("cpu", flameNode(p.cpu().root(), p.samplingPeriodNanos(), strings, p.cpu().totalWeight()));
+        o.set("wall", flameNode(p.wall().root(), 1, strings, p.wall().totalWeight()));
+        o.set("strings", strings.table);
+        return o;
+    }
+
+    /** A tree node as the page reads it; {@code scale} turns weights into nanoseconds. */
+    static ArrayNode flameNode(CallTree.Node<String> node, long scale, StringTable strings, long rootTotal) {
+        ArrayNode n = MAPPER.createArrayNode();
+        n.add(strings.id(node.frame() == null ? "all" : node.frame()));
+        n.add(node.totalWeight() * scale);
+        ArrayNode children = n.addArray();
+        for (CallTree.Node<String> c : node.children()) {
+            if (c.totalWeight() >= FLAME_MIN_SHARE * rootTotal && c.totalWeight() > 0) {
+                children.add(flameNode(c, scale, strings, rootTotal));
+            }
+        }
+        return n;
     }
 
     /**
@@ -126,9 +165,9 @@ public final class HtmlReport {
     }
 
     /** Strings by first use, each once. */
-    private static final class StringTable {
+    static final class StringTable {
         private final Map<String, Integer> ids = new HashMap<>();
-        private final ArrayNode table = MAPPER.createArrayNode();
+        final ArrayNode table = MAPPER.createArrayNode();
 
         int id(String s) {
             return ids.computeIfAbsent(s, k -> {
