@@ -1,0 +1,63 @@
+package dev.lockscope.e2e;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Issue 21's acceptance for the wall-clock profile: a thread that computes, sleeps and waits for a
+ * monitor in every round, each phase timed by the thread itself ({@link TimeSplitMain}); the wall
+ * profile's share of each phase is within 5 points of the measured truth, the wait's leaf names the
+ * monitor, and the CPU profile of the same thread is its computing.
+ */
+class WallProfileTruthTest {
+    private static final String[] PHASES = {"compute", "nap", "awaitLock"};
+
+    @Test
+    void wallSharesOfComputeSleepAndLockWaitMatchWhatTheThreadMeasured() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "wall-profile").toAbsolutePath());
+        Path jfr = dir.resolve("split.jfr");
+        Files.deleteIfExists(jfr);
+        Proc record = Proc.lockscope(dir, 240, "record", "--no-html", "-o", jfr.toString(), "--",
+                Proc.JAVA, "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
+                TimeSplitMain.class.getName(), "20", "120", "80", "100");
+        assertThat(record.exitCode()).as(record.err()).isZero();
+        TruthLog truth = TruthLog.parse(record.out());
+
+        Proc wall = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--wall", "--group", "split-worker",
+                "--format", "collapsed");
+        assertThat(wall.exitCode()).as(wall.err()).isZero();
+        Map<String, Long> wallNanos = new HashMap<>();
+        long wallTotal = 0;
+        for (String line : wall.out().lines().toList()) {
+            long nanos = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            wallTotal += nanos;
+            for (String phase : PHASES) {
+                if (line.contains("TimeSplitMain." + phase + ";") || line.endsWith("TimeSplitMain." + phase + " " + nanos)) {
+                    wallNanos.merge(phase, nanos, Long::sum);
+                }
+            }
+        }
+        StringBuilder spread = new StringBuilder();
+        for (String phase : PHASES) {
+            double measured = (double) wallNanos.getOrDefault(phase, 0L) / wallTotal;
+            double expected = (double) truth.total(phase) / truth.total("loop");
+            spread.append(String.format(java.util.Locale.ROOT, "%s %.3f vs truth %.3f; ", phase, measured, expected));
+            assertThat(measured).as(phase + " (" + spread + ")\n" + wall.out()).isCloseTo(expected, within(0.05));
+        }
+        System.out.println("wall-profile shares: " + spread);
+        assertThat(wall.out()).contains("TimeSplitMain.awaitLock;[blocked on java.lang.Object@");
+
+        Proc cpu = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--group", "split-worker");
+        assertThat(cpu.exitCode()).as(cpu.err()).isZero();
+        // the rest is the spin while the holder takes the monitor (slow to wake on a loaded machine)
+        assertThat(cpu.out()).as(cpu.out()).containsPattern("\\n +([89]\\d|100)\\.\\d\\d% .*TimeSplitMain\\.compute\\n")
+                .doesNotContain("assumed");
+    }
+}
