@@ -16,9 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -89,18 +87,7 @@ final class ProfileCommand implements Callable<Integer> {
                     wall ? null : "samples", report.contention().startNanos(), report.contention().durationNanos());
             default -> ProfileTextReport.render(profiles, wall, group, top).getBytes(StandardCharsets.UTF_8);
         };
-        if (output == null) {
-            spec.commandLine().getOut().flush();
-            System.out.write(out, 0, out.length);
-            System.out.flush();
-        } else {
-            try {
-                Files.write(output, out);
-            } catch (IOException e) {
-                throw new UserError("cannot write " + output + ": " + e);
-            }
-            spec.commandLine().getErr().println("lockscope: profile written to " + output);
-        }
+        Output.write(spec, output, out, "profile");
         return 0;
     }
 }

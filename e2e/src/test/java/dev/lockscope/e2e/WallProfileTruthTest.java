@@ -52,7 +52,7 @@ class WallProfileTruthTest {
             assertThat(measured).as(phase + " (" + spread + ")\n" + wall.out()).isCloseTo(expected, within(0.05));
         }
         System.out.println("wall-profile shares: " + spread);
-        assertThat(wall.out()).contains("TimeSplitMain.awaitLock;[blocked on java.lang.Object@");
+        assertThat(wall.out()).contains("TimeSplitMain.awaitLock;[blocked on java.lang.Object] ");
 
         Proc cpu = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--group", "split-worker");
         assertThat(cpu.exitCode()).as(cpu.err()).isZero();

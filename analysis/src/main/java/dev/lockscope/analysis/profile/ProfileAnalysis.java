@@ -1,6 +1,5 @@
 package dev.lockscope.analysis.profile;
 
-import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.JdkPark;
@@ -32,7 +31,9 @@ import java.util.Map;
  * or recorded wait, at most one sampling period ({@link WallClockWeights}); the time off CPU is not
  * sampled but recorded, so each monitor enter, {@code Object.wait}, park, sleep and blocking I/O event
  * stands for its own duration under its own call chain, with a leaf that names what it waited for
- * (the lock as the report labels it). Running and waiting share one scale, nanoseconds.
+ * (the lock's class: with the call path it names the lock's site, and two runs of a program, whose
+ * lock addresses differ, keep the same paths for {@code lockscope diff}; the blame section names the
+ * instances). Running and waiting share one scale, nanoseconds.
  *
  * <p>Memory: trees grow with distinct call chains; running samples wait per thread until the thread's
  * next samples and waits are known, at most {@link #HELD_SAMPLES} per thread (older ones are weighed
@@ -92,13 +93,13 @@ public final class ProfileAnalysis implements RecordingVisitor {
     @Override
     public void monitorEnter(MonitorEnter e) {
         waited(e.thread(), e.beginNanos(), e.endNanos(), e.frames(),
-                "[blocked on " + LockId.monitor(e.monitorClass(), e.address()).label() + "]");
+                "[blocked on " + e.monitorClass() + "]");
     }
 
     @Override
     public void monitorWait(MonitorWait w) {
         waited(w.thread(), w.beginNanos(), w.endNanos(), w.frames(),
-                "[Object.wait on " + LockId.monitor(w.monitorClass(), w.address()).label() + "]");
+                "[Object.wait on " + w.monitorClass() + "]");
     }
 
     @Override
@@ -115,7 +116,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
 
     private void park(ParkWait p, long end) {
         waited(p.thread(), p.beginNanos(), end, p.frames(),
-                "[parked on " + LockId.blocker(p.blockerClass(), p.blockerHash()).label() + "]");
+                "[parked on " + p.blockerClass() + "]");
     }
 
     @Override

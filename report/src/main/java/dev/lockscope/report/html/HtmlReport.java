@@ -34,7 +34,8 @@ import java.util.Map;
  */
 public final class HtmlReport {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final String[] RESOURCES = {"report.html", "report.css", "report.js", "vendor.css", "vendor.min.js"};
+    private static final String[] RESOURCES = {"report.html", "report.css", "report.js", "vendor.css", "vendor.min.js",
+            "diff.html", "diff.js"};
 
     private HtmlReport() {
     }
@@ -67,7 +68,7 @@ public final class HtmlReport {
     }
 
     /** Below this share of a tree's total a node is left out of the page (its time stays in its parent's total). */
-    static final double FLAME_MIN_SHARE = 1e-4;
+    public static final double FLAME_MIN_SHARE = 1e-4;
 
     /**
      * The CPU and wall-clock trees (docs/html-report.md): {@code strings}, and per tree a root of the
@@ -82,12 +83,12 @@ public final class HtmlReport {
         o.put("wallRunningNanos", p.wallRunningNanos());
         o.set("cpu", flameNode(p.cpu().root(), p.samplingPeriodNanos(), strings, p.cpu().totalWeight()));
         o.set("wall", flameNode(p.wall().root(), 1, strings, p.wall().totalWeight()));
-        o.set("strings", strings.table);
+        o.set("strings", strings.table());
         return o;
     }
 
     /** A tree node as the page reads it; {@code scale} turns weights into nanoseconds. */
-    static ArrayNode flameNode(CallTree.Node<String> node, long scale, StringTable strings, long rootTotal) {
+    public static ArrayNode flameNode(CallTree.Node<String> node, long scale, StringTable strings, long rootTotal) {
         ArrayNode n = MAPPER.createArrayNode();
         n.add(strings.id(node.frame() == null ? "all" : node.frame()));
         n.add(node.totalWeight() * scale);
@@ -165,11 +166,15 @@ public final class HtmlReport {
     }
 
     /** Strings by first use, each once. */
-    static final class StringTable {
+    public static final class StringTable {
         private final Map<String, Integer> ids = new HashMap<>();
-        final ArrayNode table = MAPPER.createArrayNode();
+        private final ArrayNode table = MAPPER.createArrayNode();
 
-        int id(String s) {
+        public ArrayNode table() {
+            return table;
+        }
+
+        public int id(String s) {
             return ids.computeIfAbsent(s, k -> {
                 table.add(k);
                 return table.size() - 1;
@@ -178,6 +183,11 @@ public final class HtmlReport {
     }
 
     static String page(ObjectNode data, String title) {
+        return page("report.html", data, title);
+    }
+
+    /** A page of {@code template} (report.html, diff.html) with {@code data} and the parts it names. */
+    public static String page(String template, ObjectNode data, String title) {
         Map<String, String> parts = new HashMap<>();
         for (String name : RESOURCES) {
             parts.put(name, resource(name));
@@ -191,18 +201,18 @@ public final class HtmlReport {
         // '<' occurs in JSON only inside strings, where \u003c means the same: thread or class names
         // can then never close the <script> element that holds the data.
         json = json.replace("<", "\\u003c");
-        String template = parts.get("report.html");
+        String page = parts.get(template);
         // One pass over the markers, so text inserted for one marker is never searched for another.
-        StringBuilder out = new StringBuilder(template.length() + json.length() + 100_000);
+        StringBuilder out = new StringBuilder(page.length() + json.length() + 100_000);
         int at = 0;
         while (true) {
-            int open = template.indexOf("{{", at);
+            int open = page.indexOf("{{", at);
             if (open < 0) {
                 break;
             }
-            int close = template.indexOf("}}", open);
-            out.append(template, at, open);
-            String marker = template.substring(open + 2, close);
+            int close = page.indexOf("}}", open);
+            out.append(page, at, open);
+            String marker = page.substring(open + 2, close);
             out.append(switch (marker) {
                 case "title" -> escapeHtml(title);
                 case "data" -> json;
@@ -210,7 +220,7 @@ public final class HtmlReport {
             });
             at = close + 2;
         }
-        out.append(template, at, template.length());
+        out.append(page, at, page.length());
         return out.toString();
     }
 
