@@ -5,6 +5,8 @@
   const data = JSON.parse(document.getElementById('lockscope-data').textContent);
   const api = window.lockscope = { data: data, errors: [] };
   const fmt = v => (100 * v).toFixed(1) + '%';
+  const amount = v => data.unit === 'nanoseconds' ? (v / 1e9).toFixed(2) + ' s' : String(v);
+  const unitName = data.unit === 'nanoseconds' ? 'time' : 'samples';
   function section(id, render) {
     try { render(); } catch (e) {
       api.errors.push(id + ': ' + e);
@@ -14,12 +16,12 @@
   document.getElementById('meta').textContent = data.kind + ' profiles · ' + data.a + ' → ' + data.b + ' · hot-edge threshold ' + data.threshold;
   section('similarity', () => {
     const t = document.createElement('table');
-    t.innerHTML = '<thead><tr><th class="text">thread group</th><th>' + data.unit + ' (first)</th><th>' + data.unit +
+    t.innerHTML = '<thead><tr><th class="text">thread group</th><th>' + unitName + ' (first)</th><th>' + unitName +
       ' (second)</th><th>overlap</th><th>first covers second</th><th>second covers first</th></tr></thead>';
     const body = t.createTBody();
     for (const r of data.rows) {
       const tr = body.insertRow();
-      [r.group === null ? 'all threads' : r.group, r.a, r.b, fmt(r.overlap), fmt(r.aCoversB), fmt(r.bCoversA)].forEach((v, i) => {
+      [r.group === null ? 'all threads' : r.group, amount(r.a), amount(r.b), fmt(r.overlap), fmt(r.aCoversB), fmt(r.bCoversA)].forEach((v, i) => {
         const td = tr.insertCell(); td.textContent = v; if (i === 0) td.className = 'text';
       });
     }
@@ -46,4 +48,5 @@
     });
     document.getElementById('diff-reset').addEventListener('click', () => chart.resetZoom());
   });
+  document.body.dataset.rendered = 'true';
 })();
