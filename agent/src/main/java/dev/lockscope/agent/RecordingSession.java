@@ -133,7 +133,14 @@ final class RecordingSession {
         recording.enable(EventNames.THREAD_START);
         recording.enable(EventNames.THREAD_END);
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
-        if (options.cpuSamples != null) {
+        if (options.cpuSamples != null && options.cpuTime && hasEventType(EventNames.CPU_TIME_SAMPLE)) {
+            recording.enable(EventNames.CPU_TIME_SAMPLE).withStackTrace()
+                    .with("throttle", OptionValues.formatNanos(options.cpuSamples.toNanos()));
+        } else if (options.cpuSamples != null) {
+            if (options.cpuTime) {
+                LockscopeAgent.log("cpuTime: this JVM has no jdk.CPUTimeSample (JDK 25 and later, on Linux): "
+                        + "execution samples instead");
+            }
             recording.enable(EventNames.EXECUTION_SAMPLE).withPeriod(options.cpuSamples);
         }
         // profiles (lockscope profile --wall): the sampling period as JFR applied it, and blocking I/O,
@@ -164,6 +171,10 @@ final class RecordingSession {
         FlightRecorder.addListener(sharedRecordingNotice);
         diskGuard = DiskGuard.start(this, file);
         monitors = new MonitorContention(options.threshold);
+    }
+
+    private static boolean hasEventType(String name) {
+        return FlightRecorder.getFlightRecorder().getEventTypes().stream().anyMatch(t -> t.getName().equals(name));
     }
 
     /**

@@ -45,6 +45,11 @@ final class AgentOptionsMixin {
             description = "CPU sampling period, used to show what lock owners ran (default: ${DEFAULT-VALUE}).")
     String cpuSamples;
 
+    @Option(names = "--cpu-time",
+            description = "Sample threads by CPU time used (JDK 25's jdk.CPUTimeSample, Linux; Java and native code) "
+                    + "every --cpu-samples of CPU, instead of JFR's execution samples; older JDKs keep execution samples.")
+    boolean cpuTime;
+
     @Option(names = "--sched",
             description = "Also record scheduling data (perf context switches, else /proc sampling) into <recording>.sched, "
                     + "for `lockscope bottle`. Only when COMMAND is java itself.")
@@ -88,6 +93,9 @@ final class AgentOptionsMixin {
             parts.add("freeOnPrint");
         }
         parts.add("cpuSamples=" + cpuSamples);
+        if (cpuTime) {
+            parts.add("cpuTime");
+        }
         parts.add("maxSize=" + maxSize);
         parts.add("maxAge=" + maxAge);
         parts.addAll(List.of(extra));

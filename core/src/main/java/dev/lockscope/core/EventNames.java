@@ -23,6 +23,8 @@ public final class EventNames {
     public static final String THREAD_START = "jdk.ThreadStart";
     public static final String THREAD_END = "jdk.ThreadEnd";
     public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    /** JDK 25's CPU-time sampler (JEP 509, Linux): threads sampled per CPU time used, in Java or native code. */
+    public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
     public static final String VIRTUAL_THREAD_PINNED = "jdk.VirtualThreadPinned";
     public static final String CPU_INFORMATION = "jdk.CPUInformation";
     public static final String CONTAINER_CONFIGURATION = "jdk.ContainerConfiguration";

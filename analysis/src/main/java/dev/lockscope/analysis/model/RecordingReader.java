@@ -199,6 +199,7 @@ public final class RecordingReader {
             layout(EventNames.MONITOR_WAIT, KIND_MONITOR_WAIT, "eventThread", "stackTrace", "monitorClass", "address",
                     "notifier", "timedOut", "timeout");
             layout(EventNames.EXECUTION_SAMPLE, KIND_SAMPLE, "sampledThread", "stackTrace");
+            layout(EventNames.CPU_TIME_SAMPLE, KIND_SAMPLE, "eventThread", "stackTrace");
             layout(EventNames.THREAD_SLEEP, KIND_SLEEP, "eventThread", "stackTrace");
             layout(EventNames.THREAD_START, KIND_THREAD, "thread");
             layout(EventNames.THREAD_END, KIND_THREAD_END, "thread");
@@ -209,13 +210,13 @@ public final class RecordingReader {
                 layout(io, KIND_IO, "eventThread", "stackTrace");
             }
             for (JfrType t : chunk.types()) {
-                if (t.name.equals(EventNames.EXECUTION_SAMPLE)) {
+                if (t.name.equals(EventNames.EXECUTION_SAMPLE) || t.name.equals(EventNames.CPU_TIME_SAMPLE)) {
                     executionSampleTypes.add(t.id);
                 }
             }
         }
 
-        /** The type ids of jdk.ExecutionSample in this chunk, whose period setting {@link #event} reads. */
+        /** The type ids of jdk.ExecutionSample and jdk.CPUTimeSample in this chunk, whose period {@link #event} reads. */
         private final java.util.Set<Long> executionSampleTypes = new java.util.HashSet<>();
 
         private void layout(String event, int kind, String... fields) {
@@ -342,7 +343,9 @@ public final class RecordingReader {
                     commit(en, b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
                 }
                 case KIND_ACTIVE_SETTING -> {
-                    if (executionSampleTypes.contains(at(v, f[0])) && "period".equals(at(s, f[1]))) {
+                    // jdk.CPUTimeSample's is "throttle", a CPU-time period or a rate (a rate gives no period)
+                    String setting = at(s, f[1]);
+                    if (executionSampleTypes.contains(at(v, f[0])) && ("period".equals(setting) || "throttle".equals(setting))) {
                         long nanos = SamplingPeriod.parseNanos(at(s, f[2]));
                         // several recordings may each set one: JFR samples at the shortest
                         if (nanos > 0 && (samplingPeriod == 0 || nanos < samplingPeriod)) {

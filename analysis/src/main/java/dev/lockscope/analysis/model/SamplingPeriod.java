@@ -1,6 +1,9 @@
 package dev.lockscope.analysis.model;
 
-/** JFR's text of a period setting ({@code "20 ms"}, {@code "10 ms"}, {@code "1 s"}, {@code "off"}). */
+/**
+ * JFR's text of a period setting: {@code "20 ms"}, {@code "1 s"} (ExecutionSample's period),
+ * {@code "10ms"} (CPUTimeSample's throttle), {@code "off"}, {@code "100/s"} (a rate: no period).
+ */
 final class SamplingPeriod {
     private SamplingPeriod() {
     }
@@ -10,7 +13,7 @@ final class SamplingPeriod {
         if (setting == null) {
             return 0;
         }
-        String[] parts = setting.trim().split("\\s+");
+        String[] parts = setting.trim().split("(?<=\\d)\\s*(?=[a-z])");
         if (parts.length != 2) {
             return 0;
         }

@@ -67,10 +67,10 @@ class ProfileAnalysisTest {
     void withoutThePeriodInTheRecordingTheDefaultIsAssumed() {
         ProfileAnalysis a = new ProfileAnalysis();
         a.cpuSample(new CpuSample(WORKER, 0, COMPUTE));
-        a.finish(new RecordingInfo(null, 0, 100 * MS, Map.of()));
+        a.finish(new RecordingInfo(null, 0, 1000 * MS, Map.of()));
         assertThat(a.result().periodFromRecording()).isFalse();
         assertThat(a.result().samplingPeriodNanos()).isEqualTo(ProfileAnalysis.DEFAULT_PERIOD_NANOS);
-        // nothing bounds the only sample but the recording's end, 100 ms: 5 periods
+        // nothing bounds the only sample before the recording's end, 1 s: it stands for the longest gap
         assertThat(a.result().wallRunningNanos()).isEqualTo(ProfileAnalysis.MAX_GAP_PERIODS * ProfileAnalysis.DEFAULT_PERIOD_NANOS);
     }
 

@@ -43,7 +43,7 @@ public final class ProfileTextReport {
             out.append('\n');
         } else {
             out.append("CPU profile").append(group == null ? "" : " of " + group).append(": ").append(total)
-                    .append(" execution samples every ").append(period).append(" (")
+                    .append(" samples every ").append(period).append(" (")
                     .append(seconds(ProfileStacks.nanos(p, false, total))).append(" of CPU)\n");
         }
         if (total == 0) {
