@@ -59,8 +59,19 @@ async function checkReport(r) {
     JSON.stringify(await page.evaluate(() => window.lockscope.errors)));
 
   const text = sel => page.locator(sel).innerText();
+  const frameNames = async sel => (await page.locator(sel + ' svg g').evaluateAll(gs => gs.map(g => g.getAttribute('name')))).join('\n');
+  if (r.diff) { // lockscope diff's page: the similarity table and the differential flame graph
+    check(p + 'similarity table has all threads and groups', await page.locator('#similarity-table tbody tr').count() >= 2);
+    check(p + 'differential flame graph shows ' + r.expectFrame, (await frameNames('#diff-flame')).includes(r.expectFrame));
+    await page.screenshot({ path: join(config.screenshots, r.name + '-page.png'), fullPage: true });
+    check(p + 'no console errors', errors.length === 0, errors.join(' | '));
+    check(p + 'no network requests', requests.length === 0, requests.join(' '));
+    await page.close();
+    return;
+  }
   if (r.empty) { // a report with no locks and none of the optional members: every section says so
-    for (const sel of ['#lock-table', '#blame', '#flame-waiter', '#flame-owner', '#bottle-graph', '#timeline-view']) {
+    for (const sel of ['#lock-table', '#blame', '#flame-waiter', '#flame-owner', '#bottle-graph', '#timeline-view',
+      '#profile-wall', '#profile-cpu']) {
       check(p + sel + ' says what is missing', await page.locator(sel + ' .missing').count() === 1);
     }
     await page.screenshot({ path: join(config.screenshots, r.name + '-page.png'), fullPage: true });
@@ -83,6 +94,10 @@ async function checkReport(r) {
     check(p + 'owner flame graph drawn', await page.locator('#flame-owner svg').count() === 1);
   } else {
     check(p + 'owner flame graph says what is missing', (await text('#flame-owner')).includes('No owner chains'));
+  }
+  if (r.expectProfileFrame) {
+    check(p + 'wall profile shows ' + r.expectProfileFrame, (await frameNames('#profile-wall')).includes(r.expectProfileFrame));
+    check(p + 'CPU profile drawn', await page.locator('#profile-cpu svg').count() === 1);
   }
   if (r.bottleGraph) {
     check(p + 'bottle graph drawn', (await page.locator('#bottle-graph svg').textContent()).includes(r.expectThread));

@@ -19,6 +19,8 @@ import java.time.Duration;
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
  *   freeOnPrint            after each table, forget blockers that were garbage-collected (§3.3.3)
  *   cpuSamples=DURATION|off  JFR CPU sampling period, used to find what lock owners ran (default 20ms)
+ *   cpuTime                sample by CPU time with JDK 25's jdk.CPUTimeSample (JEP 509, Linux; in Java and
+ *                          native code) every cpuSamples of a thread's CPU time, instead of jdk.ExecutionSample
  *   jdkPark                also record JFR's jdk.ThreadPark (off by default: lockscope's Park events
  *                          cover parks on a blocker, and ThreadPark walks each parking thread's stack again)
  *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
@@ -52,6 +54,7 @@ final class AgentOptions {
     boolean freeOnPrint;
     Duration cpuSamples = Duration.ofMillis(20);
     boolean jdkPark;
+    boolean cpuTime;
     boolean acquireEvents;
     int maxBlockers = 50_000;
     boolean reportAtExit = true;
@@ -66,7 +69,7 @@ final class AgentOptions {
     Path dumpTo;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, report, quiet, metricsPort, jmx, continuous, reply, dump, since, out, stop";
+            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, report, quiet, metricsPort, jmx, continuous, reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
     static AgentOptions parse(String args) {
@@ -94,6 +97,7 @@ final class AgentOptions {
                 case "freeOnPrint" -> o.freeOnPrint = flag(key, value);
                 case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : Duration.ofNanos(OptionValues.cpuSamples(name, require(key, value)));
                 case "jdkPark" -> o.jdkPark = flag(key, value);
+                case "cpuTime" -> o.cpuTime = flag(key, value);
                 case "acquireEvents" -> o.acquireEvents = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "report" -> {

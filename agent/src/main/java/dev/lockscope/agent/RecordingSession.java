@@ -43,6 +43,7 @@ final class RecordingSession {
     static final String[] JDK_LOCK_EVENTS = {EventNames.MONITOR_ENTER, EventNames.MONITOR_WAIT, EventNames.THREAD_SLEEP};
 
     private static final String NAME = "lockscope";
+    private static final Duration MIN_IO_THRESHOLD = Duration.ofMillis(1);
     /** The longest JFR's shutdown hook may take writing our recording before the exit table goes without it. */
     private static final long EXIT_WRITE_LIMIT_MILLIS = 120_000;
 
@@ -133,8 +134,23 @@ final class RecordingSession {
         recording.enable(EventNames.THREAD_START);
         recording.enable(EventNames.THREAD_END);
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
-        if (options.cpuSamples != null) {
+        if (options.cpuSamples != null && options.cpuTime && hasEventType(EventNames.CPU_TIME_SAMPLE)) {
+            recording.enable(EventNames.CPU_TIME_SAMPLE).withStackTrace()
+                    .with("throttle", OptionValues.formatNanos(options.cpuSamples.toNanos()));
+        } else if (options.cpuSamples != null) {
+            if (options.cpuTime) {
+                LockscopeAgent.log("cpuTime: this JVM has no jdk.CPUTimeSample (JDK 25 and later, on Linux): "
+                        + "execution samples instead");
+            }
             recording.enable(EventNames.EXECUTION_SAMPLE).withPeriod(options.cpuSamples);
+        }
+        // profiles (lockscope profile --wall): the sampling period as JFR applied it, and blocking I/O,
+        // the off-CPU time beside lock, park, wait and sleep; I/O at 1 ms or more, so that an
+        // application reading many small files does not fill the recording
+        recording.enable(EventNames.ACTIVE_SETTING);
+        Duration ioThreshold = options.threshold.compareTo(MIN_IO_THRESHOLD) < 0 ? MIN_IO_THRESHOLD : options.threshold;
+        for (String io : EventNames.BLOCKING_IO) {
+            recording.enable(io).withThreshold(ioThreshold).withStackTrace();
         }
         Path parent = file.getParent();
         if (parent != null) {
@@ -218,6 +234,10 @@ final class RecordingSession {
         if (!Files.isRegularFile(to) || Files.size(to) == 0) {
             throw new IOException("JFR wrote no data to " + to + (answer == null ? "" : ": " + answer.toString().strip()));
         }
+    }
+
+    private static boolean hasEventType(String name) {
+        return FlightRecorder.getFlightRecorder().getEventTypes().stream().anyMatch(t -> t.getName().equals(name));
     }
 
     /**

@@ -55,6 +55,11 @@ final class AgentOptionsMixin {
                     + "collected (use with --max-size/--max-age, which bound the disk).")
     boolean continuous;
 
+    @Option(names = "--cpu-time",
+            description = "Sample threads by CPU time used (JDK 25's jdk.CPUTimeSample, Linux; Java and native code) "
+                    + "every --cpu-samples of CPU, instead of JFR's execution samples; older JDKs keep execution samples.")
+    boolean cpuTime;
+
     @Option(names = "--sched",
             description = "Also record scheduling data (perf context switches, else /proc sampling) into <recording>.sched, "
                     + "for `lockscope bottle`. Only when COMMAND is java itself.")
@@ -111,6 +116,9 @@ final class AgentOptionsMixin {
             parts.add("continuous");
         }
         parts.add("cpuSamples=" + cpuSamples);
+        if (cpuTime) {
+            parts.add("cpuTime");
+        }
         parts.add("maxSize=" + maxSize);
         parts.add("maxAge=" + maxAge);
         parts.addAll(List.of(extra));

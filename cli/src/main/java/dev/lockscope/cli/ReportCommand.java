@@ -14,8 +14,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -106,19 +104,7 @@ final class ReportCommand implements Callable<Integer> {
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
-        if (output == null) {
-            // picocli's writer is for text; the report may be binary (pprof), so bytes go to stdout as they are
-            spec.commandLine().getOut().flush();
-            System.out.write(report, 0, report.length);
-            System.out.flush();
-        } else {
-            try {
-                Files.write(output, report);
-            } catch (IOException e) {
-                throw new UserError("cannot write " + output + ": " + e);
-            }
-            spec.commandLine().getErr().println("lockscope: report written to " + output);
-        }
+        Output.write(spec, output, report, "report");
         return 0;
     }
 

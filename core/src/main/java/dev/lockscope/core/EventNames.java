@@ -1,5 +1,7 @@
 package dev.lockscope.core;
 
+import java.util.List;
+
 /**
  * The names of the JFR events lockscope writes and reads, in one place: the agent's event classes
  * use them in their {@code @Name} annotations, the analysis's reader to find them in a recording.
@@ -24,8 +26,18 @@ public final class EventNames {
     public static final String THREAD_START = "jdk.ThreadStart";
     public static final String THREAD_END = "jdk.ThreadEnd";
     public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    /** JDK 25's CPU-time sampler (JEP 509, Linux): threads sampled per CPU time used, in Java or native code. */
+    public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
     public static final String VIRTUAL_THREAD_PINNED = "jdk.VirtualThreadPinned";
     public static final String CPU_INFORMATION = "jdk.CPUInformation";
     public static final String CONTAINER_CONFIGURATION = "jdk.ContainerConfiguration";
     public static final String INITIAL_SYSTEM_PROPERTY = "jdk.InitialSystemProperty";
+    /** The settings in force (the execution samples' period, for wall-clock weights). */
+    public static final String ACTIVE_SETTING = "jdk.ActiveSetting";
+    /** Blocking I/O, the off-CPU time of a wall-clock profile beside lock, park, wait and sleep. */
+    public static final String SOCKET_READ = "jdk.SocketRead";
+    public static final String SOCKET_WRITE = "jdk.SocketWrite";
+    public static final String FILE_READ = "jdk.FileRead";
+    public static final String FILE_WRITE = "jdk.FileWrite";
+    public static final List<String> BLOCKING_IO = List.of(SOCKET_READ, SOCKET_WRITE, FILE_READ, FILE_WRITE);
 }

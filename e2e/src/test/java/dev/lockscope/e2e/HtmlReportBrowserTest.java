@@ -23,10 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The HTML report in a real browser: headless Chromium (Debian's package) driven by
- * report/web/browser-test.mjs (playwright-core), both installed by scripts/install-deps.sh. Three
+ * report/web/browser-test.mjs (playwright-core), both installed by scripts/install-deps.sh. Four
  * pages: the one {@code lockscope record --sched} writes for a demo run (the product as shipped,
- * bottle graph included), a synthetic recording of 100k contention records with a time bound, and an
- * empty report whose sections must each say what is missing. Screenshots and the page sizes go to
+ * bottle graph and profiles included), a synthetic recording of 100k contention records with a time
+ * bound, an empty report whose sections must each say what is missing, and {@code lockscope diff}'s
+ * page of the demo run with itself. Screenshots and the page sizes go to
  * e2e/target/html-report/.
  */
 class HtmlReportBrowserTest {
@@ -59,7 +60,15 @@ class HtmlReportBrowserTest {
         ObjectNode config = config(OUT);
         ArrayNode reports = config.withArray("reports");
         reports.addObject().put("file", demoHtml.toString()).put("name", "demo").put("expectLock", "ReentrantLock")
-                .put("expectThread", "worker-").put("owners", true).put("bottleGraph", true);
+                .put("expectThread", "worker-").put("owners", true).put("bottleGraph", true)
+                .put("expectProfileFrame", "[parked on java.util.concurrent.locks.ReentrantLock");
+        // lockscope diff's page, of the demo run with itself
+        Path diffHtml = OUT.resolve("diff.html");
+        Proc diff = Proc.lockscope(OUT, 120, "diff", jfr.toString(), jfr.toString(), "--wall", "--format", "html",
+                "-o", diffHtml.toString());
+        assertThat(diff.exitCode()).as(diff.err()).isZero();
+        reports.addObject().put("file", diffHtml.toString()).put("name", "diff").put("diff", true)
+                .put("expectFrame", "[parked on java.util.concurrent.locks.ReentrantLock");
         reports.addObject().put("file", largeHtml.toString()).put("name", "large-100k").put("expectLock", "ReentrantLock")
                 // 1000 lock leaves of ~1 px each are below d3-flame-graph's minimum frame size
                 .put("expectFrame", "com.example.service.Handler")

@@ -75,6 +75,10 @@ public final class EventOrder {
         visitors.forEach(v -> v.virtualThreadCarriers(count));
     }
 
+    public void cpuSamplingPeriod(long nanos) {
+        visitors.forEach(v -> v.cpuSamplingPeriod(nanos));
+    }
+
     /** Releases everything still held, then tells the visitors that the recording is over. */
     public void finish(RecordingInfo info) {
         while (!ours.isEmpty()) {
@@ -116,6 +120,8 @@ public final class EventOrder {
             visitors.forEach(v -> v.cpuSample(s));
         } else if (event instanceof Interval i && i.eventType().equals(EventNames.THREAD_SLEEP)) {
             visitors.forEach(v -> v.sleep(i));
+        } else if (event instanceof Interval i && EventNames.BLOCKING_IO.contains(i.eventType())) {
+            visitors.forEach(v -> v.blockingIo(i));
         } else if (event instanceof Interval i) {
             visitors.forEach(v -> v.pinned(i));
         } else if (event instanceof LockSummary s) {

@@ -54,6 +54,8 @@ public final class RecordingReader {
     private int parallelism;
     private int containerCpus;
     private int cpus;
+    /** jdk.ExecutionSample's period as the recording's settings give it; 0 when they do not. */
+    private long samplingPeriod;
 
     /** Told of every thread in each chunk's thread pool (bottle graphs name OS threads with them). */
     public interface ThreadVisitor {
@@ -165,6 +167,8 @@ public final class RecordingReader {
     private static final int KIND_CPU_INFO = 14;
     private static final int KIND_CONTAINER = 15;
     private static final int KIND_SYSTEM_PROPERTY = 16;
+    private static final int KIND_ACTIVE_SETTING = 17;
+    private static final int KIND_IO = 18;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -205,12 +209,25 @@ public final class RecordingReader {
             layout(EventNames.MONITOR_WAIT, KIND_MONITOR_WAIT, "eventThread", "stackTrace", "monitorClass", "address",
                     "notifier", "timedOut", "timeout");
             layout(EventNames.EXECUTION_SAMPLE, KIND_SAMPLE, "sampledThread", "stackTrace");
+            layout(EventNames.CPU_TIME_SAMPLE, KIND_SAMPLE, "eventThread", "stackTrace");
             layout(EventNames.THREAD_SLEEP, KIND_SLEEP, "eventThread", "stackTrace");
             layout(EventNames.THREAD_START, KIND_THREAD, "thread");
             layout(EventNames.THREAD_END, KIND_THREAD_END, "thread");
             layout(EventNames.THREAD_PARK, KIND_JDK_PARK, "eventThread", "stackTrace", "parkedClass");
             layout(EventNames.ACQUIRE, KIND_ACQUIRE, "eventThread");
+            layout(EventNames.ACTIVE_SETTING, KIND_ACTIVE_SETTING, "id", "name", "value");
+            for (String io : EventNames.BLOCKING_IO) {
+                layout(io, KIND_IO, "eventThread", "stackTrace");
+            }
+            for (JfrType t : chunk.types()) {
+                if (t.name.equals(EventNames.EXECUTION_SAMPLE) || t.name.equals(EventNames.CPU_TIME_SAMPLE)) {
+                    executionSampleTypes.add(t.id);
+                }
+            }
         }
+
+        /** The type ids of jdk.ExecutionSample and jdk.CPUTimeSample in this chunk, whose period {@link #event} reads. */
+        private final java.util.Set<Long> executionSampleTypes = new java.util.HashSet<>();
 
         private void layout(String event, int kind, String... fields) {
             for (JfrType t : chunk.types()) {
@@ -335,6 +352,19 @@ public final class RecordingReader {
                 case KIND_THREAD, KIND_THREAD_END -> {
                     commit(en, b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
                 }
+                case KIND_ACTIVE_SETTING -> {
+                    // jdk.CPUTimeSample's is "throttle", a CPU-time period or a rate (a rate gives no period)
+                    String setting = at(s, f[1]);
+                    if (executionSampleTypes.contains(at(v, f[0])) && ("period".equals(setting) || "throttle".equals(setting))) {
+                        long nanos = SamplingPeriod.parseNanos(at(s, f[2]));
+                        // several recordings may each set one: JFR samples at the shortest
+                        if (nanos > 0 && (samplingPeriod == 0 || nanos < samplingPeriod)) {
+                            samplingPeriod = nanos;
+                            order.cpuSamplingPeriod(nanos); // before this chunk's samples are delivered
+                        }
+                    }
+                }
+                case KIND_IO -> commit(en, en, new Interval(type.name, thread(at(v, f[0])), b, en, frames(at(v, f[1]))));
                 case KIND_ACQUIRE -> {
                     lockscopeEvents++;
                     thread(at(v, f[0]));

@@ -45,6 +45,18 @@ public interface RecordingVisitor {
     default void jdkPark(JdkPark p) {
     }
 
+    /** {@code jdk.SocketRead/Write}, {@code jdk.FileRead/Write}: a thread blocked in I/O. */
+    default void blockingIo(Interval i) {
+    }
+
+    /**
+     * When the recording's settings tell, before the samples of the chunk that says so: the period at
+     * which JFR took {@link #cpuSample}s (again when a later setting is shorter: JFR samples at the
+     * shortest period any recording asks for).
+     */
+    default void cpuSamplingPeriod(long nanos) {
+    }
+
     /** A thread started or ended. */
     default void threadLife(ThreadLife t) {
     }

@@ -20,4 +20,17 @@ class WallClockWeightsTest {
     void aGapLongerThanThePeriodIsNotCountedAsRunning() {
         assertThat(WallClockWeights.runningSample(0, 500, 1000, 20)).isEqualTo(20);
     }
+
+    @Test
+    void theFirstSampleAfterAWaitStandsForTheTimeSinceTheWaitEnded() {
+        long period = 20;
+        // sample at 0, a wait from 5 to 100, samples at 112 and 132
+        assertThat(WallClockWeights.runningSample(0, 5, 200, period)).isEqualTo(5);
+        assertThat(WallClockWeights.sinceResume(112, 0, 100, period)).isEqualTo(12);
+        assertThat(WallClockWeights.runningSample(112, 132, 200, period)).isEqualTo(20);
+        assertThat(WallClockWeights.sinceResume(132, 112, 100, period)).isZero(); // the wait ended before the previous sample
+        // a long resume without samples counts one period at most, like a long gap between samples
+        assertThat(WallClockWeights.sinceResume(500, 0, 100, period)).isEqualTo(20);
+        assertThat(WallClockWeights.sinceResume(112, Long.MIN_VALUE, Long.MIN_VALUE, period)).isZero();
+    }
 }

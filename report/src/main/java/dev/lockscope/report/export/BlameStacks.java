@@ -20,7 +20,7 @@ public final class BlameStacks {
 
     /**
      * @param frames innermost first, as recorded; empty when the side has no call chain
-     * @param lock   the lock's {@code class@id}, the leaf of the stack
+     * @param lock   the lock's {@code class@id}, the leaf of the stack; null in a profile's stacks
      * @param thread the side's thread name, null when unknown
      */
     public record Stack(List<String> frames, String lock, String thread, long nanos, long count) {

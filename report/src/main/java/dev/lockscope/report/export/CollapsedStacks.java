@@ -3,6 +3,7 @@ package dev.lockscope.report.export;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.report.model.FrameFormat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,15 +11,21 @@ import java.util.TreeMap;
 /**
  * Brendan Gregg's collapsed-stack format ({@code root;...;leaf value} per line), read by
  * flamegraph.pl, speedscope and most flame-graph tools: wait nanoseconds per distinct stack of the
- * chosen side, root first, the lock as leaf. Lines are sorted so the output is stable.
+ * chosen side, root first, the lock as leaf; or a profile's nanoseconds per call path. Lines are sorted
+ * so the output is stable.
  */
 public final class CollapsedStacks {
     private CollapsedStacks() {
     }
 
     public static String render(BlameSummary blame, Side side) {
+        return render(BlameStacks.of(blame, side));
+    }
+
+    /** Any stacks: the blame's, or a profile's ({@link ProfileStacks}). */
+    public static String render(List<BlameStacks.Stack> stacks) {
         Map<String, Long> nanosByStack = new TreeMap<>();
-        for (BlameStacks.Stack s : BlameStacks.of(blame, side)) {
+        for (BlameStacks.Stack s : stacks) {
             nanosByStack.merge(line(s), s.nanos(), Long::sum);
         }
         StringBuilder out = new StringBuilder();
@@ -26,17 +33,20 @@ public final class CollapsedStacks {
         return out.toString();
     }
 
-    /** Root first: the frames from the outermost, then the lock. */
+    /** Root first: the frames from the outermost, then the lock (if the stack has one). */
     private static String line(BlameStacks.Stack s) {
-        StringBuilder sb = new StringBuilder();
+        List<String> names = new ArrayList<>();
         List<String> frames = s.frames();
         if (frames.isEmpty()) {
-            sb.append(s.placeholder()).append(';');
+            names.add(s.placeholder());
         }
         for (int i = frames.size() - 1; i >= 0; i--) {
-            sb.append(name(FrameFormat.print(frames.get(i)))).append(';');
+            names.add(name(FrameFormat.print(frames.get(i))));
         }
-        return sb.append(name(s.lock())).toString();
+        if (s.lock() != null) {
+            names.add(name(s.lock()));
+        }
+        return String.join(";", names);
     }
 
     /** ';' separates frames (the value follows the last space, so spaces inside frames are fine). */

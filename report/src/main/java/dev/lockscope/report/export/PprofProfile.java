@@ -9,11 +9,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * A gzipped pprof profile (github.com/google/pprof, proto/profile.proto) of the blame stacks, read by {@code go tool pprof}, Pyroscope and most continuous profilers. Two sample types:
+ * A gzipped pprof profile (github.com/google/pprof, proto/profile.proto) of the blame stacks (or of a
+ * CPU or wall-clock profile's, {@link ProfileStacks}), read by {@code go tool pprof}, Pyroscope and most continuous profilers. Two sample types:
  * {@code wait/nanoseconds} (the default) and {@code contentions/count}; each sample carries the
  * stack of the chosen side with the lock as leaf, and a {@code thread} label.
  */
@@ -38,39 +40,55 @@ public final class PprofProfile {
     }
 
     public static byte[] render(LockContention contention, BlameSummary blame, Side side) {
-        return new PprofProfile().encode(contention, blame, side);
+        return new PprofProfile().encode(BlameStacks.of(blame, side), "wait", "contentions", contention.startNanos(),
+                contention.durationNanos());
     }
 
-    private byte[] encode(LockContention contention, BlameSummary blame, Side side) {
+    /**
+     * Any stacks (a profile's, {@link ProfileStacks}) with the sample types {@code valueType}/nanoseconds
+     * and, unless null, {@code countType}/count.
+     */
+    public static byte[] render(List<BlameStacks.Stack> stacks, String valueType, String countType, long startNanos,
+                                long durationNanos) {
+        return new PprofProfile().encode(stacks, valueType, countType, startNanos, durationNanos);
+    }
+
+    private byte[] encode(List<BlameStacks.Stack> stacks, String valueType, String countType, long startNanos,
+                          long durationNanos) {
         ProtoWriter body = new ProtoWriter();
-        body.message(SAMPLE_TYPE, valueType("wait", "nanoseconds"));
-        body.message(SAMPLE_TYPE, valueType("contentions", "count"));
+        body.message(SAMPLE_TYPE, valueType(valueType, "nanoseconds"));
+        if (countType != null) {
+            body.message(SAMPLE_TYPE, valueType(countType, "count"));
+        }
         // one label key for both sides: Pyroscope and Prometheus-style tools accept only [a-zA-Z_][a-zA-Z0-9_]*
         long threadKey = string("thread");
-        for (BlameStacks.Stack s : BlameStacks.of(blame, side)) {
-            // leaf first: the lock, then the frames innermost first (or who is missing)
-            long[] ids = new long[1 + Math.max(1, s.frames().size())];
-            ids[0] = location(s.lock(), s.lock(), 0);
+        for (BlameStacks.Stack s : stacks) {
+            // leaf first: the lock (if any), then the frames innermost first (or who is missing)
+            int leaf = s.lock() == null ? 0 : 1;
+            long[] ids = new long[leaf + Math.max(1, s.frames().size())];
+            if (leaf == 1) {
+                ids[0] = location(s.lock(), s.lock(), 0);
+            }
             if (s.frames().isEmpty()) {
-                ids[1] = location(s.placeholder(), s.placeholder(), 0);
+                ids[leaf] = location(s.placeholder(), s.placeholder(), 0);
             }
             for (int i = 0; i < s.frames().size(); i++) {
                 String frame = s.frames().get(i);
-                ids[i + 1] = location(FrameFormat.print(frame), FrameFormat.function(frame), FrameFormat.line(frame));
+                ids[i + leaf] = location(FrameFormat.print(frame), FrameFormat.function(frame), FrameFormat.line(frame));
             }
             ProtoWriter sample = new ProtoWriter().packed(SAMPLE_LOCATION_ID, ids)
-                    .packed(SAMPLE_VALUE, new long[] {s.nanos(), s.count()});
+                    .packed(SAMPLE_VALUE, countType == null ? new long[] {s.nanos()} : new long[] {s.nanos(), s.count()});
             if (s.thread() != null) {
                 sample.message(SAMPLE_LABEL, new ProtoWriter().varint(LABEL_KEY, threadKey)
                         .varint(LABEL_STR, string(s.thread())));
             }
             body.message(SAMPLE, sample);
         }
-        body.varint(TIME_NANOS, contention.startNanos());
-        body.varint(DURATION_NANOS, contention.durationNanos());
-        body.message(PERIOD_TYPE, valueType("wait", "nanoseconds"));
+        body.varint(TIME_NANOS, startNanos);
+        body.varint(DURATION_NANOS, durationNanos);
+        body.message(PERIOD_TYPE, valueType(valueType, "nanoseconds"));
         body.varint(PERIOD, 1);
-        body.varint(DEFAULT_SAMPLE_TYPE, string("wait"));
+        body.varint(DEFAULT_SAMPLE_TYPE, string(valueType));
         // Locations and functions were collected while encoding samples; the string table comes last
         // because every other message adds to it.
         ProtoWriter stringTable = new ProtoWriter();

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
+import dev.lockscope.analysis.profile.CallTree;
+import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
@@ -32,7 +34,8 @@ import java.util.Map;
  */
 public final class HtmlReport {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final String[] RESOURCES = {"report.html", "report.css", "report.js", "vendor.css", "vendor.min.js"};
+    private static final String[] RESOURCES = {"report.html", "report.css", "report.js", "vendor.css", "vendor.min.js",
+            "diff.html", "diff.js"};
 
     private HtmlReport() {
     }
@@ -59,7 +62,44 @@ public final class HtmlReport {
         if (report.timeline() != null) {
             data.set("timeline", timeline(report.timeline()));
         }
+        if (report.profiles() != null) {
+            data.set("profiles", profiles(report.profiles()));
+        }
         return data;
+    }
+
+    /** Below this share of a tree's total a node is left out of the page (its time stays in its parent's total). */
+    public static final double FLAME_MIN_SHARE = 1e-4;
+
+    /**
+     * The CPU and wall-clock trees (docs/html-report.md): {@code strings}, and per tree a root of the
+     * form {@code [name index, total nanoseconds, [children...]]}, nodes below {@link #FLAME_MIN_SHARE}
+     * of the total left out.
+     */
+    private static ObjectNode profiles(Profiles p) {
+        ObjectNode o = MAPPER.createObjectNode();
+        StringTable strings = new StringTable();
+        o.put("periodNanos", p.samplingPeriodNanos());
+        o.put("cpuSamples", p.cpuSamples());
+        o.put("wallRunningNanos", p.wallRunningNanos());
+        o.set("cpu", flameNode(p.cpu().root(), p.samplingPeriodNanos(), strings, p.cpu().totalWeight()));
+        o.set("wall", flameNode(p.wall().root(), 1, strings, p.wall().totalWeight()));
+        o.set("strings", strings.table());
+        return o;
+    }
+
+    /** A tree node as the page reads it; {@code scale} turns weights into nanoseconds. */
+    public static ArrayNode flameNode(CallTree.Node<String> node, long scale, StringTable strings, long rootTotal) {
+        ArrayNode n = MAPPER.createArrayNode();
+        n.add(strings.id(node.frame() == null ? "all" : node.frame()));
+        n.add(node.totalWeight() * scale);
+        ArrayNode children = n.addArray();
+        for (CallTree.Node<String> c : node.children()) {
+            if (c.totalWeight() >= FLAME_MIN_SHARE * rootTotal && c.totalWeight() > 0) {
+                children.add(flameNode(c, scale, strings, rootTotal));
+            }
+        }
+        return n;
     }
 
     /**
@@ -127,11 +167,15 @@ public final class HtmlReport {
     }
 
     /** Strings by first use, each once. */
-    private static final class StringTable {
+    public static final class StringTable {
         private final Map<String, Integer> ids = new HashMap<>();
         private final ArrayNode table = MAPPER.createArrayNode();
 
-        int id(String s) {
+        public ArrayNode table() {
+            return table;
+        }
+
+        public int id(String s) {
             return ids.computeIfAbsent(s, k -> {
                 table.add(k);
                 return table.size() - 1;
@@ -140,6 +184,11 @@ public final class HtmlReport {
     }
 
     static String page(ObjectNode data, String title) {
+        return page("report.html", data, title);
+    }
+
+    /** A page of {@code template} (report.html, diff.html) with {@code data} and the parts it names. */
+    public static String page(String template, ObjectNode data, String title) {
         Map<String, String> parts = new HashMap<>();
         for (String name : RESOURCES) {
             parts.put(name, resource(name));
@@ -153,18 +202,18 @@ public final class HtmlReport {
         // '<' occurs in JSON only inside strings, where \u003c means the same: thread or class names
         // can then never close the <script> element that holds the data.
         json = json.replace("<", "\\u003c");
-        String template = parts.get("report.html");
+        String page = parts.get(template);
         // One pass over the markers, so text inserted for one marker is never searched for another.
-        StringBuilder out = new StringBuilder(template.length() + json.length() + 100_000);
+        StringBuilder out = new StringBuilder(page.length() + json.length() + 100_000);
         int at = 0;
         while (true) {
-            int open = template.indexOf("{{", at);
+            int open = page.indexOf("{{", at);
             if (open < 0) {
                 break;
             }
-            int close = template.indexOf("}}", open);
-            out.append(template, at, open);
-            String marker = template.substring(open + 2, close);
+            int close = page.indexOf("}}", open);
+            out.append(page, at, open);
+            String marker = page.substring(open + 2, close);
             out.append(switch (marker) {
                 case "title" -> escapeHtml(title);
                 case "data" -> json;
@@ -172,7 +221,7 @@ public final class HtmlReport {
             });
             at = close + 2;
         }
-        out.append(template, at, template.length());
+        out.append(page, at, page.length());
         return out.toString();
     }
 

@@ -4,6 +4,7 @@ import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
+import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Rules;
 import dev.lockscope.report.rules.WaitClasses;
@@ -24,10 +25,11 @@ import java.util.List;
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
  * @param waits       each lock's waits classified as contention, idle or other; idle time per pool
  * @param warnings    what the reader found wrong with the recording (damage, salvaged chunks, no lockscope events)
+ * @param profiles    the CPU and wall-clock profiles (execution samples and recorded waits), or null when not built
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
-                     List<String> warnings) {
+                     List<String> warnings, Profiles profiles) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
@@ -36,7 +38,13 @@ public record Report(LockContention contention, BlameSummary blame, BottleGraph 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   List<RuleResult> rules, WaitClasses waits) {
-        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of());
+        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null);
+    }
+
+    /** A report without profiles. */
+    public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+                  PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits, List<String> warnings) {
+        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null);
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

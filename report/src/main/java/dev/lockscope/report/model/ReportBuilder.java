@@ -21,6 +21,7 @@ import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.analysis.profile.ProfileAnalysis;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
@@ -50,6 +51,7 @@ public final class ReportBuilder {
     private final BlameAnalysis blame = new BlameAnalysis();
     private final EventsSeen events = new EventsSeen();
     private final PinningAnalysis pinning = new PinningAnalysis();
+    private final ProfileAnalysis profiles = new ProfileAnalysis();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
@@ -96,7 +98,7 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -119,7 +121,7 @@ public final class ReportBuilder {
         LockContention table = contention.result();
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings());
+                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings(), profiles.result());
     }
 
     /**

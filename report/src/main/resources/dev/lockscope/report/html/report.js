@@ -296,6 +296,9 @@
   }
   const charts = [];
   function drawFlame(side, container) {
+    drawFlameData(flameTree(side), container);
+  }
+  function drawFlameData(tree, container) {
     const V = window.lockscopeVendor;
     const width = Math.max(600, container.clientWidth || 1000);
     const chart = V.flamegraph().width(width).cellHeight(18).minFrameSize(2).transitionDuration(300)
@@ -304,7 +307,7 @@
       .label(d => d.data.name + ' — ' + fmtNanos(d.value) + ' (' + pct(d.value, d.parent ? rootValue(d) : d.value) + ')');
     const tip = V.tooltip.defaultFlamegraphTooltip().text(d => d.data.name + ' — ' + fmtNanos(d.value));
     chart.tooltip(tip);
-    V.select(container).datum(flameTree(side)).call(chart);
+    V.select(container).datum(tree).call(chart);
     charts.push(chart);
   }
   function rootValue(d) { while (d.parent) d = d.parent; return d.value; }
@@ -324,6 +327,34 @@
       charts.forEach(c => term ? c.search(term) : c.clear());
     });
     document.getElementById('flame-reset').addEventListener('click', () => charts.forEach(c => c.resetZoom()));
+  });
+
+  // ---- CPU and wall-clock profiles (trees computed in Java: HtmlReport.profiles) -------------------
+  /** [name index, total nanoseconds, children] → d3-flame-graph's {name, value, children}. */
+  function unpackFlame(node, strings) {
+    return { name: strings[node[0]], value: node[1], children: node[2].map(c => unpackFlame(c, strings)) };
+  }
+  api.unpackFlame = unpackFlame;
+  const profileCharts = [];
+  section('profiles', () => {
+    const p = data.profiles;
+    const boxes = { wall: document.getElementById('profile-wall'), cpu: document.getElementById('profile-cpu') };
+    for (const kind of ['wall', 'cpu']) {
+      if (!p || !p[kind] || p[kind][1] === 0) {
+        missing(boxes[kind], 'No ' + kind + ' profile in this report.', kind === 'cpu'
+          ? 'It needs execution samples: record with the agent\'s cpuSamples on (the default, 20ms).'
+          : 'It needs execution samples or recorded waits.');
+        continue;
+      }
+      const before = charts.length;
+      drawFlameData(unpackFlame(p[kind], p.strings), boxes[kind]);
+      profileCharts.push(...charts.splice(before));
+    }
+    document.getElementById('profile-search').addEventListener('input', ev => {
+      const term = ev.target.value.trim();
+      profileCharts.forEach(c => term ? c.search(term) : c.clear());
+    });
+    document.getElementById('profile-reset').addEventListener('click', () => profileCharts.forEach(c => c.resetZoom()));
   });
 
   // ---- bottle graph ------------------------------------------------------------------------------
