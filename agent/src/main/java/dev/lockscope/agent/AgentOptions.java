@@ -24,6 +24,9 @@ import java.time.Duration;
  *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
  *                          default: nothing in lockscope reads it)
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
+ *   deep=PATTERNS          deep mode: count every lock acquisition in the classes matching the patterns
+ *                          (':'-separated, e.g. com.example.**:org.acme.Cache*); premain only
+ *   deepExclude=PATTERNS   classes left out of deep mode
  *   report=stderr|off      print the table at JVM exit (default stderr)
  *   quiet                  no start-up line
  * Sent by `lockscope attach/dump` to a running agent:
@@ -45,6 +48,8 @@ final class AgentOptions {
     boolean jdkPark;
     boolean acquireEvents;
     int maxBlockers = 50_000;
+    /** Deep mode's class selection, or null when deep mode is off. */
+    DeepSelection deep;
     boolean reportAtExit = true;
     boolean quiet;
     Path replyTo;
@@ -52,7 +57,7 @@ final class AgentOptions {
     boolean stop;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, report, quiet, reply, dump, stop";
+            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, deep, deepExclude, report, quiet, reply, dump, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
     static AgentOptions parse(String args) {
@@ -60,6 +65,8 @@ final class AgentOptions {
         if (args == null || args.isBlank()) {
             return o;
         }
+        String deep = null;
+        String deepExclude = null;
         for (String part : args.split(",")) {
             String item = part.trim();
             if (item.isEmpty()) {
@@ -82,6 +89,8 @@ final class AgentOptions {
                 case "jdkPark" -> o.jdkPark = flag(key, value);
                 case "acquireEvents" -> o.acquireEvents = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
+                case "deep" -> deep = require(key, value);
+                case "deepExclude" -> deepExclude = require(key, value);
                 case "report" -> {
                     String v = require(key, value);
                     if (!v.equals("stderr") && !v.equals("off")) {
@@ -95,6 +104,11 @@ final class AgentOptions {
                 case "stop" -> o.stop = flag(key, value);
                 default -> throw new IllegalArgumentException("unknown agent option '" + key + "' (known: " + KNOWN + ")");
             }
+        }
+        if (deep != null) {
+            o.deep = DeepSelection.parse(deep, deepExclude);
+        } else if (deepExclude != null) {
+            throw new IllegalArgumentException("agent option deepExclude needs deep as well");
         }
         return o;
     }

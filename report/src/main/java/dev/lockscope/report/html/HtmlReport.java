@@ -10,6 +10,7 @@ import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
+import dev.lockscope.report.deep.DeepHtml;
 import dev.lockscope.report.model.BlameKeys;
 import dev.lockscope.report.model.FrameFormat;
 import dev.lockscope.report.model.Report;
@@ -57,6 +58,9 @@ public final class HtmlReport {
         }
         if (report.timeline() != null) {
             data.set("timeline", timeline(report.timeline()));
+        }
+        if (report.deep() != null) {
+            data.putObject("deep").put("html", DeepHtml.fragment(report.deep()));
         }
         return data;
     }

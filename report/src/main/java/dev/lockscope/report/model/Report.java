@@ -1,5 +1,6 @@
 package dev.lockscope.report.model;
 
+import dev.lockscope.analysis.deep.DeepResult;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
@@ -24,13 +25,20 @@ import java.util.List;
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
  * @param waits       each lock's waits classified as contention, idle or other; idle time per pool
  * @param warnings    what the reader found wrong with the recording (damage, salvaged chunks, no lockscope events)
+ * @param deep        deep mode's statistics ({@code record --deep}), or null when the recording has none
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
-                     List<String> warnings) {
+                     List<String> warnings, DeepResult deep) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
+    }
+
+    /** A report of a recording without deep-mode statistics. */
+    public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+                  PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits, List<String> warnings) {
+        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null);
     }
 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */

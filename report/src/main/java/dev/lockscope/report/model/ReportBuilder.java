@@ -14,6 +14,7 @@ import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
+import dev.lockscope.analysis.deep.DeepAnalysis;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
@@ -50,6 +51,7 @@ public final class ReportBuilder {
     private final BlameAnalysis blame = new BlameAnalysis();
     private final EventsSeen events = new EventsSeen();
     private final PinningAnalysis pinning = new PinningAnalysis();
+    private final DeepAnalysis deep = new DeepAnalysis();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
@@ -96,7 +98,7 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, deep));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -119,7 +121,7 @@ public final class ReportBuilder {
         LockContention table = contention.result();
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings());
+                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings(), deep.result());
     }
 
     /**

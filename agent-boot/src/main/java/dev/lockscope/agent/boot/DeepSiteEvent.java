@@ -1,0 +1,50 @@
+package dev.lockscope.agent.boot;
+
+import dev.lockscope.core.EventNames;
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Enabled;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/** Deep mode: the statistics of one instrumented site, over every object locked there, written at every chunk end. */
+@Name(EventNames.DEEP_SITE)
+@Label("Deep Site Statistics")
+@Category({"lockscope", "Deep Mode"})
+@Description("Every acquisition at one instrumented lock site")
+@Enabled(false)
+@StackTrace(false)
+public final class DeepSiteEvent extends jdk.jfr.Event {
+    @Label("Site")
+    @Description("package.Class.method:line")
+    public String site;
+    @Label("Kind")
+    @Description("monitorenter, synchronized-method, lock, wait or notify")
+    public String kind;
+    @Label("Gets")
+    public long gets;
+    @Label("Non-Recursive")
+    public long nonRecursive;
+    @Label("Slow")
+    public long slow;
+    @Label("Recursive")
+    public long recursive;
+    @Label("Try Failures")
+    public long tryFailures;
+    @Label("Waits")
+    public long waits;
+    @Label("Notifies")
+    public long notifies;
+    @Label("Locked Sections")
+    public long sections;
+    @Label("Hold Time")
+    @Timespan(Timespan.NANOSECONDS)
+    public long holdNanos;
+    @Label("Longest Hold")
+    @Timespan(Timespan.NANOSECONDS)
+    public long maxHoldNanos;
+    @Label("Hold Histogram")
+    public String holdHistogram;
+}
