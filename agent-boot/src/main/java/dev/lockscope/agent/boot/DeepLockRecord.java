@@ -158,6 +158,14 @@ public final class DeepLockRecord {
         DeepSites.held(holdSite, held);
     }
 
+    /**
+     * The counts now, racily read unless the lock's users have stopped: gets, non-recursive, slow,
+     * recursive, waits, notifies, sections, try failures (in this order).
+     */
+    public long[] counts() {
+        return new long[]{gets, nonRecursive, slow, recursive, waits, notifies, sections, tryFailures};
+    }
+
     long tryFailures() {
         return tryFailures;
     }
