@@ -85,6 +85,10 @@ public final class DeepHooks {
         return out;
     }
 
+    static DeepLockRecord recordOf(Object lock) {
+        return RECORDS.get(new BlockerRecord.Lookup(lock));
+    }
+
     /** Drops the record of one object (the calibration's own lock) and returns it. */
     static DeepLockRecord forget(Object lock) {
         PER_THREAD.get().last = null;

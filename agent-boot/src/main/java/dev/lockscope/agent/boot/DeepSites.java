@@ -2,7 +2,7 @@ package dev.lockscope.agent.boot;
 
 import dev.lockscope.core.HoldHistogram;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.Arrays;
 
 /**
  * The instrumented lock sites of deep mode (a {@code monitorenter}, a {@code synchronized} method, a
@@ -11,38 +11,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>The transformer registers a site before the class that contains it can run ({@link #register},
  * under this class's lock, never on an application's locking path); the hooks pass the site's number.
- * Sites are shared by all threads that run the code, so their counters are atomic adds (one
- * {@link AtomicLongArray} slot per statistic). The table of sites is replaced, never changed in place,
- * when it grows: a hook reads the volatile reference and finds every site registered before its class ran.
- * At most {@link #MAX_SITES} sites: further ones get number -1 and count only in their lock's record.
+ * One site locks many objects from many threads, so its counters are kept per thread ({@link ThreadTable},
+ * plain writes by that thread only: no atomic operation and no shared cache line on the hot path) and
+ * summed when the summaries are written, racily while the threads run, exactly once they have stopped.
+ * Tables of threads that have ended are folded into one table then, so memory is bounded by the live
+ * threads times the sites each used. At most {@link #MAX_SITES} sites: further ones get number -1 and
+ * count only in their lock's record.
  */
 public final class DeepSites {
     public static final int MAX_SITES = 65_536;
-
-    /** One site: where it is, what it does, and its counters. */
-    public static final class Site {
-        public final String where;
-        public final String kind;
-        // gets, nonRecursive, slow, recursive, waits, notifies, tryFailures, sections, holdNanos, maxHold, histogram...
-        final AtomicLongArray counts = new AtomicLongArray(10 + HoldHistogram.BUCKETS);
-
-        Site(String where, String kind) {
-            this.where = where;
-            this.kind = kind;
-        }
-
-        public long count(int index) {
-            return counts.get(index);
-        }
-
-        public long[] holdHistogram() {
-            long[] h = new long[HoldHistogram.BUCKETS];
-            for (int i = 0; i < h.length; i++) {
-                h[i] = counts.get(HISTOGRAM + i);
-            }
-            return h;
-        }
-    }
 
     public static final int GETS = 0;
     public static final int NON_RECURSIVE = 1;
@@ -55,6 +32,44 @@ public final class DeepSites {
     public static final int HOLD_NANOS = 8;
     public static final int MAX_HOLD_NANOS = 9;
     static final int HISTOGRAM = 10;
+    private static final int SIZE = HISTOGRAM + HoldHistogram.BUCKETS;
+
+    /** One site: where it is and what it does. */
+    public static final class Site {
+        public final String where;
+        public final String kind;
+        final int id;
+
+        Site(String where, String kind, int id) {
+            this.where = where;
+            this.kind = kind;
+            this.id = id;
+        }
+    }
+
+    /** One thread's counters of every site it used; written by that thread only. */
+    static final class ThreadTable {
+        final Thread thread;
+        /** Indexed by site; replaced (volatile) when it grows, so the summary writer sees every row. */
+        volatile long[][] bySite = new long[64][];
+
+        ThreadTable(Thread thread) {
+            this.thread = thread;
+        }
+    }
+
+    private static final java.util.concurrent.ConcurrentLinkedQueue<ThreadTable> TABLES = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    // an anonymous class, not a lambda: a lambda's first linkage would run inside the application's locking
+    private static final ThreadLocal<ThreadTable> TABLE = new ThreadLocal<ThreadTable>() {
+        @Override
+        protected ThreadTable initialValue() {
+            ThreadTable t = new ThreadTable(Thread.currentThread());
+            TABLES.add(t);
+            return t;
+        }
+    };
+    /** The sums of the tables of threads that have ended (summary writer only, under this class's lock). */
+    private static long[][] retired = new long[0][];
 
     private static volatile Site[] sites = new Site[0];
     private static int count;
@@ -67,26 +82,15 @@ public final class DeepSites {
         if (count >= MAX_SITES) {
             return -1;
         }
-        Site[] now = sites;
-        if (count == now.length) {
-            Site[] grown = java.util.Arrays.copyOf(now, Math.max(64, now.length * 2));
-            grown[count] = new Site(where, kind);
-            sites = grown; // volatile write publishes the new site with the table
-        } else {
-            now[count] = new Site(where, kind);
-            sites = now; // republish: the volatile write orders the slot's write before hooks read it
-        }
+        Site[] grown = Arrays.copyOf(sites, count + 1);
+        grown[count] = new Site(where, kind, count);
+        sites = grown; // volatile write publishes the new site with the table
         return count++;
     }
 
     /** Every registered site. */
     public static Site[] all() {
-        Site[] now = sites;
-        int n = 0;
-        while (n < now.length && now[n] != null) {
-            n++;
-        }
-        return java.util.Arrays.copyOf(now, n);
+        return sites;
     }
 
     static Site site(int id) {
@@ -94,40 +98,105 @@ public final class DeepSites {
         return id >= 0 && id < now.length ? now[id] : null;
     }
 
+    /** This thread's counters of one site, or null for no site. */
+    private static long[] mine(int id) {
+        if (id < 0 || id >= MAX_SITES) {
+            return null;
+        }
+        ThreadTable t = TABLE.get();
+        long[][] rows = t.bySite;
+        if (id >= rows.length) {
+            rows = Arrays.copyOf(rows, Math.max(id + 1, rows.length * 2));
+            t.bySite = rows;
+        }
+        long[] row = rows[id];
+        if (row == null) {
+            row = new long[SIZE];
+            rows[id] = row;
+        }
+        return row;
+    }
+
     static void add(int id, int index) {
-        Site s = site(id);
-        if (s != null) {
-            s.counts.getAndIncrement(index);
+        long[] row = mine(id);
+        if (row != null) {
+            row[index]++;
         }
     }
 
     static void acquired(int id, boolean recursive, boolean slow) {
-        Site s = site(id);
-        if (s == null) {
+        long[] row = mine(id);
+        if (row == null) {
             return;
         }
-        s.counts.getAndIncrement(GETS);
+        row[GETS]++;
         if (recursive) {
-            s.counts.getAndIncrement(RECURSIVE);
+            row[RECURSIVE]++;
         } else {
-            s.counts.getAndIncrement(NON_RECURSIVE);
+            row[NON_RECURSIVE]++;
             if (slow) {
-                s.counts.getAndIncrement(SLOW);
+                row[SLOW]++;
             }
         }
     }
 
     static void held(int id, long nanos) {
-        Site s = site(id);
-        if (s == null) {
+        long[] row = mine(id);
+        if (row == null) {
             return;
         }
-        s.counts.getAndIncrement(SECTIONS);
-        s.counts.getAndAdd(HOLD_NANOS, nanos);
-        s.counts.getAndIncrement(HISTOGRAM + HoldHistogram.bucket(nanos));
-        long max;
-        while (nanos > (max = s.counts.get(MAX_HOLD_NANOS)) && !s.counts.compareAndSet(MAX_HOLD_NANOS, max, nanos)) {
-            // another hold raised the maximum meanwhile: compare again
+        row[SECTIONS]++;
+        row[HOLD_NANOS] += nanos;
+        row[HISTOGRAM + HoldHistogram.bucket(nanos)]++;
+        if (nanos > row[MAX_HOLD_NANOS]) {
+            row[MAX_HOLD_NANOS] = nanos;
         }
+    }
+
+    /**
+     * Every site's counters summed over all threads, indexed by site then by {@link #GETS} ...
+     * {@link #MAX_HOLD_NANOS}, then the hold histogram from index 10. Folds the tables of ended threads first.
+     */
+    public static synchronized long[][] totals() {
+        int n = sites.length;
+        if (retired.length < n) {
+            retired = Arrays.copyOf(retired, n);
+        }
+        long[][] out = new long[n][];
+        for (int i = 0; i < n; i++) {
+            out[i] = retired[i] == null ? new long[SIZE] : retired[i].clone();
+        }
+        for (java.util.Iterator<ThreadTable> it = TABLES.iterator(); it.hasNext(); ) {
+            ThreadTable t = it.next();
+            boolean ended = !t.thread.isAlive(); // its writes happen-before this: Thread.isAlive returning false
+            long[][] rows = t.bySite;
+            for (int i = 0; i < Math.min(n, rows.length); i++) {
+                if (rows[i] == null) {
+                    continue;
+                }
+                fold(out[i], rows[i]);
+                if (ended) {
+                    if (retired[i] == null) {
+                        retired[i] = new long[SIZE];
+                    }
+                    fold(retired[i], rows[i]);
+                }
+            }
+            if (ended) {
+                it.remove();
+            }
+        }
+        return out;
+    }
+
+    private static void fold(long[] into, long[] row) {
+        for (int k = 0; k < SIZE; k++) {
+            into[k] = k == MAX_HOLD_NANOS ? Math.max(into[k], row[k]) : into[k] + row[k];
+        }
+    }
+
+    /** The hold histogram of a row of {@link #totals}. */
+    public static long[] holdHistogram(long[] row) {
+        return Arrays.copyOfRange(row, HISTOGRAM, HISTOGRAM + HoldHistogram.BUCKETS);
     }
 }

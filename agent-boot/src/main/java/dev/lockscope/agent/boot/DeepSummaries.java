@@ -79,21 +79,23 @@ public final class DeepSummaries {
                 e.commit();
             }
             DeepSites.Site[] sites = DeepSites.all();
-            for (DeepSites.Site s : sites) {
+            long[][] totals = DeepSites.totals();
+            for (int i = 0; i < Math.min(sites.length, totals.length); i++) {
+                long[] c = totals[i];
                 DeepSiteEvent e = new DeepSiteEvent();
-                e.site = s.where;
-                e.kind = s.kind;
-                e.gets = s.count(DeepSites.GETS);
-                e.nonRecursive = s.count(DeepSites.NON_RECURSIVE);
-                e.slow = s.count(DeepSites.SLOW);
-                e.recursive = s.count(DeepSites.RECURSIVE);
-                e.tryFailures = s.count(DeepSites.TRY_FAILURES);
-                e.waits = s.count(DeepSites.WAITS);
-                e.notifies = s.count(DeepSites.NOTIFIES);
-                e.sections = s.count(DeepSites.SECTIONS);
-                e.holdNanos = s.count(DeepSites.HOLD_NANOS);
-                e.maxHoldNanos = s.count(DeepSites.MAX_HOLD_NANOS);
-                e.holdHistogram = dev.lockscope.core.HoldHistogram.format(s.holdHistogram());
+                e.site = sites[i].where;
+                e.kind = sites[i].kind;
+                e.gets = c[DeepSites.GETS];
+                e.nonRecursive = c[DeepSites.NON_RECURSIVE];
+                e.slow = c[DeepSites.SLOW];
+                e.recursive = c[DeepSites.RECURSIVE];
+                e.tryFailures = c[DeepSites.TRY_FAILURES];
+                e.waits = c[DeepSites.WAITS];
+                e.notifies = c[DeepSites.NOTIFIES];
+                e.sections = c[DeepSites.SECTIONS];
+                e.holdNanos = c[DeepSites.HOLD_NANOS];
+                e.maxHoldNanos = c[DeepSites.MAX_HOLD_NANOS];
+                e.holdHistogram = dev.lockscope.core.HoldHistogram.format(DeepSites.holdHistogram(c));
                 if (e.gets + e.waits + e.notifies + e.tryFailures > 0) {
                     e.commit();
                 }
@@ -126,10 +128,11 @@ public final class DeepSummaries {
      */
     public static void calibrate() {
         try {
-            final int n = 50_000;
+            final int n = 100_000;
             long bestBare = Long.MAX_VALUE;
             long bestProbed = Long.MAX_VALUE;
-            for (int round = 0; round < 6; round++) {
+            long bestHold = Long.MAX_VALUE;
+            for (int round = 0; round < 8; round++) {
                 long t0 = System.nanoTime();
                 for (int i = 0; i < n; i++) {
                     synchronized (CALIBRATION_LOCK) {
@@ -149,12 +152,17 @@ public final class DeepSummaries {
                 long t2 = System.nanoTime();
                 bestBare = Math.min(bestBare, t1 - t0);
                 bestProbed = Math.min(bestProbed, t2 - t1);
+                DeepLockRecord r = DeepHooks.recordOf(CALIBRATION_LOCK);
+                if (r != null) {
+                    // the holds of this round only: the record is this thread's alone
+                    bestHold = Math.min(bestHold, r.holdNanos / Math.max(1, r.sections));
+                    r.holdNanos = 0;
+                    r.sections = 0;
+                }
             }
-            DeepLockRecord r = DeepHooks.forget(CALIBRATION_LOCK);
+            DeepHooks.forget(CALIBRATION_LOCK);
             probeNanos = Math.max(0, (bestProbed - bestBare) / n);
-            if (r != null && r.sections > 0) {
-                holdInflationNanos = r.holdNanos / r.sections;
-            }
+            holdInflationNanos = bestHold == Long.MAX_VALUE ? 0 : bestHold;
         } catch (Throwable t) {
             HookFailures.record(t);
         }

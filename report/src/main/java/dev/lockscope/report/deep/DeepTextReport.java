@@ -28,6 +28,8 @@ public final class DeepTextReport {
         if (info != null && info.probeNanos() > 0) {
             sb.append(String.format(Locale.ROOT, "  probe cost %d ns per acquisition; each hold measured %d ns longer by the probes%n",
                     info.probeNanos(), info.holdInflationNanos()));
+        } else if (info != null) {
+            sb.append("  probe cost not measured: the run ended before the agent's calibration (about a second) did\n");
         }
         if (info != null && info.untracked() > 0) {
             sb.append("  ").append(info.untracked()).append(" acquisitions of objects past the agent's record limit count at their site only\n");
