@@ -7,7 +7,6 @@ import jdk.jfr.Enabled;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
-import jdk.jfr.Timespan;
 
 /**
  * Deep mode: the statistics of one lock object since profiling started (JLM's per-monitor row, and the
@@ -20,7 +19,7 @@ import jdk.jfr.Timespan;
 @Description("Every acquisition of one lock object in the classes selected for deep mode")
 @Enabled(false)
 @StackTrace(false)
-public final class DeepLockEvent extends jdk.jfr.Event {
+public final class DeepLockEvent extends DeepCountsEvent {
     @Label("Lock Class")
     public String lockClass;
     @Label("Lock Identity Hash")
@@ -28,32 +27,6 @@ public final class DeepLockEvent extends jdk.jfr.Event {
     @Label("Kind")
     @Description("monitor or juc (a java.util.concurrent lock)")
     public String kind;
-    @Label("Gets")
-    public long gets;
-    @Label("Non-Recursive")
-    public long nonRecursive;
-    @Label("Slow")
-    @Description("Non-recursive acquisitions begun while another thread held or was taking the lock")
-    public long slow;
-    @Label("Recursive")
-    public long recursive;
-    @Label("Try Failures")
-    public long tryFailures;
-    @Label("Waits")
-    public long waits;
-    @Label("Notifies")
-    public long notifies;
-    @Label("Locked Sections")
-    public long sections;
-    @Label("Hold Time")
-    @Timespan(Timespan.NANOSECONDS)
-    public long holdNanos;
-    @Label("Longest Hold")
-    @Timespan(Timespan.NANOSECONDS)
-    public long maxHoldNanos;
-    @Label("Hold Histogram")
-    @Description("Locked sections per decade of hold time, <1us to >=1s, comma-separated")
-    public String holdHistogram;
     @Label("First Locker")
     public String firstLocker;
     @Label("First Site")

@@ -7,7 +7,6 @@ import jdk.jfr.Enabled;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
-import jdk.jfr.Timespan;
 
 /** Deep mode: the statistics of one instrumented site, over every object locked there, written at every chunk end. */
 @Name(EventNames.DEEP_SITE)
@@ -16,35 +15,11 @@ import jdk.jfr.Timespan;
 @Description("Every acquisition at one instrumented lock site")
 @Enabled(false)
 @StackTrace(false)
-public final class DeepSiteEvent extends jdk.jfr.Event {
+public final class DeepSiteEvent extends DeepCountsEvent {
     @Label("Site")
     @Description("package.Class.method:line")
     public String site;
     @Label("Kind")
     @Description("monitorenter, synchronized-method, lock, wait or notify")
     public String kind;
-    @Label("Gets")
-    public long gets;
-    @Label("Non-Recursive")
-    public long nonRecursive;
-    @Label("Slow")
-    public long slow;
-    @Label("Recursive")
-    public long recursive;
-    @Label("Try Failures")
-    public long tryFailures;
-    @Label("Waits")
-    public long waits;
-    @Label("Notifies")
-    public long notifies;
-    @Label("Locked Sections")
-    public long sections;
-    @Label("Hold Time")
-    @Timespan(Timespan.NANOSECONDS)
-    public long holdNanos;
-    @Label("Longest Hold")
-    @Timespan(Timespan.NANOSECONDS)
-    public long maxHoldNanos;
-    @Label("Hold Histogram")
-    public String holdHistogram;
 }

@@ -58,17 +58,8 @@ public final class DeepSummaries {
                 e.lockClass = r.className;
                 e.lockHash = r.identityHash;
                 e.kind = r.juc ? "juc" : "monitor";
-                e.gets = r.gets;
-                e.nonRecursive = r.nonRecursive;
-                e.slow = r.slow;
-                e.recursive = r.recursive;
-                e.tryFailures = r.tryFailures();
-                e.waits = r.waits;
-                e.notifies = r.notifies;
-                e.sections = r.sections;
-                e.holdNanos = r.holdNanos;
-                e.maxHoldNanos = r.maxHoldNanos;
-                e.holdHistogram = dev.lockscope.core.HoldHistogram.format(r.holdHistogram.clone());
+                long[] c = r.counts();
+                e.counts(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r.holdNanos, r.maxHoldNanos, r.holdHistogram.clone());
                 e.firstLocker = r.firstLockerName;
                 DeepSites.Site first = DeepSites.site(r.firstSite);
                 e.firstSite = first == null ? null : first.where;
@@ -85,17 +76,9 @@ public final class DeepSummaries {
                 DeepSiteEvent e = new DeepSiteEvent();
                 e.site = sites[i].where;
                 e.kind = sites[i].kind;
-                e.gets = c[DeepSites.GETS];
-                e.nonRecursive = c[DeepSites.NON_RECURSIVE];
-                e.slow = c[DeepSites.SLOW];
-                e.recursive = c[DeepSites.RECURSIVE];
-                e.tryFailures = c[DeepSites.TRY_FAILURES];
-                e.waits = c[DeepSites.WAITS];
-                e.notifies = c[DeepSites.NOTIFIES];
-                e.sections = c[DeepSites.SECTIONS];
-                e.holdNanos = c[DeepSites.HOLD_NANOS];
-                e.maxHoldNanos = c[DeepSites.MAX_HOLD_NANOS];
-                e.holdHistogram = dev.lockscope.core.HoldHistogram.format(DeepSites.holdHistogram(c));
+                e.counts(c[DeepSites.GETS], c[DeepSites.NON_RECURSIVE], c[DeepSites.SLOW], c[DeepSites.RECURSIVE],
+                        c[DeepSites.WAITS], c[DeepSites.NOTIFIES], c[DeepSites.SECTIONS], c[DeepSites.TRY_FAILURES],
+                        c[DeepSites.HOLD_NANOS], c[DeepSites.MAX_HOLD_NANOS], DeepSites.holdHistogram(c));
                 if (e.gets + e.waits + e.notifies + e.tryFailures > 0) {
                     e.commit();
                 }
