@@ -39,8 +39,10 @@ public final class DeepHooks {
     private static final ConcurrentHashMap<Object, DeepLockRecord> RECORDS = new ConcurrentHashMap<>(1024);
     private static final AtomicLong UNTRACKED = new AtomicLong();
 
-    /** What one thread carries from the probe before a monitorenter to the probe after it, and a lookup cache. */
+    /** What one thread carries from the probe before a monitorenter to the probe after it, a lookup cache, its site counters. */
     static final class PerThread {
+        final Thread thread = Thread.currentThread();
+        final DeepSites.ThreadTable sites = DeepSites.newTable();
         DeepLockRecord entering;
         boolean enteringRecursive;
         boolean enteringSlow;
@@ -58,7 +60,28 @@ public final class DeepHooks {
         }
     };
 
+    private static final int BY_ID_SLOTS = 4096;
+    /**
+     * The threads' states by thread id, in front of the ThreadLocal: ThreadLocal lookups missed in busy
+     * thread-local maps and were most of the probes' cost. Racy on purpose: a slot holds some thread's
+     * state or null, and a reader checks {@link PerThread#thread} (a final field, so it is seen
+     * initialised) before using it. Keeps at most this many ended threads' states reachable.
+     */
+    private static final PerThread[] BY_ID = new PerThread[BY_ID_SLOTS];
+
     private DeepHooks() {
+    }
+
+    private static PerThread current() {
+        Thread t = Thread.currentThread();
+        int slot = (int) (t.getId() & (BY_ID_SLOTS - 1));
+        PerThread pt = BY_ID[slot];
+        if (pt != null && pt.thread == t) {
+            return pt;
+        }
+        pt = PER_THREAD.get();
+        BY_ID[slot] = pt;
+        return pt;
     }
 
     public static void activate(int maxLockRecords) {
@@ -91,7 +114,7 @@ public final class DeepHooks {
 
     /** Drops the record of one object (the calibration's own lock) and returns it. */
     static DeepLockRecord forget(Object lock) {
-        PER_THREAD.get().last = null;
+        current().last = null;
         return RECORDS.remove(new BlockerRecord.Lookup(lock));
     }
 
@@ -127,12 +150,12 @@ public final class DeepHooks {
             if (!active || lock == null) {
                 return;
             }
-            PerThread pt = PER_THREAD.get();
+            PerThread pt = current();
             DeepLockRecord r = recordFor(pt, lock, false);
             pt.entering = r;
             pt.enteringSite = site;
             if (r == null) {
-                DeepSites.add(site, DeepSites.GETS);
+                DeepSites.add(pt.sites, site, DeepSites.GETS);
                 return;
             }
             boolean recursive = r.owner == Thread.currentThread(); // only this thread ever writes itself there
@@ -149,11 +172,11 @@ public final class DeepHooks {
             if (!active) {
                 return;
             }
-            PerThread pt = PER_THREAD.get();
+            PerThread pt = current();
             DeepLockRecord r = pt.entering;
             if (r != null) {
                 pt.entering = null;
-                r.acquired(Thread.currentThread(), pt.enteringRecursive, pt.enteringSlow, pt.enteringSite); // holding the monitor
+                r.acquired(pt.thread, pt.enteringRecursive, pt.enteringSlow, pt.enteringSite, pt.sites); // holding the monitor
             }
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -166,10 +189,10 @@ public final class DeepHooks {
             if (!active || lock == null) {
                 return;
             }
-            PerThread pt = PER_THREAD.get();
+            PerThread pt = current();
             pt.leaving = null;
             DeepLockRecord r = recordFor(pt, lock, false);
-            if (r != null && r.owner == Thread.currentThread() && r.releasing()) { // still holding the monitor
+            if (r != null && r.owner == pt.thread && r.releasing(pt.sites)) { // still holding the monitor
                 pt.leaving = r;
             }
         } catch (Throwable t) {
@@ -183,7 +206,7 @@ public final class DeepHooks {
             if (!active) {
                 return;
             }
-            PerThread pt = PER_THREAD.get();
+            PerThread pt = current();
             DeepLockRecord r = pt.leaving;
             if (r != null) {
                 pt.leaving = null;
@@ -239,13 +262,14 @@ public final class DeepHooks {
             if (!active || lock == null) {
                 return null;
             }
-            DeepLockRecord r = recordFor(PER_THREAD.get(), lock, false);
-            if (r == null || r.owner != Thread.currentThread()) {
+            PerThread pt = current();
+            DeepLockRecord r = recordFor(pt, lock, false);
+            if (r == null || r.owner != pt.thread) {
                 return null;
             }
             r.waits++; // holding the monitor
-            DeepSites.add(site, DeepSites.WAITS);
-            r.endSection();
+            DeepSites.add(pt.sites, site, DeepSites.WAITS);
+            r.endSection(pt.sites);
             r.owner = null;
             r.leave(); // a waiting thread does not hold the monitor: acquisitions meanwhile are not slowed by it
             return r;
@@ -286,10 +310,11 @@ public final class DeepHooks {
             if (!active || lock == null) {
                 return;
             }
-            DeepLockRecord r = recordFor(PER_THREAD.get(), lock, false);
-            if (r != null && r.owner == Thread.currentThread()) {
+            PerThread pt = current();
+            DeepLockRecord r = recordFor(pt, lock, false);
+            if (r != null && r.owner == pt.thread) {
                 r.notifies++; // holding the monitor
-                DeepSites.add(site, DeepSites.NOTIFIES);
+                DeepSites.add(pt.sites, site, DeepSites.NOTIFIES);
             }
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -386,7 +411,7 @@ public final class DeepHooks {
             if (!active || lock == null || lock.getClass().getName().contains("ReadLock")) {
                 return null;
             }
-            return recordFor(PER_THREAD.get(), lock, true);
+            return recordFor(current(), lock, true);
         } catch (Throwable t) {
             HookFailures.record(t);
             return null;
@@ -399,7 +424,7 @@ public final class DeepHooks {
             return;
         }
         try {
-            r.acquired(Thread.currentThread(), recursive, slow, site); // holding the lock
+            r.acquired(Thread.currentThread(), recursive, slow, site, current().sites); // holding the lock
         } catch (Throwable t) {
             HookFailures.record(t);
         }
@@ -416,7 +441,7 @@ public final class DeepHooks {
             notAcquired(r, recursive);
             r.tryFailed();
         }
-        DeepSites.add(site, DeepSites.TRY_FAILURES);
+        DeepSites.add(current().sites, site, DeepSites.TRY_FAILURES);
     }
 
     /** Before an unlock: the record when this is the holder's outermost release (to leave after it), else null. */
@@ -424,7 +449,7 @@ public final class DeepHooks {
     private static DeepLockRecord beforeUnlock(Lock lock) {
         try {
             DeepLockRecord r = beforeLock(lock);
-            if (r != null && r.owner == Thread.currentThread() && r.releasing()) { // still holding the lock
+            if (r != null && r.owner == Thread.currentThread() && r.releasing(current().sites)) { // still holding the lock
                 return r;
             }
             return null;

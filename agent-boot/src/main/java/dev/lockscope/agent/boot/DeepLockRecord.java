@@ -97,7 +97,7 @@ public final class DeepLockRecord {
     }
 
     /** Just after {@code me} acquired the lock, holding it. */
-    void acquired(Thread me, boolean isRecursive, boolean wasSlow, int site) {
+    void acquired(Thread me, boolean isRecursive, boolean wasSlow, int site, DeepSites.ThreadTable sites) {
         gets++;
         if (isRecursive) {
             recursive++;
@@ -127,16 +127,16 @@ public final class DeepLockRecord {
         if (!isRecursive && me.getId() == firstLockerTid) {
             firstLockerNonRecursive++;
         }
-        DeepSites.acquired(site, isRecursive, wasSlow);
+        DeepSites.acquired(sites, site, isRecursive, wasSlow);
     }
 
     /** Just before {@code me} releases the lock once, holding it; true when the release is the outermost one. */
-    boolean releasing() {
+    boolean releasing(DeepSites.ThreadTable sites) {
         if (depth > 1) {
             depth--;
             return false;
         }
-        endSection();
+        endSection(sites);
         owner = null;
         depth = 0;
         return true;
@@ -147,7 +147,7 @@ public final class DeepLockRecord {
         holdStart = System.nanoTime();
     }
 
-    void endSection() {
+    void endSection(DeepSites.ThreadTable sites) {
         long held = Math.max(0, System.nanoTime() - holdStart);
         sections++;
         holdNanos += held;
@@ -155,7 +155,7 @@ public final class DeepLockRecord {
             maxHoldNanos = held;
         }
         holdHistogram[HoldHistogram.bucket(held)]++;
-        DeepSites.held(holdSite, held);
+        DeepSites.held(sites, holdSite, held);
     }
 
     /**

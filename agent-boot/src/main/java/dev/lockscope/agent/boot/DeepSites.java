@@ -59,15 +59,13 @@ public final class DeepSites {
     }
 
     private static final java.util.concurrent.ConcurrentLinkedQueue<ThreadTable> TABLES = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    // an anonymous class, not a lambda: a lambda's first linkage would run inside the application's locking
-    private static final ThreadLocal<ThreadTable> TABLE = new ThreadLocal<ThreadTable>() {
-        @Override
-        protected ThreadTable initialValue() {
-            ThreadTable t = new ThreadTable(Thread.currentThread());
-            TABLES.add(t);
-            return t;
-        }
-    };
+
+    /** A new table of the current thread (its DeepHooks state holds it), counted in the totals. */
+    static ThreadTable newTable() {
+        ThreadTable t = new ThreadTable(Thread.currentThread());
+        TABLES.add(t);
+        return t;
+    }
     /** The sums of the tables of threads that have ended (summary writer only, under this class's lock). */
     private static long[][] retired = new long[0][];
 
@@ -99,11 +97,10 @@ public final class DeepSites {
     }
 
     /** This thread's counters of one site, or null for no site. */
-    private static long[] mine(int id) {
-        if (id < 0 || id >= MAX_SITES) {
+    private static long[] mine(ThreadTable t, int id) {
+        if (t == null || id < 0 || id >= MAX_SITES) {
             return null;
         }
-        ThreadTable t = TABLE.get();
         long[][] rows = t.bySite;
         if (id >= rows.length) {
             rows = Arrays.copyOf(rows, Math.max(id + 1, rows.length * 2));
@@ -117,15 +114,15 @@ public final class DeepSites {
         return row;
     }
 
-    static void add(int id, int index) {
-        long[] row = mine(id);
+    static void add(ThreadTable t, int id, int index) {
+        long[] row = mine(t, id);
         if (row != null) {
             row[index]++;
         }
     }
 
-    static void acquired(int id, boolean recursive, boolean slow) {
-        long[] row = mine(id);
+    static void acquired(ThreadTable t, int id, boolean recursive, boolean slow) {
+        long[] row = mine(t, id);
         if (row == null) {
             return;
         }
@@ -140,8 +137,8 @@ public final class DeepSites {
         }
     }
 
-    static void held(int id, long nanos) {
-        long[] row = mine(id);
+    static void held(ThreadTable t, int id, long nanos) {
+        long[] row = mine(t, id);
         if (row == null) {
             return;
         }
