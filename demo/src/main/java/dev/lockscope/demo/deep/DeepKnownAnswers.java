@@ -1,5 +1,8 @@
 package dev.lockscope.demo.deep;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -107,9 +110,7 @@ public final class DeepKnownAnswers {
             contender.start();
             synchronized (lock) {
                 holding.countDown();
-                while (contender.getState() != Thread.State.BLOCKED) {
-                    Thread.onSpinWait();
-                }
+                awaitState(contender, Thread.State.BLOCKED, lock);
                 lock.value++;
             }
             contender.join(); // it released: the flat section below is not contended
@@ -181,9 +182,7 @@ public final class DeepKnownAnswers {
             }
         }, "waiter");
         waiter.start();
-        while (waiter.getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
+        awaitState(waiter, Thread.State.WAITING, inner);
         Thread notifier = new Thread(() -> {
             synchronized (inner) {
                 inner.ready = true;
@@ -230,6 +229,23 @@ public final class DeepKnownAnswers {
         holder.start();
         holder.join();
         trier.join();
+    }
+
+    /**
+     * Until {@code t} is in {@code state} on {@code lock}'s monitor: the state alone could be a moment's
+     * block elsewhere (a class's initialisation), after which the script would go on too early.
+     */
+    private static void awaitState(Thread t, Thread.State state, Object lock) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        int hash = System.identityHashCode(lock);
+        while (true) {
+            ThreadInfo info = threads.getThreadInfo(t.getId());
+            if (info != null && info.getThreadState() == state && info.getLockInfo() != null
+                    && info.getLockInfo().getIdentityHashCode() == hash) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private static void await(CountDownLatch latch) {
