@@ -26,6 +26,9 @@ import java.time.Duration;
  *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
  *                          default: nothing in lockscope reads it)
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
+ *   deep=PATTERNS          deep mode: count every lock acquisition in the classes matching the patterns
+ *                          (':'-separated, e.g. com.example.**:org.acme.Cache*); premain only
+ *   deepExclude=PATTERNS   classes left out of deep mode
  *   report=stderr|off      print the table at JVM exit (default stderr)
  *   quiet                  no start-up line
  *   metricsPort=[HOST:]PORT  live metrics: Prometheus text format at http://HOST:PORT/metrics (HOST default
@@ -57,6 +60,8 @@ final class AgentOptions {
     boolean cpuTime;
     boolean acquireEvents;
     int maxBlockers = 50_000;
+    /** Deep mode's class selection, or null when deep mode is off. */
+    DeepSelection deep;
     boolean reportAtExit = true;
     boolean quiet;
     Path replyTo;
@@ -69,7 +74,8 @@ final class AgentOptions {
     Path dumpTo;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, report, quiet, metricsPort, jmx, continuous, reply, dump, since, out, stop";
+            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, deep, deepExclude, report, quiet, metricsPort, jmx, continuous, "
+            + "reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
     static AgentOptions parse(String args) {
@@ -77,6 +83,8 @@ final class AgentOptions {
         if (args == null || args.isBlank()) {
             return o;
         }
+        String deep = null;
+        String deepExclude = null;
         for (String part : args.split(",")) {
             String item = part.trim();
             if (item.isEmpty()) {
@@ -100,6 +108,8 @@ final class AgentOptions {
                 case "cpuTime" -> o.cpuTime = flag(key, value);
                 case "acquireEvents" -> o.acquireEvents = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
+                case "deep" -> deep = require(key, value);
+                case "deepExclude" -> deepExclude = require(key, value);
                 case "report" -> {
                     String v = require(key, value);
                     if (!v.equals("stderr") && !v.equals("off")) {
@@ -121,6 +131,11 @@ final class AgentOptions {
                 case "out" -> o.dumpTo = Path.of(require(key, value));
                 default -> throw new IllegalArgumentException("unknown agent option '" + key + "' (known: " + KNOWN + ")");
             }
+        }
+        if (deep != null) {
+            o.deep = DeepSelection.parse(deep, deepExclude);
+        } else if (deepExclude != null) {
+            throw new IllegalArgumentException("agent option deepExclude needs deep as well");
         }
         return o;
     }

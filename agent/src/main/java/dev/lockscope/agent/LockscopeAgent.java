@@ -1,6 +1,8 @@
 package dev.lockscope.agent;
 
 import dev.lockscope.agent.boot.BlockerRegistry;
+import dev.lockscope.agent.boot.DeepHooks;
+import dev.lockscope.agent.boot.DeepSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.core.OptionValues;
 
@@ -142,6 +144,9 @@ public final class LockscopeAgent {
                 log(virtualThreadProblem);
             }
         }
+        if (options.deep != null) {
+            startDeepMode(options.deep, inst, attached);
+        }
         if (exitHook != null) {
             // the previous session's (stopped already): one hook per JVM, not one per attach/stop cycle
             Runtime.getRuntime().removeShutdownHook(exitHook);
@@ -157,6 +162,32 @@ public final class LockscopeAgent {
             log("recording lock contention to " + s.file() + (attached ? " (attached)" : ""));
         }
     }
+
+    /**
+     * Deep mode: probes in every class of the selection loaded from now on. Under {@code attach} the
+     * application's classes are loaded already, and a synchronized method's flag cannot change on
+     * retransformation, so deep mode needs {@code -javaagent} ({@code lockscope record}).
+     */
+    private static void startDeepMode(DeepSelection selection, Instrumentation inst, boolean attached) {
+        if (attached) {
+            log("deep mode needs the agent at JVM start (lockscope record); it is off for this attach");
+            return;
+        }
+        if (deepTransformer != null) {
+            return;
+        }
+        DeepSummaries.register(selection.toString());
+        DeepHooks.activate(DEEP_MAX_LOCKS);
+        deepTransformer = new DeepTransformer(selection);
+        inst.addTransformer(deepTransformer, false);
+        Thread calibration = new Thread(DeepSummaries::calibrate, "lockscope-deep-calibration");
+        calibration.setDaemon(true);
+        calibration.start();
+    }
+
+    /** Lock objects deep mode keeps statistics of at most (about 200 bytes each); further ones count at their site only. */
+    private static final int DEEP_MAX_LOCKS = 100_000;
+    private static DeepTransformer deepTransformer;
 
     private static void printTable(RecordingSession s, String title) {
         try {

@@ -131,6 +131,12 @@ final class RecordingSession {
         recording.enable(EventNames.INITIAL_SYSTEM_PROPERTY);
         recording.enable(EventNames.CPU_INFORMATION);
         recording.enable(EventNames.CONTAINER_CONFIGURATION);
+        if (options.deep != null) {
+            // deep mode's statistics, exact totals at every chunk end (DeepSummaries writes all three)
+            recording.enable(EventNames.DEEP_INFO).with("period", "endChunk");
+            recording.enable(EventNames.DEEP_LOCK);
+            recording.enable(EventNames.DEEP_SITE);
+        }
         recording.enable(EventNames.THREAD_START);
         recording.enable(EventNames.THREAD_END);
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));

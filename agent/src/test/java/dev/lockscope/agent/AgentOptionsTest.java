@@ -78,4 +78,16 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("freeOnPrint=maybe")).hasMessageContaining("is a flag");
         assertThatThrownBy(() -> AgentOptions.parse("report=stdout")).hasMessageContaining("stderr or off");
     }
+
+    @Test
+    void deepModeSelection() {
+        AgentOptions o = AgentOptions.parse("deep=com.example.**:org.acme.*,deepExclude=com.example.gen.**");
+        assertThat(o.deep.selects("com.example.Service")).isTrue();
+        assertThat(o.deep.selects("com.example.gen.Parser")).isFalse();
+        assertThat(o.deep.toString()).isEqualTo("com.example.**:org.acme.* !com.example.gen.**");
+        assertThat(AgentOptions.parse(null).deep).isNull();
+        assertThatThrownBy(() -> AgentOptions.parse("deepExclude=com.example.**"))
+                .hasMessageContaining("deepExclude needs deep");
+        assertThatThrownBy(() -> AgentOptions.parse("deep=com/example/**")).hasMessageContaining("may hold only");
+    }
 }

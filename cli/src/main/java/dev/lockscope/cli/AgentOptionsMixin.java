@@ -65,6 +65,17 @@ final class AgentOptionsMixin {
                     + "for `lockscope bottle`. Only when COMMAND is java itself.")
     boolean sched;
 
+    @Option(names = "--deep", paramLabel = "PATTERN", split = ",",
+            description = "Deep mode: count every lock acquisition (monitors, synchronized methods, wait/notify, "
+                    + "java.util.concurrent locks) in the classes matching PATTERN, e.g. 'com.example.**' (package and "
+                    + "subpackages), 'com.example.*' (that package), 'com.example.Cache*'. Repeatable. Costs time on every "
+                    + "acquisition there: for test and staging runs. Only with the agent at JVM start (record, demo).")
+    List<String> deep = new ArrayList<>();
+
+    @Option(names = "--deep-exclude", paramLabel = "PATTERN", split = ",",
+            description = "Classes left out of --deep (same patterns). Repeatable.")
+    List<String> deepExclude = new ArrayList<>();
+
     /** The recording path, absolute (a target JVM resolves relative paths against its own directory). */
     Path recordingFile() {
         Path p = output != null ? output
@@ -121,8 +132,27 @@ final class AgentOptionsMixin {
         }
         parts.add("maxSize=" + maxSize);
         parts.add("maxAge=" + maxAge);
+        if (!deep.isEmpty()) {
+            parts.add("deep=" + String.join(":", deep));
+            if (!deepExclude.isEmpty()) {
+                parts.add("deepExclude=" + String.join(":", deepExclude));
+            }
+        } else if (!deepExclude.isEmpty()) {
+            throw new UserError("--deep-exclude needs --deep");
+        }
+        for (String pattern : deep.isEmpty() ? List.<String>of() : concat(deep, deepExclude)) {
+            if (!pattern.matches("[\\w.$*]+")) {
+                throw new UserError("--deep pattern '" + pattern + "' may hold only letters, digits, _, $, dots and * or ** wildcards");
+            }
+        }
         parts.addAll(List.of(extra));
         return String.join(",", parts);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** An option value checked by core's parser: its one-line message becomes a {@link UserError}. */

@@ -18,6 +18,10 @@ public final class EventNames {
     public static final String LOCK_SUMMARY = "lockscope.LockSummary";
     public static final String ACQUIRE = "lockscope.Acquire";
     public static final String VIRTUAL_MONITOR_ENTER = "lockscope.VirtualMonitorEnter";
+    /** Deep mode: the statistics of one lock object, of one acquiring site, and of the mode itself. */
+    public static final String DEEP_LOCK = "lockscope.DeepLock";
+    public static final String DEEP_SITE = "lockscope.DeepSite";
+    public static final String DEEP_INFO = "lockscope.DeepInfo";
 
     public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";

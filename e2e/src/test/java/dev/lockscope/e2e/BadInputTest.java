@@ -84,6 +84,10 @@ class BadInputTest {
                 "--max-size must be 0 (no cap) or at least 1m");
         assertOneLineError(Proc.lockscope(dir, 30, "attach", "1", "--duration", "99999999999h"),
                 "--duration must be at most 365 days");
+        assertOneLineError(Proc.lockscope(dir, 30, "record", "--deep-exclude", "com.example.**", "--", "java", "-version"),
+                "--deep-exclude needs --deep");
+        assertOneLineError(Proc.lockscope(dir, 30, "record", "--deep", "com/example", "--", "java", "-version"),
+                "--deep pattern 'com/example' may hold only");
     }
 
     @Test

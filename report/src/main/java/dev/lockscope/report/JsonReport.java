@@ -10,6 +10,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.bottle.BottleJson;
+import dev.lockscope.report.deep.DeepJson;
 import dev.lockscope.report.model.FrameFormat;
 import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.LockId;
@@ -58,6 +59,9 @@ public final class JsonReport {
         }
         if (report.virtualThreads() != null) {
             root.set("virtualThreads", virtualThreads(report.virtualThreads()));
+        }
+        if (report.deep() != null) {
+            root.set("deep", DeepJson.toJson(report.deep()));
         }
         if (!report.warnings().isEmpty()) {
             ArrayNode warnings = root.putArray("warnings");

@@ -4,6 +4,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.report.blame.BlameTextReport;
+import dev.lockscope.report.deep.DeepTextReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Severity;
@@ -42,6 +43,9 @@ public final class TextReport {
         StringBuilder sb = new StringBuilder(render(report.contention(), top));
         sb.append(findings(report, top)).append(idle(report, top)).append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
+        if (report.deep() != null) {
+            sb.append(DeepTextReport.render(report.deep(), top));
+        }
         if (html != null) {
             sb.append(htmlPointer(html)).append('\n');
         }

@@ -126,6 +126,12 @@ public final class EventOrder {
             visitors.forEach(v -> v.pinned(i));
         } else if (event instanceof LockSummary s) {
             visitors.forEach(v -> v.lockSummary(s));
+        } else if (event instanceof DeepLock l) {
+            visitors.forEach(v -> v.deepLock(l));
+        } else if (event instanceof DeepSite d) {
+            visitors.forEach(v -> v.deepSite(d));
+        } else if (event instanceof DeepInfo d) {
+            visitors.forEach(v -> v.deepInfo(d));
         } else if (event instanceof JdkPark p) {
             visitors.forEach(v -> v.jdkPark(p));
         } else if (event instanceof ThreadLife t) {

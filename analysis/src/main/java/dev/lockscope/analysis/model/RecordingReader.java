@@ -5,6 +5,7 @@ import dev.lockscope.analysis.jfr.JfrChunk;
 import dev.lockscope.analysis.jfr.JfrFile;
 import dev.lockscope.analysis.jfr.JfrType;
 import dev.lockscope.core.EventNames;
+import dev.lockscope.core.HoldHistogram;
 import dev.lockscope.core.Frames;
 import dev.lockscope.core.ThreadNames;
 
@@ -169,6 +170,9 @@ public final class RecordingReader {
     private static final int KIND_SYSTEM_PROPERTY = 16;
     private static final int KIND_ACTIVE_SETTING = 17;
     private static final int KIND_IO = 18;
+    private static final int KIND_DEEP_LOCK = 19;
+    private static final int KIND_DEEP_SITE = 20;
+    private static final int KIND_DEEP_INFO = 21;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -198,6 +202,11 @@ public final class RecordingReader {
             layout(EventNames.LOCK_SUMMARY, KIND_LOCK_SUMMARY, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
                     "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
                     "firstThread", "firstFrames");
+            layout(EventNames.DEEP_LOCK, KIND_DEEP_LOCK, deepFields("lockClass", "lockHash", "kind", "firstLocker", "firstSite",
+                    "lockedByOthers", "firstRunAll", "firstRunNonRecursive", "firstLockerNonRecursive"));
+            layout(EventNames.DEEP_SITE, KIND_DEEP_SITE, deepFields("site", "kind"));
+            layout(EventNames.DEEP_INFO, KIND_DEEP_INFO, "selection", "classes", "sites", "untracked", "probeNanos",
+                    "holdInflationNanos", "probeFailures");
             layout(EventNames.VIRTUAL_MONITOR_ENTER, KIND_VIRTUAL_MONITOR_ENTER, "virtualThreadId", "virtualThreadName",
                     "frames", "monitorClass", "monitorHash");
             layout(EventNames.VIRTUAL_THREAD_PINNED, KIND_PINNED, "eventThread", "stackTrace");
@@ -228,6 +237,21 @@ public final class RecordingReader {
 
         /** The type ids of jdk.ExecutionSample and jdk.CPUTimeSample in this chunk, whose period {@link #event} reads. */
         private final java.util.Set<Long> executionSampleTypes = new java.util.HashSet<>();
+
+        /** A deep-mode event's own fields, then the counts every one of them has (read by {@link #deepCounts}). */
+        private static String[] deepFields(String... own) {
+            String[] counts = {"gets", "nonRecursive", "slow", "recursive", "tryFailures", "waits", "notifies", "sections",
+                    "holdNanos", "maxHoldNanos", "holdHistogram"};
+            String[] all = java.util.Arrays.copyOf(own, own.length + counts.length);
+            System.arraycopy(counts, 0, all, own.length, counts.length);
+            return all;
+        }
+
+        private static DeepCounts deepCounts(long[] v, String[] s, int[] f, int from) {
+            return new DeepCounts(at(v, f[from]), at(v, f[from + 1]), at(v, f[from + 2]), at(v, f[from + 3]),
+                    at(v, f[from + 4]), at(v, f[from + 5]), at(v, f[from + 6]), at(v, f[from + 7]), at(v, f[from + 8]),
+                    at(v, f[from + 9]), HoldHistogram.parse(at(s, f[from + 10])));
+        }
 
         private void layout(String event, int kind, String... fields) {
             for (JfrType t : chunk.types()) {
@@ -301,6 +325,21 @@ public final class RecordingReader {
                     commit(en, b, new LockSummary(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), at(v, f[2]), at(v, f[3]) != 0,
                             at(v, f[4]), (int) at(v, f[5]), (int) at(v, f[6]), at(v, f[7]), at(v, f[8]), at(v, f[9]),
                             text(at(s, f[10])), lines(at(s, f[11]))));
+                }
+                case KIND_DEEP_LOCK -> {
+                    lockscopeEvents++;
+                    commit(en, b, new DeepLock(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), text(at(s, f[2])),
+                            deepCounts(v, s, f, 9), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
+                            at(v, f[7]), at(v, f[8])));
+                }
+                case KIND_DEEP_SITE -> {
+                    lockscopeEvents++;
+                    commit(en, b, new DeepSite(b, blockerClass(at(s, f[0])), text(at(s, f[1])), deepCounts(v, s, f, 2)));
+                }
+                case KIND_DEEP_INFO -> {
+                    lockscopeEvents++;
+                    commit(en, b, new DeepInfo(b, text(at(s, f[0])), at(v, f[1]), at(v, f[2]), at(v, f[3]), at(v, f[4]),
+                            at(v, f[5]), at(v, f[6])));
                 }
                 case KIND_VIRTUAL_MONITOR_ENTER -> {
                     lockscopeEvents++;

@@ -37,6 +37,18 @@ public interface RecordingVisitor {
     default void lockSummary(LockSummary s) {
     }
 
+    /** Deep mode's totals of one lock object, written at every chunk end: the latest of an object holds its run's. */
+    default void deepLock(DeepLock l) {
+    }
+
+    /** Deep mode's totals of one site, likewise. */
+    default void deepSite(DeepSite s) {
+    }
+
+    /** Deep mode's selection and probe cost, once per chunk. */
+    default void deepInfo(DeepInfo i) {
+    }
+
     /** {@code jdk.ThreadSleep}. */
     default void sleep(Interval i) {
     }

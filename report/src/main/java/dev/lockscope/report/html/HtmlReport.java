@@ -12,6 +12,7 @@ import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
+import dev.lockscope.report.deep.DeepHtml;
 import dev.lockscope.report.model.BlameKeys;
 import dev.lockscope.report.model.FrameFormat;
 import dev.lockscope.report.model.Report;
@@ -64,6 +65,9 @@ public final class HtmlReport {
         }
         if (report.profiles() != null) {
             data.set("profiles", profiles(report.profiles()));
+        }
+        if (report.deep() != null) {
+            data.putObject("deep").put("html", DeepHtml.fragment(report.deep()));
         }
         return data;
     }

@@ -1,5 +1,6 @@
 package dev.lockscope.report.model;
 
+import dev.lockscope.analysis.deep.DeepResult;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
@@ -26,10 +27,11 @@ import java.util.List;
  * @param waits       each lock's waits classified as contention, idle or other; idle time per pool
  * @param warnings    what the reader found wrong with the recording (damage, salvaged chunks, no lockscope events)
  * @param profiles    the CPU and wall-clock profiles (execution samples and recorded waits), or null when not built
+ * @param deep        deep mode's statistics ({@code record --deep}), or null when the recording has none
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
-                     List<String> warnings, Profiles profiles) {
+                     List<String> warnings, Profiles profiles, DeepResult deep) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
@@ -38,13 +40,13 @@ public record Report(LockContention contention, BlameSummary blame, BottleGraph 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   List<RuleResult> rules, WaitClasses waits) {
-        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null);
+        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null);
     }
 
-    /** A report without profiles. */
+    /** A report without profiles and deep-mode statistics. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits, List<String> warnings) {
-        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null);
+        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null);
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

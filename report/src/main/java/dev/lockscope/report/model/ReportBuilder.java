@@ -14,6 +14,7 @@ import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
+import dev.lockscope.analysis.deep.DeepAnalysis;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
@@ -52,6 +53,7 @@ public final class ReportBuilder {
     private final EventsSeen events = new EventsSeen();
     private final PinningAnalysis pinning = new PinningAnalysis();
     private final ProfileAnalysis profiles = new ProfileAnalysis();
+    private final DeepAnalysis deep = new DeepAnalysis();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
@@ -98,7 +100,7 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -121,7 +123,7 @@ public final class ReportBuilder {
         LockContention table = contention.result();
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings(), profiles.result());
+                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings(), profiles.result(), deep.result());
     }
 
     /**

@@ -369,6 +369,15 @@
     box.innerHTML = bg.svg; // lockscope's own SVG (BottleSvg.java), the one lockscope bottle draws
   });
 
+  // ---- deep mode (record --deep): shown only when the recording has it ---------------------------
+  section('deep', () => {
+    if (!data.deep) {
+      return;
+    }
+    document.getElementById('deep').hidden = false;
+    document.getElementById('deep-body').innerHTML = data.deep.html; // lockscope's own escaped HTML (DeepHtml.java)
+  });
+
   // ---- per-thread timeline (canvas: thousands of spans per thread stay fast) ---------------------
   section('timeline', () => {
     const tl = data.timeline, view = document.getElementById('timeline-view');

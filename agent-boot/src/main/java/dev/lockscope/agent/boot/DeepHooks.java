@@ -1,0 +1,461 @@
+package dev.lockscope.agent.boot;
+
+import jdk.internal.vm.annotation.DontInline;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Deep mode's probes, called from the code of the classes selected with {@code --deep} (see the agent's
+ * DeepTransformer): around every {@code monitorenter} and {@code monitorexit} (javac's exception-path
+ * exits included; a {@code synchronized} method is rewritten into the same pair), instead of every
+ * {@code Object.wait/notify/notifyAll} call and every {@code Lock.lock/lockInterruptibly/tryLock/unlock}
+ * call on a {@code java.util.concurrent} lock.
+ *
+ * <p>Design of this hot path (it runs on every acquisition in the selected code):
+ * <ul>
+ *   <li><b>Per object</b> ({@link DeepLockRecord}): counters written by the lock's holder only, while
+ *       it holds the lock, so they need no synchronisation; one atomic add on the record's contender
+ *       count before a non-recursive attempt and one after the release (SLOW: another thread held or
+ *       was taking the lock when this one arrived).</li>
+ *   <li><b>Per site</b> ({@link DeepSites}): atomic adds, since one site locks many objects from many threads.</li>
+ *   <li><b>Per thread</b>: the record between the probe before a {@code monitorenter} and the probe
+ *       after it (nothing else runs on the thread in between), and a one-entry lookup cache.</li>
+ *   <li><b>Shared map</b>: the first acquisition of a new object inserts its record into a
+ *       {@code ConcurrentHashMap} (which may take a bin lock for that insert); lookups are lock-free.
+ *       At most {@link #maxLocks} records: acquisitions of further objects count only at their site.</li>
+ *   <li>The identity hash of an object is taken before its {@code monitorenter}: on JDK 17 hashing a
+ *       stack-locked object inflates its monitor, which would change what is measured.</li>
+ *   <li>Nothing is thrown into the application: the probes catch everything and count it in
+ *       {@link HookFailures}; the application's own exceptions from {@code wait} or {@code lock}
+ *       pass through unchanged.</li>
+ * </ul>
+ */
+public final class DeepHooks {
+    private static volatile boolean active;
+    private static volatile int maxLocks = 100_000;
+    private static final ConcurrentHashMap<Object, DeepLockRecord> RECORDS = new ConcurrentHashMap<>(1024);
+    private static final AtomicLong UNTRACKED = new AtomicLong();
+
+    /** What one thread carries from the probe before a monitorenter to the probe after it, a lookup cache, its site counters. */
+    static final class PerThread {
+        final Thread thread = Thread.currentThread();
+        final DeepSites.ThreadTable sites = DeepSites.newTable();
+        DeepLockRecord entering;
+        boolean enteringRecursive;
+        boolean enteringSlow;
+        int enteringSite;
+        /** The record whose outermost release this thread is making (between preExit and postExit). */
+        DeepLockRecord leaving;
+        DeepLockRecord last;
+    }
+
+    // an anonymous class, not a lambda: a lambda's first linkage would run inside the application's locking
+    private static final ThreadLocal<PerThread> PER_THREAD = new ThreadLocal<PerThread>() {
+        @Override
+        protected PerThread initialValue() {
+            return new PerThread();
+        }
+    };
+
+    private static final int BY_ID_SLOTS = 4096;
+    /**
+     * The threads' states by thread id, in front of the ThreadLocal: ThreadLocal lookups missed in busy
+     * thread-local maps and were most of the probes' cost. Racy on purpose: a slot holds some thread's
+     * state or null, and a reader checks {@link PerThread#thread} (a final field, so it is seen
+     * initialised) before using it. Keeps at most this many ended threads' states reachable.
+     */
+    private static final PerThread[] BY_ID = new PerThread[BY_ID_SLOTS];
+
+    private DeepHooks() {
+    }
+
+    private static PerThread current() {
+        Thread t = Thread.currentThread();
+        int slot = (int) (t.getId() & (BY_ID_SLOTS - 1));
+        PerThread pt = BY_ID[slot];
+        if (pt != null && pt.thread == t) {
+            return pt;
+        }
+        pt = PER_THREAD.get();
+        BY_ID[slot] = pt;
+        return pt;
+    }
+
+    public static void activate(int maxLockRecords) {
+        maxLocks = maxLockRecords;
+        active = true;
+    }
+
+    public static void deactivate() {
+        active = false;
+    }
+
+    public static boolean isActive() {
+        return active;
+    }
+
+    /** Every lock record of the application, collected objects' included. */
+    public static java.util.List<DeepLockRecord> records() {
+        java.util.List<DeepLockRecord> out = new java.util.ArrayList<>(RECORDS.size());
+        for (DeepLockRecord r : RECORDS.values()) {
+            if (!DeepSummaries.isCalibration(r)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    static DeepLockRecord recordOf(Object lock) {
+        return RECORDS.get(new BlockerRecord.Lookup(lock));
+    }
+
+    /** Drops the record of one object (the calibration's own lock) and returns it. */
+    static DeepLockRecord forget(Object lock) {
+        current().last = null;
+        return RECORDS.remove(new BlockerRecord.Lookup(lock));
+    }
+
+    /** Acquisitions of objects beyond the record limit. */
+    public static long untracked() {
+        return UNTRACKED.get();
+    }
+
+    private static DeepLockRecord recordFor(PerThread pt, Object lock, boolean juc) {
+        DeepLockRecord cached = pt.last;
+        if (cached != null && cached.key.get() == lock) {
+            return cached;
+        }
+        DeepLockRecord r = RECORDS.get(new BlockerRecord.Lookup(lock)); // hashes the object: before its monitorenter
+        if (r == null) {
+            if (RECORDS.size() >= maxLocks) {
+                UNTRACKED.incrementAndGet();
+                return null;
+            }
+            DeepLockRecord fresh = new DeepLockRecord(lock, juc);
+            DeepLockRecord raced = RECORDS.putIfAbsent(fresh.key, fresh);
+            r = raced != null ? raced : fresh;
+        }
+        pt.last = r;
+        return r;
+    }
+
+    // ---- monitors: DUP; preEnter(o, site); MONITORENTER; postEnter() and DUP; preExit(o); MONITOREXIT; postExit() ----
+
+    @DontInline
+    public static void preEnter(Object lock, int site) {
+        try {
+            if (!active || lock == null) {
+                return;
+            }
+            PerThread pt = current();
+            DeepLockRecord r = recordFor(pt, lock, false);
+            pt.entering = r;
+            pt.enteringSite = site;
+            if (r == null) {
+                DeepSites.add(pt.sites, site, DeepSites.GETS);
+                return;
+            }
+            boolean recursive = r.owner == Thread.currentThread(); // only this thread ever writes itself there
+            pt.enteringRecursive = recursive;
+            pt.enteringSlow = !recursive && r.arrive();
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    @DontInline
+    public static void postEnter() {
+        try {
+            if (!active) {
+                return;
+            }
+            PerThread pt = current();
+            DeepLockRecord r = pt.entering;
+            if (r != null) {
+                pt.entering = null;
+                r.acquired(pt.thread, pt.enteringRecursive, pt.enteringSlow, pt.enteringSite, pt.sites); // holding the monitor
+            }
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    @DontInline
+    public static void preExit(Object lock) {
+        try {
+            if (!active || lock == null) {
+                return;
+            }
+            PerThread pt = current();
+            pt.leaving = null;
+            DeepLockRecord r = recordFor(pt, lock, false);
+            if (r != null && r.owner == pt.thread && r.releasing(pt.sites)) { // still holding the monitor
+                pt.leaving = r;
+            }
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    @DontInline
+    public static void postExit() {
+        try {
+            if (!active) {
+                return;
+            }
+            PerThread pt = current();
+            DeepLockRecord r = pt.leaving;
+            if (r != null) {
+                pt.leaving = null;
+                r.leave();
+            }
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    // ---- Object.wait/notify/notifyAll call sites, replaced by these ----
+
+    public static void waitOn(Object lock, int site) throws InterruptedException {
+        DeepLockRecord r = beforeWait(lock, site);
+        int depth = r == null ? 0 : r.depth; // read while still holding the monitor
+        int holdSite = r == null ? -1 : r.holdSite;
+        try {
+            lock.wait();
+        } finally {
+            afterWait(r, depth, holdSite);
+        }
+    }
+
+    public static void waitOn(Object lock, long millis, int site) throws InterruptedException {
+        DeepLockRecord r = beforeWait(lock, site);
+        int depth = r == null ? 0 : r.depth; // read while still holding the monitor
+        int holdSite = r == null ? -1 : r.holdSite;
+        try {
+            lock.wait(millis);
+        } finally {
+            afterWait(r, depth, holdSite);
+        }
+    }
+
+    public static void waitOn(Object lock, long millis, int nanos, int site) throws InterruptedException {
+        DeepLockRecord r = beforeWait(lock, site);
+        int depth = r == null ? 0 : r.depth; // read while still holding the monitor
+        int holdSite = r == null ? -1 : r.holdSite;
+        try {
+            lock.wait(millis, nanos);
+        } finally {
+            afterWait(r, depth, holdSite);
+        }
+    }
+
+    /**
+     * Before a wait by the monitor's holder: the wait ends the locked section and releases the monitor
+     * (all recursion levels, restored after); null when this thread does not hold it (the wait throws).
+     */
+    @DontInline
+    private static DeepLockRecord beforeWait(Object lock, int site) {
+        try {
+            if (!active || lock == null) {
+                return null;
+            }
+            PerThread pt = current();
+            DeepLockRecord r = recordFor(pt, lock, false);
+            if (r == null || r.owner != pt.thread) {
+                return null;
+            }
+            r.waits++; // holding the monitor
+            DeepSites.add(pt.sites, site, DeepSites.WAITS);
+            r.endSection(pt.sites);
+            r.owner = null;
+            r.leave(); // a waiting thread does not hold the monitor: acquisitions meanwhile are not slowed by it
+            return r;
+        } catch (Throwable t) {
+            HookFailures.record(t);
+            return null;
+        }
+    }
+
+    @DontInline
+    private static void afterWait(DeepLockRecord r, int depth, int holdSite) {
+        if (r == null) {
+            return;
+        }
+        try {
+            r.arrive(); // holding the monitor again
+            r.owner = Thread.currentThread();
+            r.depth = depth;
+            r.startSection(holdSite);
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    public static void notifyOne(Object lock, int site) {
+        countNotify(lock, site);
+        lock.notify();
+    }
+
+    public static void notifyEvery(Object lock, int site) {
+        countNotify(lock, site);
+        lock.notifyAll();
+    }
+
+    @DontInline
+    private static void countNotify(Object lock, int site) {
+        try {
+            if (!active || lock == null) {
+                return;
+            }
+            PerThread pt = current();
+            DeepLockRecord r = recordFor(pt, lock, false);
+            if (r != null && r.owner == pt.thread) {
+                r.notifies++; // holding the monitor
+                DeepSites.add(pt.sites, site, DeepSites.NOTIFIES);
+            }
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    // ---- java.util.concurrent locks: Lock.lock/lockInterruptibly/tryLock/unlock call sites, replaced by these ----
+
+    public static void lock(Lock lock, int site) {
+        DeepLockRecord r = beforeLock(lock);
+        boolean recursive = r != null && r.owner == Thread.currentThread();
+        boolean slow = r != null && !recursive && r.arrive();
+        try {
+            lock.lock();
+        } catch (Throwable t) {
+            notAcquired(r, recursive);
+            throw t;
+        }
+        afterLock(r, recursive, slow, site);
+    }
+
+    public static void lockInterruptibly(Lock lock, int site) throws InterruptedException {
+        DeepLockRecord r = beforeLock(lock);
+        boolean recursive = r != null && r.owner == Thread.currentThread();
+        boolean slow = r != null && !recursive && r.arrive();
+        try {
+            lock.lockInterruptibly();
+        } catch (Throwable t) {
+            notAcquired(r, recursive);
+            throw t;
+        }
+        afterLock(r, recursive, slow, site);
+    }
+
+    /** {@code tryLock()} never waits: its acquisitions are never slow; a failure counts as a try failure. */
+    public static boolean tryLock(Lock lock, int site) {
+        DeepLockRecord r = beforeLock(lock);
+        boolean recursive = r != null && r.owner == Thread.currentThread();
+        if (r != null && !recursive) {
+            r.arrive();
+        }
+        boolean got;
+        try {
+            got = lock.tryLock();
+        } catch (Throwable t) {
+            notAcquired(r, recursive);
+            throw t;
+        }
+        if (got) {
+            afterLock(r, recursive, false, site);
+        } else {
+            tryFailed(r, recursive, site);
+        }
+        return got;
+    }
+
+    public static boolean tryLock(Lock lock, long time, TimeUnit unit, int site) throws InterruptedException {
+        DeepLockRecord r = beforeLock(lock);
+        boolean recursive = r != null && r.owner == Thread.currentThread();
+        boolean slow = r != null && !recursive && r.arrive();
+        boolean got;
+        try {
+            got = lock.tryLock(time, unit);
+        } catch (Throwable t) {
+            notAcquired(r, recursive);
+            throw t;
+        }
+        if (got) {
+            afterLock(r, recursive, slow, site);
+        } else {
+            tryFailed(r, recursive, site);
+        }
+        return got;
+    }
+
+    public static void unlock(Lock lock, int site) {
+        DeepLockRecord released = beforeUnlock(lock);
+        try {
+            lock.unlock();
+        } finally {
+            if (released != null) {
+                released.leave();
+            }
+        }
+    }
+
+    /**
+     * The record of an exclusive lock, or null: shared (read) locks have many holders at once, which
+     * the holder-only accounting cannot follow, so their calls pass through uncounted.
+     */
+    @DontInline
+    private static DeepLockRecord beforeLock(Lock lock) {
+        try {
+            if (!active || lock == null || lock.getClass().getName().contains("ReadLock")) {
+                return null;
+            }
+            return recordFor(current(), lock, true);
+        } catch (Throwable t) {
+            HookFailures.record(t);
+            return null;
+        }
+    }
+
+    @DontInline
+    private static void afterLock(DeepLockRecord r, boolean recursive, boolean slow, int site) {
+        if (r == null) {
+            return;
+        }
+        try {
+            r.acquired(Thread.currentThread(), recursive, slow, site, current().sites); // holding the lock
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    private static void notAcquired(DeepLockRecord r, boolean recursive) {
+        if (r != null && !recursive) {
+            r.leave();
+        }
+    }
+
+    private static void tryFailed(DeepLockRecord r, boolean recursive, int site) {
+        if (r != null) {
+            notAcquired(r, recursive);
+            r.tryFailed();
+        }
+        DeepSites.add(current().sites, site, DeepSites.TRY_FAILURES);
+    }
+
+    /** Before an unlock: the record when this is the holder's outermost release (to leave after it), else null. */
+    @DontInline
+    private static DeepLockRecord beforeUnlock(Lock lock) {
+        try {
+            DeepLockRecord r = beforeLock(lock);
+            if (r != null && r.owner == Thread.currentThread() && r.releasing(current().sites)) { // still holding the lock
+                return r;
+            }
+            return null;
+        } catch (Throwable t) {
+            HookFailures.record(t);
+            return null;
+        }
+    }
+}

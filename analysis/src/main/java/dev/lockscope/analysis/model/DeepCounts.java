@@ -1,0 +1,32 @@
+package dev.lockscope.analysis.model;
+
+/**
+ * Deep mode's counts of one lock object or one site (JLM's statistics, IBM's Java Lock Monitor and
+ * Health Center): every acquisition in the selected classes.
+ *
+ * @param gets          acquisitions (GETS)
+ * @param nonRecursive  acquisitions by a thread that did not hold the lock (NONREC)
+ * @param slow          non-recursive acquisitions begun while another thread held or was taking the lock (SLOW)
+ * @param recursive     acquisitions by the holder (REC)
+ * @param tryFailures   {@code tryLock} calls that did not get the lock
+ * @param sections      locked sections: outermost holds, split by waits
+ * @param holdNanos     total time held
+ * @param holdHistogram sections per decade of hold time ({@code dev.lockscope.core.HoldHistogram})
+ */
+public record DeepCounts(long gets, long nonRecursive, long slow, long recursive, long tryFailures, long waits,
+                         long notifies, long sections, long holdNanos, long maxHoldNanos, long[] holdHistogram) {
+    /** %MISS = 100 · SLOW / NONREC. */
+    public double missPct() {
+        return nonRecursive == 0 ? 0 : 100.0 * slow / nonRecursive;
+    }
+
+    /** Average hold time per locked section (JLM's AVER-HTM). */
+    public long avgHoldNanos() {
+        return sections == 0 ? 0 : holdNanos / sections;
+    }
+
+    /** %UTIL = 100 · time held / {@code overNanos}. */
+    public double utilPct(long overNanos) {
+        return overNanos <= 0 ? 0 : 100.0 * holdNanos / overNanos;
+    }
+}
