@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -65,6 +66,11 @@ public final class ProfileAnalysis implements RecordingVisitor {
     /** Parks begun and not yet ended, by thread and hand-off number: at the end they last to the recording's end. */
     private final Map<List<Object>, ParkWait> openParks = new HashMap<>();
     private final Map<List<String>, List<String>> paths = new HashMap<>();
+    /**
+     * The reader hands out one list per distinct stack, so the path of a stack and leaf is looked up by
+     * the list's identity first: no list is built or hashed again for a stack already seen.
+     */
+    private final Map<List<String>, Map<String, List<String>>> pathsByStack = new IdentityHashMap<>();
     /** When JFR's sampler looked: the time of every execution sample, of any thread. */
     private final SampleTicks ticks = new SampleTicks();
     private long period;
@@ -265,6 +271,11 @@ public final class ProfileAnalysis implements RecordingVisitor {
 
     /** The chain outermost first, as methods (lines do not split nodes), then {@code leaf} if any; one copy per distinct path. */
     private List<String> rootFirst(List<String> innermostFirst, String leaf) {
+        return pathsByStack.computeIfAbsent(innermostFirst, k -> new HashMap<>())
+                .computeIfAbsent(leaf == null ? "" : leaf, k -> newPath(innermostFirst, leaf));
+    }
+
+    private List<String> newPath(List<String> innermostFirst, String leaf) {
         List<String> path = new ArrayList<>(innermostFirst.size() + 1);
         for (int i = innermostFirst.size() - 1; i >= 0; i--) {
             path.add(method(innermostFirst.get(i)));
