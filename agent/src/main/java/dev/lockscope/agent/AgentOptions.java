@@ -24,7 +24,8 @@ import java.time.Duration;
  *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
  *                          default: nothing in lockscope reads it)
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
- *   report=stderr|off      print the table at JVM exit (default stderr)
+ *   report=stderr|full|off print the table at JVM exit: the top 10 lock sites one line each (stderr, the
+ *                          default), every site with its details (full), or nothing (off)
  *   quiet                  no start-up line
  * Sent by `lockscope attach/dump` to a running agent:
  *   reply=PATH             write the answer for the CLI to PATH: first line "ok" or "error: why", then any table
@@ -46,6 +47,8 @@ final class AgentOptions {
     boolean acquireEvents;
     int maxBlockers = 50_000;
     boolean reportAtExit = true;
+    /** The exit table with every lock site and its details, not only the top ones in one line each. */
+    boolean fullReport;
     boolean quiet;
     Path replyTo;
     boolean dump;
@@ -84,10 +87,11 @@ final class AgentOptions {
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "report" -> {
                     String v = require(key, value);
-                    if (!v.equals("stderr") && !v.equals("off")) {
-                        throw new IllegalArgumentException("option report must be stderr or off, not '" + v + "'");
+                    if (!v.equals("stderr") && !v.equals("full") && !v.equals("off")) {
+                        throw new IllegalArgumentException("option report must be stderr, full or off, not '" + v + "'");
                     }
-                    o.reportAtExit = v.equals("stderr");
+                    o.reportAtExit = !v.equals("off");
+                    o.fullReport = v.equals("full");
                 }
                 case "quiet" -> o.quiet = flag(key, value);
                 case "reply" -> o.replyTo = Path.of(require(key, value));

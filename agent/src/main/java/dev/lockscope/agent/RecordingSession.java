@@ -9,6 +9,7 @@ import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.OptionValues;
 import dev.lockscope.core.ParkTally;
@@ -327,6 +328,21 @@ final class RecordingSession {
      * writes them when the recording stops), so {@code lockscope report} prints the same numbers.
      */
     String table(String title) {
+        return table(title, true);
+    }
+
+    /** Lock sites shown in one line each by {@link #shortTable}. */
+    static final int SHORT_TABLE_SITES = 10;
+
+    /** The top {@value #SHORT_TABLE_SITES} lock sites in one line each, and the recording's path. */
+    String shortTable(String title) {
+        return table(title, false);
+    }
+
+    /**
+     * @param full every lock site with its details, or the first ones in one line each
+     */
+    private String table(String title, boolean full) {
         long execNanos = (stopped ? stopNanos : System.nanoTime()) - startNanos;
         // Once stopped, the last summaries written are the ones the recording ends with (at exit JFR's
         // own shutdown hook may have stopped the recording before ours ran).
@@ -338,7 +354,7 @@ final class RecordingSession {
         for (LockSummaries.Entry e : parks.entries()) {
             ParkTally t = e.tally();
             BlockerRecord r = e.record();
-            if (t.timesParked == 0 || t.timesParked < options.printThreshold || !t.collecting) {
+            if (t.timesParked == 0 || !t.collecting) {
                 continue;
             }
             locks.add(new LockMetrics(LockKind.PARK, r.className, Integer.toHexString(r.identityHash),
@@ -349,11 +365,7 @@ final class RecordingSession {
             if (!stopped) {
                 monitors.awaitFlush(Duration.ofSeconds(3));
             }
-            for (LockMetrics m : monitors.metrics(execNanos)) {
-                if (m.timesParked() >= options.printThreshold) {
-                    locks.add(m);
-                }
-            }
+            locks.addAll(monitors.metrics(execNanos));
             if (monitors.leftOut() > 0) {
                 notes.add(monitors.leftOut() + " contended monitor entries beyond the first " + MonitorContention.MAX_WAITS
                         + " are in the recording only (lockscope report counts them)");
@@ -370,6 +382,16 @@ final class RecordingSession {
         if (HookFailures.count() > 0) {
             notes.add(HookFailures.count() + " internal errors in lockscope hooks were swallowed; first: " + HookFailures.first());
         }
-        return LockTable.render(title, locks, options.printThreshold, notes);
+        // one row per lock site (class and acquiring site), as `lockscope report` ranks them; §3.3.2's
+        // print threshold applies to the rows shown
+        List<LockMetrics> sites = new ArrayList<>();
+        for (LockMetrics site : LockSites.group(locks, execNanos)) {
+            if (site.timesParked() >= options.printThreshold) {
+                sites.add(site);
+            }
+        }
+        return full ? LockTable.render(title, sites, options.printThreshold, notes)
+                : LockTable.renderShort(title, sites, options.printThreshold, notes, SHORT_TABLE_SITES,
+                "lockscope report " + file + " has them all; report=full prints them at exit");
     }
 }

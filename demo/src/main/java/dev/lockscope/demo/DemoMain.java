@@ -30,18 +30,20 @@ public final class DemoMain {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || args[0].equals("--help")) {
-            System.out.println("usage: DemoMain <pattern> [--threads N] [--seconds S]");
+            System.out.println("usage: DemoMain <pattern> [--threads N] [--seconds S] [--seed N]");
             PATTERNS.forEach((k, v) -> System.out.printf("  %-22s %s%n", k, v));
             return;
         }
         String pattern = args[0];
         int threads = 16;
         double seconds = 10;
+        Long seed = null;
         List<String> workloadArgs = new ArrayList<>(); // options of the workload itself
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                case "--seed" -> seed = Long.parseLong(args[++i]);
                 default -> workloadArgs.add(args[i]);
             }
         }
@@ -59,8 +61,8 @@ public final class DemoMain {
         Workload w = switch (pattern) {
             case "large-cs-juc" -> new LargeCriticalSection(false);
             case "large-cs-sync" -> new LargeCriticalSection(true);
-            case "frequent-juc" -> new FrequentlyAcquired(false);
-            case "frequent-sync" -> new FrequentlyAcquired(true);
+            case "frequent-juc" -> new FrequentlyAcquired(false, seed);
+            case "frequent-sync" -> new FrequentlyAcquired(true, seed);
             case "scale-global-lock" -> scaleWorkload(() -> new GlobalLockRequests(workloadArgs));
             case "scale-two-layers" -> scaleWorkload(() -> new TwoLayerRequests(workloadArgs));
             default -> {

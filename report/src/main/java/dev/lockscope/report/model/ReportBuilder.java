@@ -10,6 +10,8 @@ import dev.lockscope.analysis.blame.BlameResult;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameRows;
 import dev.lockscope.analysis.blame.ChainView;
+import dev.lockscope.analysis.blame.Contention;
+import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
@@ -105,18 +107,51 @@ public final class ReportBuilder {
 
     /** The report, once the visitors have been fed the whole recording. */
     public Report build(RecordingInfo recording) {
-        BlameResult result = blame.result();
+        LockContention table = contention.result();
+        return build(recording, table, table.byRow(blame.result()), pinning.result(), events);
+    }
+
+    /**
+     * The report of several recordings (many JVMs, or the rotations of one) as one: each is read once
+     * by its own analyses; their tables are merged by lock site ({@link LockContention#merge}), their
+     * owner blame, each grouped by its own sites first, summed; then one report is built as for one.
+     */
+    public static Report merge(List<Path> recordings, ContentionOptions options, List<Aspect> groupBy, boolean raw,
+                               WaitClassifier classifier) throws RecordingException {
+        List<LockContention> tables = new ArrayList<>();
+        List<Contention> contentions = new ArrayList<>();
+        List<WaitRecord> waits = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        EventsSeen seen = new EventsSeen();
+        RecordingInfo first = null;
+        for (Path recording : recordings) {
+            ReportBuilder one = new ReportBuilder(options, groupBy, raw, false);
+            RecordingInfo info = RecordingReader.read(recording, one.visitors().toArray(RecordingVisitor[]::new));
+            first = first == null ? info : first;
+            LockContention table = one.contention.result();
+            tables.add(table);
+            BlameResult bySite = table.byRow(one.blame.result());
+            contentions.addAll(bySite.contentions());
+            waits.addAll(bySite.waits());
+            one.events.addTo(seen);
+            info.warnings().forEach(w -> warnings.add(recording.getFileName() + ": " + w));
+        }
+        ReportBuilder merged = new ReportBuilder(options, groupBy, raw, false).classifyingWaitsBy(classifier);
+        Report report = merged.build(first, LockContention.merge(tables), new BlameResult(contentions, waits), null, seen);
+        return new Report(report.contention(), report.blame(), null, null, null, report.rules(), report.waits(), warnings);
+    }
+
+    private Report build(RecordingInfo recording, LockContention table, BlameResult result,
+                         PinningAnalysis.Result pinned, EventsSeen events) {
         ChainView view = ChainView.of(raw);
         List<BlameRow> rows = BlameRows.of(result.contentions(), view);
         // the tree every format shows is the tree of the rows, which the HTML page regroups
         BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
                 WaitRow.of(result.waits(), view));
-        PinningAnalysis.Result pinned = pinning.result();
         if (pinned != null && pinned.sites().isEmpty()) {
             pinned = null; // no virtual thread was pinned: nothing to show
         }
-        LockContention table = contention.result();
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
                 pinned, Rules.evaluate(input, events), input.waits(), recording.warnings());

@@ -63,6 +63,11 @@ public final class EventsSeen implements RecordingVisitor {
         seen.add(EventNames.VIRTUAL_THREAD_PINNED);
     }
 
+    /** Adds the event types seen here to {@code all} (several recordings merged into one report). */
+    public void addTo(EventsSeen all) {
+        all.seen.addAll(seen);
+    }
+
     public boolean has(String eventType) {
         return seen.contains(eventType);
     }

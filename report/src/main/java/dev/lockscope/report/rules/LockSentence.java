@@ -24,12 +24,13 @@ final class LockSentence {
 
     /** The lock's {@code class@id}: a finding's subject. */
     static String subject(LockMetrics lock) {
-        return lock.className() + "@" + lock.identityHash();
+        return lock.label();
     }
 
     static String of(LockMetrics lock, List<BlameRow> blame) {
         String name = outerSimpleName(lock.className());
-        String what = lock.kind() == LockKind.MONITOR ? "The monitor of `" + name + "`" : "`" + name + "`";
+        String what = (lock.kind() == LockKind.MONITOR ? "The monitor of `" + name + "`" : "`" + name + "`")
+                + (lock.instances() > 1 ? " (" + lock.instances() + " objects at one site)" : "");
         Top waiterMethod = top(blame, r -> r.waiterFrames().isEmpty() ? null : appMethod(r.waiterFrames()));
         String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
         Set<String> waiters = new HashSet<>();
