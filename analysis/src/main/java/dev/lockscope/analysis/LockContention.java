@@ -121,7 +121,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
             total.add(withTotal(m, duration));
         }
         return new LockContention(first.source(), start, duration, first.options(),
-                dev.lockscope.core.LockTable.ranked(total), below, LockSites.groupAcrossRecordings(sites, duration), Map.of(), parts);
+                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts);
     }
 
     private static LockMetrics withTotal(LockMetrics m, long totalExecutionNanos) {

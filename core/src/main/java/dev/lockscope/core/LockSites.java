@@ -20,9 +20,10 @@ import java.util.Map;
  *
  * <p>A site sums its instances' tallies: times parked, parked now, thread-time and real-time add up
  * (real-time is then the summed hold-time estimate: instances held at the same time count once
- * each, so a site's %real may exceed 100); its peak is the highest of one instance; its life runs
- * from the earliest instance's first event to the latest's last. The first thread and stack are
- * those of the instance measured first.
+ * each, so a site's %real may exceed 100); its peak is the highest of one instance; its life
+ * (§3.7.14's Time(n) − Time(1)) is the sum of its instances' lives, so its %real-life-time is how busy
+ * its objects were over their own lives, on average (and times from different JVMs never mix). The
+ * first thread and stack are those of the instance measured first.
  */
 public final class LockSites {
     /** How a site row's {@link LockMetrics#identityHash} begins: {@code at Frame.method:line}. */
@@ -55,25 +56,13 @@ public final class LockSites {
      * @param totalExecutionNanos the denominator of the sites' utilisation percentages
      */
     public static List<LockMetrics> group(List<LockMetrics> locks, long totalExecutionNanos) {
-        return group(locks, totalExecutionNanos, false);
-    }
-
-    /**
-     * The same for rows of several recordings: their times come from different clocks, so a site's life
-     * is the sum of its rows' lives (kept as a tally from 0 to that sum).
-     */
-    public static List<LockMetrics> groupAcrossRecordings(List<LockMetrics> locks, long totalExecutionNanos) {
-        return group(locks, totalExecutionNanos, true);
-    }
-
-    private static List<LockMetrics> group(List<LockMetrics> locks, long totalExecutionNanos, boolean separateClocks) {
         Map<String, List<LockMetrics>> bySite = new LinkedHashMap<>();
         for (LockMetrics m : locks) {
             bySite.computeIfAbsent(keyOf(m), k -> new ArrayList<>()).add(m);
         }
         List<LockMetrics> sites = new ArrayList<>(bySite.size());
         for (List<LockMetrics> members : bySite.values()) {
-            sites.add(sum(members, totalExecutionNanos, separateClocks));
+            sites.add(sum(members, totalExecutionNanos));
         }
         return LockTable.ranked(sites);
     }
@@ -91,13 +80,11 @@ public final class LockSites {
             .comparingLong((LockMetrics m) -> m.tally().firstTime)
             .thenComparing(LockMetrics::identityHash);
 
-    private static LockMetrics sum(List<LockMetrics> members, long totalExecutionNanos, boolean separateClocks) {
+    private static LockMetrics sum(List<LockMetrics> members, long totalExecutionNanos) {
         LockMetrics first = members.stream().min(FIRST_MEASURED).orElseThrow();
         long parks = 0;
         long threadTime = 0;
         long realTime = 0;
-        long firstTime = Long.MAX_VALUE;
-        long lastTime = Long.MIN_VALUE;
         long lives = 0;
         int parkedNow = 0;
         int peak = 0;
@@ -109,15 +96,11 @@ public final class LockSites {
             peak = Math.max(peak, t.peakParked);
             threadTime += t.threadTimeNanos;
             realTime += t.realTimeNanos;
-            firstTime = Math.min(firstTime, t.firstTime);
-            lastTime = Math.max(lastTime, t.lastTime);
             lives += t.lifeTimeNanos();
             instances += m.instances();
         }
-        ParkTally tally = separateClocks
-                ? ParkTally.of(first.tally().collectionThreshold, parks, parkedNow, peak, threadTime, realTime, 0, lives, true)
-                : ParkTally.of(first.tally().collectionThreshold, parks, parkedNow, peak, threadTime, realTime,
-                firstTime, lastTime, true);
+        ParkTally tally = ParkTally.of(first.tally().collectionThreshold, parks, parkedNow, peak, threadTime, realTime,
+                0, lives, true);
         String site = first.isSite() ? first.identityHash() : siteOf(first);
         return new LockMetrics(first.kind(), first.className(), site, first.firstThread(), first.firstFrames(), tally,
                 totalExecutionNanos, instances);
