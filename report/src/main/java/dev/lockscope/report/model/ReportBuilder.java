@@ -108,7 +108,8 @@ public final class ReportBuilder {
     /** The report, once the visitors have been fed the whole recording. */
     public Report build(RecordingInfo recording) {
         LockContention table = contention.result();
-        return build(recording, table, table.byRow(blame.result()), pinning.result(), events);
+        return build(recording, table, table.byRow(blame.result()), pinning.result(), events, recording.warnings(),
+                bottleGraph(recording));
     }
 
     /**
@@ -137,12 +138,13 @@ public final class ReportBuilder {
             info.warnings().forEach(w -> warnings.add(recording.getFileName() + ": " + w));
         }
         ReportBuilder merged = new ReportBuilder(options, groupBy, raw, false).classifyingWaitsBy(classifier);
-        Report report = merged.build(first, LockContention.merge(tables), new BlameResult(contentions, waits), null, seen);
-        return new Report(report.contention(), report.blame(), null, null, null, report.rules(), report.waits(), warnings);
+        // no bottle graph or timeline: each belongs to one JVM's run
+        return merged.build(first, LockContention.merge(tables), new BlameResult(contentions, waits), null, seen, warnings,
+                null);
     }
 
     private Report build(RecordingInfo recording, LockContention table, BlameResult result,
-                         PinningAnalysis.Result pinned, EventsSeen events) {
+                         PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle) {
         ChainView view = ChainView.of(raw);
         List<BlameRow> rows = BlameRows.of(result.contentions(), view);
         // the tree every format shows is the tree of the rows, which the HTML page regroups
@@ -153,8 +155,8 @@ public final class ReportBuilder {
             pinned = null; // no virtual thread was pinned: nothing to show
         }
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
-        return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings());
+        return new Report(table, summary, bottle, timeline == null ? null : timeline.build(recording),
+                pinned, Rules.evaluate(input, events), input.waits(), warnings);
     }
 
     /**
