@@ -29,7 +29,8 @@ import java.time.Duration;
  *   deep=PATTERNS          deep mode: count every lock acquisition in the classes matching the patterns
  *                          (':'-separated, e.g. com.example.**:org.acme.Cache*); premain only
  *   deepExclude=PATTERNS   classes left out of deep mode
- *   report=stderr|off      print the table at JVM exit (default stderr)
+ *   report=stderr|full|off print the table at JVM exit: the top 10 lock sites one line each (stderr, the
+ *                          default), every site with its details (full), or nothing (off)
  *   quiet                  no start-up line
  *   metricsPort=[HOST:]PORT  live metrics: Prometheus text format at http://HOST:PORT/metrics (HOST default
  *                          127.0.0.1, loopback; PORT 0: any free port, named on stderr) and the JMX MXBean
@@ -63,6 +64,8 @@ final class AgentOptions {
     /** Deep mode's class selection, or null when deep mode is off. */
     DeepSelection deep;
     boolean reportAtExit = true;
+    /** The exit table with every lock site and its details, not only the top ones in one line each. */
+    boolean fullReport;
     boolean quiet;
     Path replyTo;
     boolean dump;
@@ -112,10 +115,11 @@ final class AgentOptions {
                 case "deepExclude" -> deepExclude = require(key, value);
                 case "report" -> {
                     String v = require(key, value);
-                    if (!v.equals("stderr") && !v.equals("off")) {
-                        throw new IllegalArgumentException("option report must be stderr or off, not '" + v + "'");
+                    if (!v.equals("stderr") && !v.equals("full") && !v.equals("off")) {
+                        throw new IllegalArgumentException("option report must be stderr, full or off, not '" + v + "'");
                     }
-                    o.reportAtExit = v.equals("stderr");
+                    o.reportAtExit = !v.equals("off");
+                    o.fullReport = v.equals("full");
                 }
                 case "quiet" -> o.quiet = flag(key, value);
                 case "reply" -> o.replyTo = Path.of(require(key, value));

@@ -154,7 +154,7 @@ public final class LockscopeAgent {
         exitHook = new Thread(() -> {
             // printed unless `lockscope attach --stop` printed it already; after a stop by the disk guard, too
             if ((s.stop(null) || s.stopReason() != null) && options.reportAtExit) {
-                printTable(s, "lockscope: lock contention at JVM exit");
+                printTable(s, "lockscope: lock contention at JVM exit", options.fullReport);
             }
         }, "lockscope-exit");
         Runtime.getRuntime().addShutdownHook(exitHook);
@@ -189,9 +189,9 @@ public final class LockscopeAgent {
     private static final int DEEP_MAX_LOCKS = 100_000;
     private static DeepTransformer deepTransformer;
 
-    private static void printTable(RecordingSession s, String title) {
+    private static void printTable(RecordingSession s, String title, boolean full) {
         try {
-            System.err.print(s.table(title));
+            System.err.print(full ? s.table(title) : s.shortTable(title));
             System.err.flush();
         } catch (Throwable t) {
             log("could not print the report: " + t);

@@ -9,6 +9,7 @@ import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.OptionValues;
 import dev.lockscope.core.ParkTally;
@@ -419,6 +420,21 @@ final class RecordingSession {
      * writes them when the recording stops), so {@code lockscope report} prints the same numbers.
      */
     String table(String title) {
+        return table(title, true);
+    }
+
+    /** Lock sites shown in one line each by {@link #shortTable}. */
+    static final int SHORT_TABLE_SITES = 10;
+
+    /** The top {@value #SHORT_TABLE_SITES} lock sites in one line each, and the recording's path. */
+    String shortTable(String title) {
+        return table(title, false);
+    }
+
+    /**
+     * @param full every lock site with its details, or the first ones in one line each
+     */
+    private String table(String title, boolean full) {
         long execNanos = (stopped ? stopNanos : System.nanoTime()) - startNanos;
         // Once stopped, the last summaries written are the ones the recording ends with (at exit JFR's
         // own shutdown hook may have stopped the recording before ours ran).
@@ -426,17 +442,13 @@ final class RecordingSession {
         if (parks == null) {
             parks = LockSummaries.snapshot();
         }
-        List<LockMetrics> locks = parkMetrics(parks, execNanos, options.printThreshold);
+        List<LockMetrics> locks = parkMetrics(parks, execNanos, 0); // the print threshold applies to the sites below
         List<String> notes = new ArrayList<>();
         if (monitors != null) {
             if (!stopped) {
                 monitors.awaitFlush(Duration.ofSeconds(3));
             }
-            for (LockMetrics m : monitors.metrics(execNanos)) {
-                if (m.timesParked() >= options.printThreshold) {
-                    locks.add(m);
-                }
-            }
+            locks.addAll(monitors.metrics(execNanos));
             if (monitors.leftOut() > 0) {
                 notes.add(monitors.leftOut() + " contended entries of monitors beyond maxBlockers=" + options.maxBlockers
                         + " are in the recording only (lockscope report counts them)");
@@ -453,6 +465,16 @@ final class RecordingSession {
         if (HookFailures.count() > 0) {
             notes.add(HookFailures.count() + " internal errors in lockscope hooks were swallowed; first: " + HookFailures.first());
         }
-        return LockTable.render(title, locks, options.printThreshold, notes);
+        // one row per lock site (class and acquiring site), as `lockscope report` ranks them; §3.3.2's
+        // print threshold applies to the rows shown
+        List<LockMetrics> sites = new ArrayList<>();
+        for (LockMetrics site : LockSites.group(locks, execNanos)) {
+            if (site.timesParked() >= options.printThreshold) {
+                sites.add(site);
+            }
+        }
+        return full ? LockTable.render(title, sites, options.printThreshold, notes)
+                : LockTable.renderShort(title, sites, options.printThreshold, notes, SHORT_TABLE_SITES,
+                "lockscope report " + file + " has them all; report=full prints them at exit");
     }
 }

@@ -76,7 +76,7 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("maxSize=10k")).hasMessageContaining("at least 1m");
         assertThatThrownBy(() -> AgentOptions.parse("file=")).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> AgentOptions.parse("freeOnPrint=maybe")).hasMessageContaining("is a flag");
-        assertThatThrownBy(() -> AgentOptions.parse("report=stdout")).hasMessageContaining("stderr or off");
+        assertThatThrownBy(() -> AgentOptions.parse("report=stdout")).hasMessageContaining("stderr, full or off");
     }
 
     @Test

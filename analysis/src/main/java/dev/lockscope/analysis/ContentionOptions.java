@@ -10,9 +10,15 @@ package dev.lockscope.analysis;
  * @param collectionThreshold §3.3.1: parks on a lock before its data is collected; 0 collects from the
  *                            first park. Parks before that are counted in times parked, nothing else.
  * @param printThreshold      §3.3.2: locks parked on fewer times are left out of the report; 0 keeps all
+ * @param byInstance          rank lock objects one by one instead of lock sites ({@code --instances})
  */
-public record ContentionOptions(long collectionThreshold, long printThreshold) {
+public record ContentionOptions(long collectionThreshold, long printThreshold, boolean byInstance) {
     public static final ContentionOptions DEFAULTS = new ContentionOptions(0, 0);
+
+    /** Lock sites ranked (the default). */
+    public ContentionOptions(long collectionThreshold, long printThreshold) {
+        this(collectionThreshold, printThreshold, false);
+    }
 
     public ContentionOptions {
         if (collectionThreshold < 0) {

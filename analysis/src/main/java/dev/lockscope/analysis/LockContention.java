@@ -1,23 +1,149 @@
 package dev.lockscope.analysis;
 
+import dev.lockscope.analysis.blame.BlameResult;
+import dev.lockscope.analysis.blame.HandoffHold;
+import dev.lockscope.analysis.blame.Contention;
+import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockSites;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The park-contention result of one recording: what the text and JSON reports render.
+ * The park-contention result of one recording (or of several merged, {@link #merge}): what the text
+ * and JSON reports render.
  *
- * @param source              the recording file
+ * @param source              the recording file (the first one of a merge)
  * @param startNanos          first event of the recording, nanoseconds since the epoch
- * @param durationNanos       the recording's length, used as TotalExecutionTime (seed 000 §3.7.12)
- * @param locks               park blockers and contended monitors at or above the print threshold,
- *                            ranked by {@link dev.lockscope.core.LockTable#RANKING}
- * @param belowPrintThreshold how many collected locks the print threshold left out
+ * @param durationNanos       the recording's length, used as TotalExecutionTime (seed 000 §3.7.12); of
+ *                            a merge, the sum of the recordings' lengths
+ * @param locks               lock objects (park blockers and contended monitors) at or above the print
+ *                            threshold, ranked by {@link dev.lockscope.core.LockTable#RANKING}
+ * @param belowPrintThreshold how many collected rows (sites, or objects with {@code byInstance}) the
+ *                            print threshold left out
+ * @param sites               the lock sites ({@link LockSites}: every collected object grouped by kind,
+ *                            class and acquiring site) at or above the print threshold, ranked alike
+ * @param siteOfLock          each collected object's {@code class@hash} label to its site's identity
+ *                            ({@code at Frame.method:line}); how blame rows are grouped by site
+ * @param parts               the results merged into this one, one per recording; empty for one recording
  */
 public record LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
-                             List<LockMetrics> locks, int belowPrintThreshold) {
+                             List<LockMetrics> locks, int belowPrintThreshold, List<LockMetrics> sites,
+                             Map<String, String> siteOfLock, List<LockContention> parts) {
     public LockContention {
         locks = List.copyOf(locks);
+        sites = List.copyOf(sites);
+        siteOfLock = Map.copyOf(siteOfLock);
+        parts = List.copyOf(parts);
+    }
+
+    /** A result whose sites are those of {@code locks}. */
+    public LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
+                          List<LockMetrics> locks, int belowPrintThreshold) {
+        this(source, startNanos, durationNanos, options, locks, belowPrintThreshold,
+                LockSites.group(locks, durationNanos), sitesOf(locks), List.of());
+    }
+
+    /** The rows every report ranks: the sites, or the objects one by one with {@code --instances}. */
+    public List<LockMetrics> rows() {
+        return options.byInstance() ? locks : sites;
+    }
+
+    /** {@code class@hash} → {@code at Frame.method:line} for each of these objects. */
+    static Map<String, String> sitesOf(List<LockMetrics> instances) {
+        Map<String, String> out = new HashMap<>();
+        for (LockMetrics m : instances) {
+            out.put(m.label(), LockSites.siteOf(m));
+        }
+        return out;
+    }
+
+    /**
+     * The row of {@link #rows} that a lock of owner blame is counted in: its site unless by instance;
+     * the lock itself when the table has no record of it (it did not reach the collection threshold).
+     */
+    public LockId rowOf(LockId lock) {
+        if (options.byInstance() || lock.id().startsWith(LockSites.SITE_PREFIX)) {
+            return lock;
+        }
+        String site = siteOfLock.get(LockMetrics.label(lock.lockClass(), lock.id()));
+        return site == null ? lock : new LockId(lock.kind(), lock.lockClass(), site);
+    }
+
+    /** Owner blame with every lock replaced by its row ({@link #rowOf}), so blame ranks what the table ranks. */
+    public BlameResult byRow(BlameResult blame) {
+        if (options.byInstance()) {
+            return blame;
+        }
+        List<Contention> contentions = new ArrayList<>(blame.contentions().size());
+        for (Contention c : blame.contentions()) {
+            contentions.add(new Contention(rowOf(c.lock()), c.waiter(), c.waiterFrames(), c.cause(), c.afterWait(),
+                    c.count(), c.nanos(), c.firstBeginNanos(), c.firstNanos()));
+        }
+        List<WaitRecord> waits = new ArrayList<>(blame.waits().size());
+        for (WaitRecord w : blame.waits()) {
+            waits.add(new WaitRecord(rowOf(w.lock()), w.waiter(), w.frames(), w.notifier(), w.count(), w.nanos(),
+                    w.timedOut(), w.firstBeginNanos(), w.firstNanos()));
+        }
+        return new BlameResult(contentions, waits, HandoffHold.sumBy(blame.handoffHolds(), this::rowOf));
+    }
+
+    /**
+     * One result of several recordings (many JVMs, or the rotations of one): their lock objects side by
+     * side (identity hashes and addresses mean nothing across JVMs, so objects are never matched) and
+     * their sites matched by kind, class and acquiring site, their tallies summed
+     * ({@link LockSites#group}). TotalExecutionTime is the sum of the recordings' lengths. Owner blame
+     * is merged by the caller, each recording's first grouped by its own {@link #byRow}.
+     */
+    public static LockContention merge(List<LockContention> parts) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("nothing to merge");
+        }
+        LockContention first = parts.get(0);
+        long duration = 0;
+        long start = Long.MAX_VALUE;
+        int below = 0;
+        List<LockMetrics> locks = new ArrayList<>();
+        List<LockMetrics> sites = new ArrayList<>();
+        for (LockContention p : parts) {
+            duration += p.durationNanos();
+            start = Math.min(start, p.startNanos());
+            below += p.belowPrintThreshold();
+            locks.addAll(p.locks());
+            sites.addAll(p.sites());
+        }
+        List<LockMetrics> total = new ArrayList<>();
+        for (LockMetrics m : locks) {
+            total.add(withTotal(m, duration));
+        }
+        return new LockContention(first.source(), start, duration, first.options(),
+                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts);
+    }
+
+    private static LockMetrics withTotal(LockMetrics m, long totalExecutionNanos) {
+        return new LockMetrics(m.kind(), m.className(), m.identityHash(), m.firstThread(), m.firstFrames(), m.tally(),
+                totalExecutionNanos, m.instances());
+    }
+
+    /**
+     * A row's total wait in each merged recording, in {@link #parts} order (0 where a recording has no
+     * such site or object): the per-recording column in which an outlier JVM stands out.
+     */
+    public long[] waitPerPart(LockMetrics row) {
+        long[] out = new long[parts.size()];
+        String key = LockSites.keyOf(row);
+        for (int i = 0; i < parts.size(); i++) {
+            for (LockMetrics m : parts.get(i).rows()) {
+                if (row.isSite() ? LockSites.keyOf(m).equals(key) : m.label().equals(row.label())) {
+                    out[i] += m.totalWaitNanos();
+                }
+            }
+        }
+        return out;
     }
 }

@@ -7,6 +7,7 @@ import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.LockWaits;
 import dev.lockscope.core.ParkTally;
@@ -116,15 +117,24 @@ public final class LockContentionAnalysis implements RecordingVisitor {
             }
         }
         held = 0;
+        // §3.3.2: "filtering all the records with number of parks less than valueprintThreshold", applied
+        // to the rows shown: a site of many objects parked on a few times each is one row
+        List<LockMetrics> shown = aboveThreshold(collected);
+        List<LockMetrics> allSites = LockSites.group(collected, total);
+        List<LockMetrics> sites = aboveThreshold(allSites);
+        int below = options.byInstance() ? collected.size() - shown.size() : allSites.size() - sites.size();
+        result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
+                sites, LockContention.sitesOf(collected), List.of());
+    }
+
+    private List<LockMetrics> aboveThreshold(List<LockMetrics> rows) {
         List<LockMetrics> shown = new ArrayList<>();
-        for (LockMetrics m : collected) {
-            // §3.3.2: "filtering all the records with number of parks less than valueprintThreshold"
+        for (LockMetrics m : rows) {
             if (m.timesParked() >= options.printThreshold()) {
                 shown.add(m);
             }
         }
-        result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown),
-                collected.size() - shown.size());
+        return shown;
     }
 
     /**

@@ -38,6 +38,9 @@ final class BlameCommand implements Callable<Integer> {
     @Option(names = "--raw", description = "keep JDK lock internals (AQS, LockSupport) at the top of call chains")
     boolean raw;
 
+    @Option(names = "--instances", description = "the lock aspect per lock object (class@identity hash) instead of per lock site")
+    boolean instances;
+
     @Option(names = "--format", paramLabel = "text|json", description = "output format (default: text)")
     String format = "text";
 
@@ -58,7 +61,8 @@ final class BlameCommand implements Callable<Integer> {
         Report report;
         try {
             // the report's blame, so that this tree is the one report and the HTML page show
-            report = ReportBuilder.read(recording, ContentionOptions.DEFAULTS, aspects, raw, false, waits.classifier());
+            report = ReportBuilder.read(recording, new ContentionOptions(0, 0, instances), aspects, raw, false,
+                    waits.classifier());
             report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());

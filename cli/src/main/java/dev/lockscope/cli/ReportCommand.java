@@ -36,12 +36,13 @@ import java.util.concurrent.Callable;
                         + "docs/html-report.md.",
                 "References (authors, titles): README, section References.",
                 "Exit status: 0 report written, 2 bad input (missing, truncated or non-JFR file, bad option)."})
-final class ReportCommand implements Callable<Integer> {
+class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<recording>", description = "The .jfr file to analyse.")
-    Path recording;
+    @Parameters(arity = "1..*", paramLabel = "<recording>",
+            description = "The .jfr file to analyse; several are merged into one report (see lockscope merge).")
+    List<Path> recordings;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text, json, html (one self-contained page), collapsed (stacks for flamegraph.pl and "
@@ -79,6 +80,12 @@ final class ReportCommand implements Callable<Integer> {
     @Mixin
     WaitClassMixin waits;
 
+    @Option(names = "--instances",
+            description = "One row per lock object (class@identity hash; for monitors their address, which changes "
+                    + "when the JVM deflates a monitor) instead of per lock site: the objects of one class "
+                    + "first waited for at one place in the application, summed.")
+    boolean instances;
+
     @Option(names = "--top", paramLabel = "N", defaultValue = "10",
             description = "Text: show the first N entries of every section (locks, findings, idle pools, blame "
                     + "groups at each level); JSON and HTML keep everything (default: ${DEFAULT-VALUE}).")
@@ -86,6 +93,10 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        return report();
+    }
+
+    final int report() {
         if (top < 1) {
             throw new UserError("--top must be >= 1, got " + top);
         }
@@ -98,7 +109,9 @@ final class ReportCommand implements Callable<Integer> {
         }
         byte[] report;
         try {
-            Report read = ReportBuilder.read(recording, options, aspects, raw, format.needsTimeline(), waits.classifier());
+            Report read = recordings.size() == 1
+                    ? ReportBuilder.read(recordings.get(0), options, aspects, raw, format.needsTimeline(), waits.classifier())
+                    : ReportBuilder.merge(recordings, options, aspects, raw, waits.classifier());
             read.warnings().forEach(w -> spec.commandLine().getErr().println("lockscope: warning: " + w));
             report = format.render(read, side, top);
         } catch (RecordingException e) {
@@ -115,6 +128,6 @@ final class ReportCommand implements Callable<Integer> {
         if (collectionThreshold < 0) {
             throw new UserError("--collection-threshold must be >= 0, got " + collectionThreshold);
         }
-        return new ContentionOptions(collectionThreshold, printThreshold);
+        return new ContentionOptions(collectionThreshold, printThreshold, instances);
     }
 }

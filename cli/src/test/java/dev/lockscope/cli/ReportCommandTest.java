@@ -191,8 +191,35 @@ class ReportCommandTest {
             assertThat(run.exitCode()).isZero();
             assertThat(run.out().lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum())
                     .isEqualTo(json);
-            assertThat(run.out()).contains(Guarded.class.getName() + "@");
+            assertThat(run.out()).contains(Guarded.class.getName() + " at ");
         }
+    }
+
+    @Test
+    void locksAreSitesUnlessInstancesAreAskedFor() throws Exception {
+        String sites = run("report", recording.toString()).out();
+        assertThat(sites).contains("[1] monitor " + Guarded.class.getName() + " at " + ReportCommandTest.class.getName());
+        String instances = run("report", recording.toString(), "--instances").out();
+        assertThat(instances).contains("[1] monitor " + Guarded.class.getName() + " @");
+    }
+
+    @Test
+    void mergeSumsRecordingsBySiteAndShowsEachOnesWait() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode one = json.readTree(run("report", recording.toString(), "--format", "json").out());
+        Run merged = run("merge", recording.toString(), recording.toString(), "--format", "json");
+        assertThat(merged.exitCode()).as(merged.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode two = json.readTree(merged.out());
+        long wait = one.get("locks").get(0).get("totalWaitNanos").longValue();
+        assertThat(two.get("locks").get(0).get("totalWaitNanos").longValue()).isEqualTo(2 * wait);
+        assertThat(two.get("locks").get(0).get("site").asText()).isEqualTo(one.get("locks").get(0).get("site").asText());
+        assertThat(two.get("locks").get(0).get("waitPerRecordingNanos")).hasSize(2)
+                .allSatisfy(n -> assertThat(n.longValue()).isEqualTo(wait));
+        assertThat(two.get("recordings")).hasSize(2);
+        assertThat(run("merge", "--help").exitCode()).isZero();
+        Run single = run("merge", recording.toString());
+        assertThat(single.exitCode()).isEqualTo(2);
+        assertThat(single.err()).startsWith("lockscope: merge needs at least two recordings");
     }
 
     @Test

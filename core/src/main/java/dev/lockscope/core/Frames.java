@@ -14,4 +14,29 @@ public final class Frames {
     public static String format(StackTraceElement e) {
         return format(e.getClassName(), e.getMethodName(), e.getLineNumber());
     }
+
+    private static final String[] RUNTIME_PACKAGES = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockscope.agent."};
+
+    /** Whether the frame is in the JDK or in lockscope's agent rather than in the application. */
+    public static boolean isRuntime(String frame) {
+        for (String p : RUNTIME_PACKAGES) {
+            if (frame.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The innermost frame outside the JDK and lockscope (where the application asked for the lock), or
+     * the innermost frame when all are runtime frames; null for an empty chain.
+     */
+    public static String firstApplicationFrame(java.util.List<String> frames) {
+        for (String frame : frames) {
+            if (!isRuntime(frame)) {
+                return frame;
+            }
+        }
+        return frames.isEmpty() ? null : frames.get(0);
+    }
 }

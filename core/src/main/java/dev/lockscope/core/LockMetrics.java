@@ -8,16 +8,39 @@ import java.util.List;
  *
  * @param kind            park or monitor
  * @param className       §3.7.3 class of the blocker / monitor object
- * @param identityHash    §3.7.4 identity hash code, hex; for monitors the JVM's monitor address
+ * @param identityHash    §3.7.4 identity hash code, hex; for monitors the JVM's monitor address; for a lock
+ *                        site (instances grouped by {@link LockSites}) {@code at } and the acquiring site
  * @param firstThread     §3.7.1 thread of the first monitored park
  * @param firstFrames     §3.7.2 its stack, frames as {@code package.Class.method:line}, innermost first
  * @param totalExecutionNanos the denominator of §3.7.12/§3.7.13 (JVM uptime or recording length)
+ * @param instances       lock objects this row sums: 1 for one lock, more for a site
  */
 public record LockMetrics(LockKind kind, String className, String identityHash, String firstThread,
-                          List<String> firstFrames, ParkTally tally, long totalExecutionNanos) {
+                          List<String> firstFrames, ParkTally tally, long totalExecutionNanos, int instances) {
 
     public LockMetrics {
         firstFrames = List.copyOf(firstFrames);
+    }
+
+    /** One lock object. */
+    public LockMetrics(LockKind kind, String className, String identityHash, String firstThread,
+                       List<String> firstFrames, ParkTally tally, long totalExecutionNanos) {
+        this(kind, className, identityHash, firstThread, firstFrames, tally, totalExecutionNanos, 1);
+    }
+
+    /** Whether this row is a lock site (instances of the class taken at one place) rather than one object. */
+    public boolean isSite() {
+        return identityHash.startsWith(LockSites.SITE_PREFIX);
+    }
+
+    /** {@code class@hash} for one lock, {@code class at Frame.method:line} for a site. */
+    public String label() {
+        return label(className, identityHash);
+    }
+
+    /** The label of the row with this class and identity (see {@link #label()}). */
+    public static String label(String className, String identityHash) {
+        return className + (identityHash.startsWith(LockSites.SITE_PREFIX) ? " " : "@") + identityHash;
     }
 
     public long timesParked() {

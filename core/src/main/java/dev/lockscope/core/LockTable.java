@@ -52,20 +52,15 @@ public final class LockTable {
             sb.append('\n');
             return sb.toString();
         }
-        sb.append(String.format(Locale.ROOT, "  %-3s %-7s %8s %5s %11s %10s %8s  %s%n",
-                "#", "kind", "parks", "peak", "wait ms", "avg hold", "%real", "lock"));
-        int i = 1;
-        for (LockMetrics m : sorted) {
-            sb.append(String.format(Locale.ROOT, "  %-3d %-7s %8d %5d %11s %10s %8s  %s%n",
-                    i++, m.kind().label(), m.timesParked(), m.peakParked(), ms(m.threadTimeNanos()),
-                    ms(m.avgHoldNanos()), pct(m.realTimeUtilPct()), abbreviate(shortName(m.className()) + "@" + m.identityHash(), WIDTH - 64)));
-        }
+        rows(sb, sorted);
         sb.append('\n');
-        i = 1;
+        int i = 1;
         String verb = "parked";
         for (LockMetrics m : sorted) {
             verb = m.kind() == LockKind.MONITOR ? "blocked" : "parked";
-            sb.append(String.format(Locale.ROOT, "[%d] %s %s @%s%n", i++, m.kind().label(), m.className(), m.identityHash()));
+            sb.append(String.format(Locale.ROOT, "[%d] %s %s%s%n", i++, m.kind().label(),
+                    m.isSite() ? m.className() + " " + m.identityHash() : m.className() + " @" + m.identityHash(),
+                    m.instances() == 1 ? "" : " (" + m.instances() + " instances)"));
             sb.append(String.format(Locale.ROOT, "    first %s by \"%s\"%n", verb, m.firstThread()));
             int shown = 0;
             for (String frame : m.firstFrames()) {
@@ -87,6 +82,74 @@ public final class LockTable {
                     pct(m.realLifeTimeUtilPct()), pct(m.threadLifeTimeUtilPct())));
         }
         return clipLines(sb.toString());
+    }
+
+    /**
+     * The short form: the notes and one line per lock, no per-lock details (what the agent prints at
+     * exit unless asked for the full table).
+     *
+     * @param top     at most this many lines; the rest is counted in a last note
+     * @param more    what the last note says where the rest is (e.g. the recording to report on)
+     */
+    public static String renderShort(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
+                                     int top, String more) {
+        List<LockMetrics> sorted = ranked(locks);
+        if (sorted.isEmpty()) {
+            return render(title, sorted, printThreshold, notes);
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(title).append('\n');
+        for (String note : notes) {
+            sb.append("  ").append(note).append('\n');
+        }
+        rows(sb, sorted.subList(0, Math.min(top, sorted.size())));
+        if (sorted.size() > top) {
+            String noun = sorted.get(0).isSite() ? " more lock site" : " more lock";
+            sb.append("  (").append(sorted.size() - top).append(noun).append(sorted.size() - top == 1 ? "" : "s")
+                    .append(more.isEmpty() ? "" : "; " + more).append(")\n");
+        }
+        return clipLines(sb.toString());
+    }
+
+    /** The header and one line per lock: {@code ReentrantLock$NonfairSync@1b6d3586}, or a site with its instance count. */
+    private static void rows(StringBuilder sb, List<LockMetrics> sorted) {
+        sb.append(String.format(Locale.ROOT, "  %-3s %-7s %8s %5s %11s %10s %8s  %s%n",
+                "#", "kind", "parks", "peak", "wait ms", "avg hold", "%real", "lock"));
+        int i = 1;
+        for (LockMetrics m : sorted) {
+            sb.append(String.format(Locale.ROOT, "  %-3d %-7s %8d %5d %11s %10s %8s  %s%n",
+                    i++, m.kind().label(), m.timesParked(), m.peakParked(), ms(m.threadTimeNanos()),
+                    ms(m.avgHoldNanos()), pct(m.realTimeUtilPct()), shortLabel(m, WIDTH - 62)));
+        }
+    }
+
+    /** The lock column: {@code Class@hash}, or {@code Class at Frame.method:line xN} for a site of N instances. */
+    static String shortLabel(LockMetrics m, int max) {
+        String cls = shortName(m.className());
+        if (!m.isSite()) {
+            return abbreviate(cls + "@" + m.identityHash(), max);
+        }
+        String count = m.instances() == 1 ? "" : " x" + m.instances();
+        String frame = withoutPackage(m.identityHash().substring(LockSites.SITE_PREFIX.length()));
+        String label = cls + " at " + frame + count;
+        if (label.length() > max && cls.indexOf('$') > 0) {
+            cls = cls.substring(0, cls.indexOf('$')); // ReentrantLock$NonfairSync -> ReentrantLock: room for the site
+            label = cls + " at " + frame + count;
+        }
+        if (label.length() > max) {
+            label = cls + "@" + frame + count;
+        }
+        if (label.length() > max) {
+            label = frame + count; // the site alone; the detail block and JSON name the class
+        }
+        return label.length() <= max ? label : "..." + label.substring(label.length() - (max - 3));
+    }
+
+    /** {@code org.derby.LockTable.lock:77} → {@code LockTable.lock:77}. */
+    private static String withoutPackage(String frame) {
+        int method = frame.lastIndexOf('.');
+        int cls = method <= 0 ? -1 : frame.lastIndexOf('.', method - 1);
+        return frame.substring(cls + 1);
     }
 
     /** Last resort for what the layout cannot bound (thread names, notes, huge numbers). */

@@ -16,7 +16,8 @@ public final class DemoMain {
             "large-cs-juc", "seed 000 §5.2: three ReentrantLocks with 4/16/64 ms critical sections, taken in turn",
             "large-cs-sync", "seed 000 §5.2: the same with synchronized",
             "frequent-juc", "seed 000 §5.3: two ReentrantLocks with 32 ms sections, chosen 75%/25%",
-            "frequent-sync", "seed 000 §5.3: the same with synchronized",
+            "frequent-sync", "seed 000 §5.3: the same with synchronized ([--seed N] for both)",
+            "lock-table", "a lock table's entry mutexes, created and dropped per use: one lock site of many objects",
             "scale-global-lock", "issue 8: p µs parallel, c µs under one global lock; knee near (p + c) / c threads"
                     + " [--parallel-us P] [--critical-us C]",
             "scale-two-layers", "issue 8: an application lock hiding a Hashtable lock [--no-app-lock]"));
@@ -30,18 +31,20 @@ public final class DemoMain {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || args[0].equals("--help")) {
-            System.out.println("usage: DemoMain <pattern> [--threads N] [--seconds S]");
+            System.out.println("usage: DemoMain <pattern> [--threads N] [--seconds S] [--seed N]");
             PATTERNS.forEach((k, v) -> System.out.printf("  %-22s %s%n", k, v));
             return;
         }
         String pattern = args[0];
         int threads = 16;
         double seconds = 10;
+        Long seed = null;
         List<String> workloadArgs = new ArrayList<>(); // options of the workload itself
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                case "--seed" -> seed = Long.parseLong(args[++i]);
                 default -> workloadArgs.add(args[i]);
             }
         }
@@ -64,8 +67,9 @@ public final class DemoMain {
         Workload w = switch (pattern) {
             case "large-cs-juc" -> new LargeCriticalSection(false);
             case "large-cs-sync" -> new LargeCriticalSection(true);
-            case "frequent-juc" -> new FrequentlyAcquired(false);
-            case "frequent-sync" -> new FrequentlyAcquired(true);
+            case "frequent-juc" -> new FrequentlyAcquired(false, seed);
+            case "frequent-sync" -> new FrequentlyAcquired(true, seed);
+            case "lock-table" -> new LockTableEntries();
             case "scale-global-lock" -> scaleWorkload(() -> new GlobalLockRequests(workloadArgs));
             case "scale-two-layers" -> scaleWorkload(() -> new TwoLayerRequests(workloadArgs));
             default -> {

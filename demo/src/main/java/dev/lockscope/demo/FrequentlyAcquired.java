@@ -1,6 +1,8 @@
 package dev.lockscope.demo;
 
+import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -23,14 +25,19 @@ final class FrequentlyAcquired implements Workload {
     private final Object m1 = new Object();
     private final Object m2 = new Object();
     private long counter1, counter2;
+    /** Each thread's choices; from {@code --seed} when given, so that runs with different seeds differ reproducibly. */
+    private final ThreadLocal<Random> choices;
 
-    FrequentlyAcquired(boolean intrinsic) {
+    FrequentlyAcquired(boolean intrinsic, Long seed) {
         this.intrinsic = intrinsic;
+        AtomicLong threads = new AtomicLong();
+        this.choices = ThreadLocal.withInitial(() -> seed == null ? ThreadLocalRandom.current()
+                : new Random(seed * 1_000_003 + threads.incrementAndGet()));
     }
 
     @Override
     public long operation() throws InterruptedException {
-        boolean first = ThreadLocalRandom.current().nextDouble() < P;
+        boolean first = choices.get().nextDouble() < P;
         if (intrinsic) {
             if (first) {
                 syncFrequent();

@@ -21,9 +21,9 @@ class ExitTableMatchesReportTest {
     @TempDir
     Path dir;
 
-    /** "[n] park Class @hash" and its counting lines, per park blocker of a rendered table. */
+    /** "[n] park Class at Site.method:line (N instances)" and its counting lines, per park lock site of a rendered table. */
     private static final Pattern PARK_BLOCK = Pattern.compile(
-            "\\[\\d+] park (\\S+ @\\S+)\\n(?:.*\\n)*?(    times parked .*\\n    thread-time .*\\n)");
+            "\\[\\d+] park (.+)\\n(?:.*\\n)*?(    times parked .*\\n    thread-time .*\\n)");
 
     private static Map<String, String> parkBlocks(String table) {
         Map<String, String> out = new LinkedHashMap<>();
@@ -37,7 +37,7 @@ class ExitTableMatchesReportTest {
     @Test
     void reportOfAThresholdRecordingPrintsTheAgentsExitNumbers() throws Exception {
         Path jfr = dir.resolve("global.jfr");
-        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr + ",threshold=1ms", "scale-global-lock",
+        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr + ",threshold=1ms,report=full", "scale-global-lock",
                 "--threads", "4", "--seconds", "2"));
         assertThat(run.exitCode()).as("stderr:\n%s", run.err()).isZero();
         String err = run.err();

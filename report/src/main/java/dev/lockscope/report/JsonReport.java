@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockSites;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.deep.DeepJson;
@@ -155,10 +156,32 @@ public final class JsonReport {
         ObjectNode options = root.putObject("options");
         options.put("collectionThreshold", contention.options().collectionThreshold());
         options.put("printThreshold", contention.options().printThreshold());
+        options.put("byInstance", contention.options().byInstance());
         root.put("locksBelowPrintThreshold", contention.belowPrintThreshold());
+        if (!contention.parts().isEmpty()) {
+            ArrayNode recordings = root.putArray("recordings");
+            contention.parts().forEach(p -> recordings.addObject().put("path", p.source().toString())
+                    .put("startEpochNanos", p.startNanos()).put("durationNanos", p.durationNanos()));
+        }
         ArrayNode locks = root.putArray("locks");
-        for (LockMetrics m : contention.locks()) {
-            locks.add(lock(m));
+        for (LockMetrics m : contention.rows()) {
+            ObjectNode lock = lock(m);
+            if (!contention.parts().isEmpty()) {
+                ArrayNode perRecording = lock.putArray("waitPerRecordingNanos");
+                for (long nanos : contention.waitPerPart(m)) {
+                    perRecording.add(nanos);
+                }
+            }
+            locks.add(lock);
+        }
+        if (!contention.options().byInstance()) {
+            // the objects the sites sum, in one line each: enough to find an outlier object
+            ArrayNode instances = root.putArray("instances");
+            for (LockMetrics m : contention.locks()) {
+                instances.addObject().put("kind", m.kind().label()).put("className", m.className())
+                        .put("identityHash", m.identityHash()).put("site", LockSites.siteOf(m).substring(LockSites.SITE_PREFIX.length()))
+                        .put("totalWaitNanos", m.totalWaitNanos()).put("timesParked", m.timesParked());
+            }
         }
         return root;
     }
@@ -187,6 +210,8 @@ public final class JsonReport {
         o.put("threadLifeTimeUtilPct", pct(m.threadLifeTimeUtilPct()));
         o.put("lifeTimeNanos", m.tally().lifeTimeNanos());
         o.put("totalExecutionNanos", m.totalExecutionNanos());
+        o.put("site", (m.isSite() ? m.identityHash() : LockSites.siteOf(m)).substring(LockSites.SITE_PREFIX.length()));
+        o.put("instances", m.instances());
         return o;
     }
 

@@ -129,8 +129,15 @@ public final class TextReport {
     /** The table of the first {@code top} locks. */
     public static String render(LockContention contention, int top) {
         List<String> notes = new ArrayList<>();
-        notes.add(String.format(Locale.ROOT, "recording %s: %.2f s from %s", contention.source(),
-                contention.durationNanos() / 1e9, JsonReport.instant(contention.startNanos())));
+        if (contention.parts().isEmpty()) {
+            notes.add(String.format(Locale.ROOT, "recording %s: %.2f s from %s", contention.source(),
+                    contention.durationNanos() / 1e9, JsonReport.instant(contention.startNanos())));
+        } else {
+            for (LockContention part : contention.parts()) {
+                notes.add(String.format(Locale.ROOT, "recording %s: %.2f s from %s", part.source(),
+                        part.durationNanos() / 1e9, JsonReport.instant(part.startNanos())));
+            }
+        }
         long collection = contention.options().collectionThreshold();
         long print = contention.options().printThreshold();
         if (collection > 0) {
@@ -141,12 +148,65 @@ public final class TextReport {
             notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
                     + " left out (print threshold)");
         }
-        List<LockMetrics> locks = contention.locks();
+        List<LockMetrics> locks = contention.rows();
         if (locks.size() > top) {
-            notes.add(count(locks.size() - top, "more lock") + " left out (--top " + top + "; JSON and HTML have all)");
+            notes.add(count(locks.size() - top, contention.options().byInstance() ? "more lock" : "more lock site")
+                    + " left out (--top " + top + "; JSON and HTML have all)");
             locks = locks.subList(0, top);
         }
-        return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
-                locks, print, notes);
+        if (contention.parts().isEmpty()) {
+            return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
+                    locks, print, notes);
+        }
+        return LockTable.render("lockscope: lock contention in " + count(contention.parts().size(), "recording")
+                + " merged", locks, print, notes) + perRecording(contention, locks);
+    }
+
+    /** Recordings side by side in one line each: more would not fit the width. */
+    private static final int COLUMNS = 6;
+
+    /**
+     * The merged rows' wait in each recording: one column per recording, the highest marked {@code *}
+     * when it is more than twice the median of the row; past {@value #COLUMNS} recordings, the median,
+     * the highest and the recording that had it.
+     */
+    static String perRecording(LockContention contention, List<LockMetrics> rows) {
+        List<LockContention> parts = contention.parts();
+        StringBuilder sb = new StringBuilder("\n\nwait per recording (ms; * more than twice the row's median):\n");
+        if (parts.size() <= COLUMNS) {
+            sb.append("  #  ");
+            for (LockContention p : parts) {
+                sb.append(String.format(Locale.ROOT, " %12s", LockTable.abbreviate(p.source().getFileName().toString(), 12)));
+            }
+            sb.append('\n');
+        }
+        int i = 1;
+        for (LockMetrics row : rows) {
+            long[] waits = contention.waitPerPart(row);
+            long median = median(waits);
+            int max = 0;
+            for (int k = 1; k < waits.length; k++) {
+                max = waits[k] > waits[max] ? k : max;
+            }
+            boolean outlier = waits[max] > 2 * median;
+            if (parts.size() <= COLUMNS) {
+                sb.append(String.format(Locale.ROOT, "  %-3d", i++));
+                for (int k = 0; k < waits.length; k++) {
+                    sb.append(String.format(Locale.ROOT, " %11.1f%s", waits[k] / 1e6, k == max && outlier ? "*" : " "));
+                }
+            } else {
+                sb.append(String.format(Locale.ROOT, "  %-3d median %.1f, highest %.1f%s in %s", i++, median / 1e6,
+                        waits[max] / 1e6, outlier ? "*" : "", parts.get(max).source().getFileName()));
+            }
+            sb.append('\n');
+        }
+        return LockTable.clipLines(sb.toString());
+    }
+
+    private static long median(long[] values) {
+        long[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

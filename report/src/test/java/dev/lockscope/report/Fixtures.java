@@ -38,7 +38,7 @@ final class Fixtures {
     }
 
     static LockContention contention() {
-        return new LockContention(Path.of("/tmp/app.jfr"), START, 2 * SECOND, new ContentionOptions(0, 1),
+        return new LockContention(Path.of("/tmp/app.jfr"), START, 2 * SECOND, new ContentionOptions(0, 1, true),
                 LockTable.ranked(List.of(monitor(), busyPark())), 3);
     }
 }

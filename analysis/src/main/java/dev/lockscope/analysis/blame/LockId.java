@@ -20,9 +20,9 @@ public record LockId(LockKind kind, String lockClass, String id) implements Comp
         return new LockId(LockKind.MONITOR, monitorClass, Long.toHexString(address)); // the same id as locks[].identityHash
     }
 
-    /** {@code class@id}, the form shown to users. */
+    /** {@code class@id}, the form shown to users; {@code class at Frame.method:line} for a lock site. */
     public String label() {
-        return lockClass + "@" + id;
+        return dev.lockscope.core.LockMetrics.label(lockClass, id);
     }
 
     @Override

@@ -45,11 +45,24 @@ public final class HtmlReport {
         return page(data(report), report.contention().source().toString());
     }
 
+    /**
+     * Members of the JSON report's table that the page does not read: it carries only what it shows
+     * (the per-object list of the lock sites, the per-lock wait class, which the findings and the idle
+     * section already say, and the contract's bookkeeping stay in the JSON report).
+     */
+    private static final List<String> NOT_SHOWN = List.of("schemaVersion", "options", "locksBelowPrintThreshold",
+            "instances", "recordings");
+    private static final List<String> LOCK_FIELDS_NOT_SHOWN = List.of("totalExecutionNanos", "site", "instances",
+            "waitClass", "waitRule", "waitPerRecordingNanos");
+
     /** What the page's script reads (docs/html-report.md): the report, blame in a compact form. */
     static ObjectNode data(Report report) {
         ObjectNode data = JsonReport.table(report.contention());
         JsonReport.handoffHolds(data, report);
         JsonReport.waits(data, report);
+        data.remove(NOT_SHOWN);
+        ((ObjectNode) data.get("recording")).remove("startEpochNanos");
+        data.get("locks").forEach(lock -> ((ObjectNode) lock).remove(LOCK_FIELDS_NOT_SHOWN));
         ArrayNode findings = data.putArray("findings");
         report.findings().forEach(f -> findings.add(JsonReport.rule(f)));
         ArrayNode rules = data.putArray("rules");

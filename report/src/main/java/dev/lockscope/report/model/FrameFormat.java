@@ -1,13 +1,13 @@
 package dev.lockscope.report.model;
 
+import dev.lockscope.core.Frames;
+
 /**
  * The one place where renderers turn a frame of a call chain into text and read its parts. Frames
  * are {@code package.Class.method:line} strings today; when they become structured records, only
  * this class changes.
  */
 public final class FrameFormat {
-    private static final String[] RUNTIME_PACKAGES = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockscope.agent."};
-
     private FrameFormat() {
     }
 
@@ -50,12 +50,7 @@ public final class FrameFormat {
 
     /** Whether the frame is in the JDK or in lockscope's agent rather than in the application. */
     public static boolean isRuntime(String frame) {
-        for (String p : RUNTIME_PACKAGES) {
-            if (frame.startsWith(p)) {
-                return true;
-            }
-        }
-        return false;
+        return Frames.isRuntime(frame);
     }
 
     /** The index of the ':' before a line number, or -1. */

@@ -7,14 +7,18 @@ import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.blame.BlameResult;
+import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameRows;
 import dev.lockscope.analysis.blame.ChainView;
+import dev.lockscope.analysis.blame.Contention;
+import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.deep.DeepAnalysis;
+import dev.lockscope.analysis.deep.DeepResult;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
@@ -23,6 +27,7 @@ import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.profile.ProfileAnalysis;
+import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
@@ -109,21 +114,59 @@ public final class ReportBuilder {
 
     /** The report, once the visitors have been fed the whole recording. */
     public Report build(RecordingInfo recording) {
-        BlameResult result = blame.result();
+        LockContention table = contention.result();
+        return build(recording, table, table.byRow(blame.result()), pinning.result(), events, recording.warnings(),
+                bottleGraph(recording), profiles.result(), deep.result());
+    }
+
+    /**
+     * The report of several recordings (many JVMs, or the rotations of one) as one: each is read once
+     * by its own analyses; their tables are merged by lock site ({@link LockContention#merge}), their
+     * owner blame, each grouped by its own sites first, summed; then one report is built as for one.
+     */
+    public static Report merge(List<Path> recordings, ContentionOptions options, List<Aspect> groupBy, boolean raw,
+                               WaitClassifier classifier) throws RecordingException {
+        List<LockContention> tables = new ArrayList<>();
+        List<Contention> contentions = new ArrayList<>();
+        List<WaitRecord> waits = new ArrayList<>();
+        List<HandoffHold> holds = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        EventsSeen seen = new EventsSeen();
+        RecordingInfo first = null;
+        for (Path recording : recordings) {
+            ReportBuilder one = new ReportBuilder(options, groupBy, raw, false);
+            RecordingInfo info = RecordingReader.read(recording, one.visitors().toArray(RecordingVisitor[]::new));
+            first = first == null ? info : first;
+            LockContention table = one.contention.result();
+            tables.add(table);
+            BlameResult bySite = table.byRow(one.blame.result());
+            contentions.addAll(bySite.contentions());
+            waits.addAll(bySite.waits());
+            holds.addAll(bySite.handoffHolds());
+            one.events.addTo(seen);
+            info.warnings().forEach(w -> warnings.add(recording.getFileName() + ": " + w));
+        }
+        ReportBuilder merged = new ReportBuilder(options, groupBy, raw, false).classifyingWaitsBy(classifier);
+        // no bottle graph, timeline, profiles or deep statistics: each belongs to one JVM's run
+        return merged.build(first, LockContention.merge(tables),
+                new BlameResult(contentions, waits, HandoffHold.sumBy(holds, lock -> lock)), null, seen, warnings, null, null, null);
+    }
+
+    private Report build(RecordingInfo recording, LockContention table, BlameResult result,
+                         PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
+                         Profiles profiles, DeepResult deep) {
         ChainView view = ChainView.of(raw);
         List<BlameRow> rows = BlameRows.of(result.contentions(), view);
         // the tree every format shows is the tree of the rows, which the HTML page regroups
         BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
                 WaitRow.of(result.waits(), view), result.handoffHolds());
-        PinningAnalysis.Result pinned = pinning.result();
         if (pinned != null && pinned.sites().isEmpty()) {
             pinned = null; // no virtual thread was pinned: nothing to show
         }
-        LockContention table = contention.result();
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
-        return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings(), profiles.result(), deep.result());
+        return new Report(table, summary, bottle, timeline == null ? null : timeline.build(recording),
+                pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep);
     }
 
     /**

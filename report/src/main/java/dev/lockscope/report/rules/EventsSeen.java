@@ -81,6 +81,11 @@ public final class EventsSeen implements RecordingVisitor {
         }
     }
 
+    /** Adds the event types seen here to {@code all} (several recordings merged into one report). */
+    public void addTo(EventsSeen all) {
+        all.seen.addAll(seen);
+    }
+
     public boolean has(String eventType) {
         return seen.contains(eventType);
     }

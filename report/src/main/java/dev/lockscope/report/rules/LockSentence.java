@@ -24,20 +24,23 @@ final class LockSentence {
 
     /** The lock's {@code class@id}: a finding's subject. */
     static String subject(LockMetrics lock) {
-        return lock.className() + "@" + lock.identityHash();
+        return lock.label();
     }
 
     static String of(LockMetrics lock, List<BlameRow> blame) {
         String name = outerSimpleName(lock.className());
-        String what = lock.kind() == LockKind.MONITOR ? "The monitor of `" + name + "`" : "`" + name + "`";
+        String what = (lock.kind() == LockKind.MONITOR ? "The monitor of `" + name + "`" : "`" + name + "`")
+                + (lock.instances() > 1 ? " (" + lock.instances() + " objects at one site)" : "");
         Top waiterMethod = top(blame, r -> r.waiterFrames().isEmpty() ? null : appMethod(r.waiterFrames()));
         String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
         Set<String> waiters = new HashSet<>();
         blame.forEach(r -> waiters.add(r.waiterThread().name()));
         String threads = waiters.isEmpty() ? (lock.peakParked() == 1 ? "1 thread at a time"
                 : "up to " + lock.peakParked() + " threads at once") : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s in `%s` blocked %s for %.0f%% of wall time "
-                + "(%.1f s of waiting in all)", what, waiter, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
+        // a site's real-time sums its objects', which may be held at the same time: a share, not a part of the wall time
+        String wall = lock.instances() > 1 ? "of wall time summed over its objects" : "of wall time";
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s in `%s` blocked %s for %.0f%% %s "
+                + "(%.1f s of waiting in all)", what, waiter, threads, lock.realTimeUtilPct(), wall, lock.totalWaitNanos() / 1e9));
         Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() ? null : appMethod(r.ownerFrames()));
         Top ownerThread = ownerMethod != null ? null
                 : top(blame, r -> r.ownerThread() == null || r.ownerThread().equals(ThreadRef.UNKNOWN) ? null : r.ownerThread().name());

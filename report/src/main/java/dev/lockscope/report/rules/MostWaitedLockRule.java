@@ -21,12 +21,12 @@ record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMe
     @Override
     public RuleResult evaluate(RuleInput input) {
         long mostWaited = 0;
-        for (LockMetrics lock : input.contention().locks()) {
+        for (LockMetrics lock : input.contention().rows()) {
             if (input.verdict(lock).waitClass() == WaitClass.CONTENTION) {
                 mostWaited = Math.max(mostWaited, lock.totalWaitNanos());
             }
         }
-        for (LockMetrics lock : input.contention().locks()) {
+        for (LockMetrics lock : input.contention().rows()) {
             WaitClassifier.Verdict verdict = input.verdict(lock);
             if (candidates.test(lock) && lock.totalWaitNanos() > 0 && verdict.waitClass() == WaitClass.CONTENTION) {
                 double weight = (double) lock.totalWaitNanos() / mostWaited;

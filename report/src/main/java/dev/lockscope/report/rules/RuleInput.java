@@ -22,7 +22,7 @@ public record RuleInput(LockContention contention, BlameSummary blame, WaitClass
 
     /** The blame rows of one lock of the contention table. */
     public List<BlameRow> blameOf(LockMetrics lock) {
-        return blame.rows().stream().filter(r -> sameLock(r.lock(), lock)).toList();
+        return blame.rows().stream().filter(r -> sameLock(contention.rowOf(r.lock()), lock)).toList();
     }
 
     /** Whether the lock's waits were contention, idle or other, and by which rule. */

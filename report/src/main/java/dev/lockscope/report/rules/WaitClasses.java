@@ -47,13 +47,13 @@ public record WaitClasses(List<LockMetrics> locks, List<WaitClassifier.Verdict> 
     /** Classifies every lock once; blame rows and conditional waits are grouped by lock first (a recording may have thousands of each). */
     public static WaitClasses of(LockContention contention, BlameSummary blame, WaitClassifier classifier) {
         Map<LockId, List<BlameRow>> rowsByLock = new HashMap<>();
-        blame.rows().forEach(r -> rowsByLock.computeIfAbsent(r.lock(), k -> new ArrayList<>()).add(r));
+        blame.rows().forEach(r -> rowsByLock.computeIfAbsent(contention.rowOf(r.lock()), k -> new ArrayList<>()).add(r));
         Map<LockId, List<WaitRow>> waitsByLock = new HashMap<>();
-        blame.waits().forEach(w -> waitsByLock.computeIfAbsent(w.lock(), k -> new ArrayList<>()).add(w));
+        blame.waits().forEach(w -> waitsByLock.computeIfAbsent(contention.rowOf(w.lock()), k -> new ArrayList<>()).add(w));
         List<WaitClassifier.Verdict> verdicts = new ArrayList<>();
         Map<String, long[]> idle = new LinkedHashMap<>();
         Map<String, TreeSet<String>> rules = new LinkedHashMap<>();
-        for (LockMetrics lock : contention.locks()) {
+        for (LockMetrics lock : contention.rows()) {
             LockId id = new LockId(lock.kind(), lock.className(), lock.identityHash());
             WaitClassifier.Verdict v = classifier.classify(lock, rowsByLock.getOrDefault(id, List.of()),
                     waitsByLock.getOrDefault(id, List.of()));
@@ -70,7 +70,7 @@ public record WaitClasses(List<LockMetrics> locks, List<WaitClassifier.Verdict> 
         List<IdlePool> pools = new ArrayList<>();
         idle.forEach((pool, sum) -> pools.add(new IdlePool(pool, sum[0], sum[1], List.copyOf(rules.get(pool)))));
         pools.sort(Comparator.comparingLong(IdlePool::nanos).reversed());
-        return new WaitClasses(contention.locks(), verdicts, pools);
+        return new WaitClasses(contention.rows(), verdicts, pools);
     }
 
     /** {@code pool-3-thread-12} → {@code pool-#-thread-#}: the threads of one pool differ only in numbers. */

@@ -39,15 +39,15 @@ class ExportTotalsTest {
         String collapsed = CollapsedStacks.render(report.blame(), Side.waiter);
         // lock internals at the top of the waiter's chain are hidden, as in every view of blame
         assertThat(collapsed.lines()).containsExactly(
-                "java.lang.Thread.run:840;com.example.Cache.get:17;com.example.Cache@7f00 5000000",
-                "java.lang.Thread.run:840;com.example.Inventory.reserve:42;" + Recordings.LOCK + "@abc 110000000");
+                "java.lang.Thread.run:840;com.example.Cache.get:17;com.example.Cache at com.example.Cache.get:17 5000000",
+                "java.lang.Thread.run:840;com.example.Inventory.reserve:42;" + Recordings.LOCK + " at com.example.Inventory.reserve:42 110000000");
         assertThat(total(collapsed)).isEqualTo(tableTotal());
     }
 
     @Test
     void collapsedOwnerSideNamesUnknownOwnersAndKeepsTheTotal() {
         String collapsed = CollapsedStacks.render(report.blame(), Side.owner);
-        assertThat(collapsed).contains(BlameStacks.UNKNOWN_OWNER + ";" + Recordings.LOCK + "@abc 110000000");
+        assertThat(collapsed).contains(BlameStacks.UNKNOWN_OWNER + ";" + Recordings.LOCK + " at com.example.Inventory.reserve:42 110000000");
         assertThat(total(collapsed)).isEqualTo(tableTotal());
     }
 
@@ -67,7 +67,7 @@ class ExportTotalsTest {
     @Test
     void pprofSamplesHaveTheLockAsLeafAndTheFramesWithLines() throws IOException {
         Profile p = Profile.parse(pprof(Side.waiter));
-        assertThat(p.leafFunctions).contains(Recordings.LOCK + "@abc", "com.example.Cache@7f00");
+        assertThat(p.leafFunctions).contains(Recordings.LOCK + " at com.example.Inventory.reserve:42", "com.example.Cache at com.example.Cache.get:17");
         assertThat(p.functionNames).contains("com.example.Inventory.reserve", "java.lang.Thread.run");
         assertThat(p.lines).contains(42L, 840L);
     }

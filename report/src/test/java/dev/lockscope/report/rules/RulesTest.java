@@ -31,7 +31,7 @@ class RulesTest {
                 + "(0.1 s of waiting in all); who held it meanwhile is not known. Contention by rule `lock-acquire`.");
         assertThat(r.score()).isEqualTo(45.0);
         assertThat(r.severity()).isEqualTo(Severity.INFO);
-        assertThat(r.subject()).isEqualTo(Recordings.LOCK + "@abc");
+        assertThat(r.subject()).isEqualTo(Recordings.LOCK + " at com.example.Inventory.reserve:42");
     }
 
     @Test

@@ -1,0 +1,108 @@
+package dev.lockscope.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Lock sites: the instances of one lock class acquired at one place in the application, shown as one
+ * row. An application that creates and drops lock objects (a lock table's entry mutexes, one per row
+ * it locks) spreads its bottleneck over thousands of short-lived instances, each too small to rank;
+ * and a {@code synchronized} monitor that the JVM deflated and inflated again has a new address, so
+ * one object appears as several. Keyed by kind, class and site, not by identity, both become one row.
+ *
+ * <p>The site of an instance is the first application frame ({@link Frames#firstApplicationFrame})
+ * of its first measured wait (seed 000 §3.7.2's stack): the code that acquired it. Used by the
+ * agent's table and by {@code lockscope report}, so both group alike.
+ *
+ * <p>A site sums its instances' tallies: times parked, parked now, thread-time and real-time add up
+ * (real-time is then the summed hold-time estimate: instances held at the same time count once
+ * each, so a site's %real may exceed 100); its peak is the highest of one instance; its life
+ * (§3.7.14's Time(n) − Time(1)) is the sum of its instances' lives, so its %real-life-time is how busy
+ * its objects were over their own lives, on average (and times from different JVMs never mix). The
+ * first thread and stack are those of the instance measured first.
+ */
+public final class LockSites {
+    /** How a site row's {@link LockMetrics#identityHash} begins: {@code at Frame.method:line}. */
+    public static final String SITE_PREFIX = "at ";
+
+    private LockSites() {
+    }
+
+    /** The site identity of one lock: {@code at } and its acquiring frame ({@code at ?} without a stack). */
+    public static String siteOf(LockMetrics instance) {
+        String frame = Frames.firstApplicationFrame(instance.firstFrames());
+        return SITE_PREFIX + (frame == null ? "?" : frame);
+    }
+
+    /** The key of the site row a lock belongs to: kind, class and site. */
+    public static String keyOf(LockKind kind, String className, String site) {
+        return kind.name() + '\u0000' + className + '\u0000' + site;
+    }
+
+    /** The key of the site row {@code instance} belongs to. */
+    public static String keyOf(LockMetrics instance) {
+        return instance.isSite() ? keyOf(instance.kind(), instance.className(), instance.identityHash())
+                : keyOf(instance.kind(), instance.className(), siteOf(instance));
+    }
+
+    /**
+     * The sites of these locks (instances, or sites to be merged again: rows of several recordings),
+     * ranked as every table ({@link LockTable#RANKING}).
+     *
+     * @param totalExecutionNanos the denominator of the sites' utilisation percentages
+     */
+    public static List<LockMetrics> group(List<LockMetrics> locks, long totalExecutionNanos) {
+        Map<String, List<LockMetrics>> bySite = new LinkedHashMap<>();
+        for (LockMetrics m : locks) {
+            bySite.computeIfAbsent(keyOf(m), k -> new ArrayList<>()).add(m);
+        }
+        List<LockMetrics> sites = new ArrayList<>(bySite.size());
+        for (List<LockMetrics> members : bySite.values()) {
+            sites.add(sum(members, totalExecutionNanos));
+        }
+        return LockTable.ranked(sites);
+    }
+
+    /** The site rows by {@link #keyOf}. */
+    public static Map<String, LockMetrics> byKey(List<LockMetrics> sites) {
+        Map<String, LockMetrics> out = new HashMap<>();
+        for (LockMetrics s : sites) {
+            out.put(keyOf(s), s);
+        }
+        return out;
+    }
+
+    private static final Comparator<LockMetrics> FIRST_MEASURED = Comparator
+            .comparingLong((LockMetrics m) -> m.tally().firstTime)
+            .thenComparing(LockMetrics::identityHash);
+
+    private static LockMetrics sum(List<LockMetrics> members, long totalExecutionNanos) {
+        LockMetrics first = members.stream().min(FIRST_MEASURED).orElseThrow();
+        long parks = 0;
+        long threadTime = 0;
+        long realTime = 0;
+        long lives = 0;
+        int parkedNow = 0;
+        int peak = 0;
+        int instances = 0;
+        for (LockMetrics m : members) {
+            ParkTally t = m.tally();
+            parks += t.timesParked;
+            parkedNow += t.parkedNow;
+            peak = Math.max(peak, t.peakParked);
+            threadTime += t.threadTimeNanos;
+            realTime += t.realTimeNanos;
+            lives += t.lifeTimeNanos();
+            instances += m.instances();
+        }
+        ParkTally tally = ParkTally.of(first.tally().collectionThreshold, parks, parkedNow, peak, threadTime, realTime,
+                0, lives, true);
+        String site = first.isSite() ? first.identityHash() : siteOf(first);
+        return new LockMetrics(first.kind(), first.className(), site, first.firstThread(), first.firstFrames(), tally,
+                totalExecutionNanos, instances);
+    }
+}

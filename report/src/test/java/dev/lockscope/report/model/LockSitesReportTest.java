@@ -1,0 +1,118 @@
+package dev.lockscope.report.model;
+
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameNode;
+import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.analysis.model.Unpark;
+import dev.lockscope.core.LockMetrics;
+import dev.lockscope.report.TextReport;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Lock sites on a recording shaped like Derby's lock table: thousands of short-lived lock objects of one
+ * class, each created, contended once and dropped at one site, beside one long-held global lock that
+ * is the largest single object but not the largest site; and one {@code synchronized} object whose
+ * monitor the JVM deflated and inflated again twice (three addresses).
+ */
+class LockSitesReportTest {
+    private static final long MS = 1_000_000;
+    private static final long START = 1_767_225_600_000_000_000L;
+    private static final String SYNC = "java.util.concurrent.locks.ReentrantLock$NonfairSync";
+    private static final ThreadRef A = new ThreadRef(1, 101, "worker-1");
+    private static final ThreadRef B = new ThreadRef(2, 102, "worker-2");
+    private static final int ENTRIES = 3000;
+    private static final List<String> ENTRY_LOCK = List.of("java.util.concurrent.locks.LockSupport.park:211",
+            "java.util.concurrent.locks.ReentrantLock.lock:322", "org.derby.LockTable.lock:77", "org.derby.Txn.run:12");
+    private static final List<String> ENTRY_UNLOCK = List.of("java.util.concurrent.locks.LockSupport.unpark:177",
+            "java.util.concurrent.locks.ReentrantLock.unlock:494", "org.derby.LockTable.unlock:88", "org.derby.Txn.run:14");
+    private static final List<String> GLOBAL_LOCK = List.of("java.util.concurrent.locks.LockSupport.park:211",
+            "java.util.concurrent.locks.ReentrantLock.lock:322", "com.app.Service.run:10");
+    private static final List<String> CACHE = List.of("com.app.Cache.get:17", "com.app.Service.run:20");
+
+    /** Entry i: B parks 5 ms on a fresh lock object held by A, A's unlock wakes it; 15 s of waiting in all. */
+    private static LockRecording derbyLike() {
+        List<ParkWait> parks = new ArrayList<>();
+        List<Unpark> unparks = new ArrayList<>();
+        long seq = 0;
+        for (int i = 0; i < ENTRIES; i++) {
+            long begin = START + i * 10 * MS;
+            long end = begin + 5 * MS;
+            int hash = 0x10000 + i;
+            long parkSeq = ++seq;
+            long unparkSeq = ++seq;
+            unparks.add(new Unpark(A, end, unparkSeq, B.javaTid(), B.name(), SYNC, hash, ENTRY_UNLOCK));
+            parks.add(new ParkWait(B, SYNC, hash, begin, end, parkSeq, unparkSeq, false, 0, null, 0, 0, ENTRY_LOCK));
+        }
+        // the global lock: 2 s of waiting on one object, more than any one entry, less than all of them
+        long g = START + 31_000 * MS;
+        parks.add(new ParkWait(A, SYNC, 7, g, g + 2_000 * MS, ++seq, ++seq, false, 0, null, 0, 0, GLOBAL_LOCK));
+        List<MonitorEnter> enters = new ArrayList<>();
+        for (long address : new long[]{0x7f00, 0x8a40, 0x9c80}) {
+            long begin = START + 34_000 * MS + address;
+            enters.add(new MonitorEnter(B, "com.app.Cache", address, begin, begin + 100 * MS, A, CACHE));
+        }
+        return new LockRecording(Path.of("/tmp/derby.jfr"), START, START + 40_000 * MS, Map.of(1L, A, 2L, B), parks,
+                unparks, enters, List.of(), List.of(), List.of());
+    }
+
+    private static Report report(boolean byInstance) {
+        LockRecording r = derbyLike();
+        return ReportBuilder.read(r::replay, new ContentionOptions(0, 0, byInstance), Aspect.DEFAULT, false, false);
+    }
+
+    @Test
+    void thousandsOfShortLivedObjectsAtOneSiteAreTheTopRow() {
+        Report report = report(false);
+        List<LockMetrics> rows = report.contention().rows();
+        LockMetrics top = rows.get(0);
+        assertThat(top.label()).isEqualTo(SYNC + " at org.derby.LockTable.lock:77");
+        assertThat(top.instances()).isEqualTo(ENTRIES);
+        assertThat(top.timesParked()).isEqualTo(ENTRIES);
+        assertThat(top.totalWaitNanos()).isEqualTo(ENTRIES * 5 * MS)
+                .isEqualTo(report.contention().locks().stream().filter(m -> m.firstFrames().equals(ENTRY_LOCK))
+                        .mapToLong(LockMetrics::totalWaitNanos).sum());
+        assertThat(rows).hasSize(3);
+
+        // the finding and the blame tree rank the site too, and blame names the owner's code
+        assertThat(report.findings().get(0).subject()).isEqualTo(top.label());
+        assertThat(report.findings().get(0).message()).contains("3000 objects at one site", "LockTable.unlock");
+        BlameNode first = report.blame().tree().children().get(0);
+        assertThat(first.key()).isEqualTo(top.label());
+        assertThat(first.totalNanos()).isEqualTo(ENTRIES * 5 * MS);
+
+        String text = TextReport.render(report, null, 10);
+        String firstRow = text.lines().filter(l -> l.startsWith("  1 ")).findFirst().orElseThrow();
+        assertThat(firstRow).contains("ReentrantLock", "LockTable.lock:77", "x3000");
+        assertThat(text).doesNotContain("@10000");
+    }
+
+    @Test
+    void aDeflatedAndReinflatedMonitorIsOneRow() {
+        LockMetrics cache = report(false).contention().rows().stream()
+                .filter(m -> m.className().equals("com.app.Cache")).findFirst().orElseThrow();
+        assertThat(cache.instances()).isEqualTo(3);
+        assertThat(cache.timesParked()).isEqualTo(3);
+        assertThat(cache.totalWaitNanos()).isEqualTo(300 * MS);
+        assertThat(cache.identityHash()).isEqualTo("at com.app.Cache.get:17");
+    }
+
+    @Test
+    void byInstanceTheLargestObjectLeadsAndEveryObjectIsARow() {
+        Report report = report(true);
+        List<LockMetrics> rows = report.contention().rows();
+        assertThat(rows).hasSize(ENTRIES + 1 + 3);
+        assertThat(rows.get(0).label()).isEqualTo(SYNC + "@7");
+        assertThat(report.blame().tree().children().get(0).key()).isEqualTo(SYNC + "@7");
+    }
+}
