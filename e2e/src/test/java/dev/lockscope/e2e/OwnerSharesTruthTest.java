@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.within;
  */
 class OwnerSharesTruthTest {
     /**
-     * The issue asks for 5 points, met on this 2-core machine at a load of ~5 (JDK 17: within 3). Shared with
-     * seven other builds at a load of ~28 (JDK 17 and 25), single runs read up to 6 points off for
-     * ReentrantLock and up to 7.6 for monitors (16 threads, three sites): CI-safe bound 10 points.
+     * The issue asks for 5 points. Measured on this 2-core machine shared with seven other builds (load ~20
+     * to 28): ReentrantLock within 1.6 points (JDK 17 and 25); monitors within 4 points, except three sites
+     * on JDK 17, 6 to 9 points off (a systematic bias, docs/owner-blame.md): bound 10 points.
      */
     private static final double POINTS = 0.10;
     private static final String[] SITES = {"siteA", "siteB", "siteC"};
