@@ -30,6 +30,7 @@ public final class PerformanceReport {
         SECTIONS.put("accuracy", AccuracyHarness::section);
         SECTIONS.put("analysis-speed", AnalysisSpeedHarness::section);
         SECTIONS.put("attach-cycles", AttachCyclesHarness::section);
+        SECTIONS.put("fuzz", FuzzHarness::section);
     }
 
     private PerformanceReport() {

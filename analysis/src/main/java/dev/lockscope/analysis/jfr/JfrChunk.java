@@ -240,7 +240,13 @@ public final class JfrChunk {
                         checkJavaName(f.attr("name"), false);
                         fields.add(new JfrField(f.attr("name"), typeId, "true".equals(f.attr("constantPool")),
                                 "1".equals(f.attr("dimension"))));
-                    } else if (!"annotation".equals(f.name) && !"setting".equals(f.name)) {
+                    } else if ("setting".equals(f.name)) {
+                        // the JDK's reader takes a class with settings for an event type (it fails with a
+                        // ClassCastException otherwise): settings elsewhere are damage, e.g. a flipped superType
+                        if (!"jdk.jfr.Event".equals(c.attr("superType"))) {
+                            throw new JfrFormatException("setting " + f.attr("name") + " of " + c.attr("name") + ", which is not an event type");
+                        }
+                    } else if (!"annotation".equals(f.name)) {
                         throw new JfrFormatException("unknown metadata element " + f.name);
                     }
                 }
