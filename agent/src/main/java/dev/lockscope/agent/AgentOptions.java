@@ -24,6 +24,7 @@ import java.time.Duration;
  *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
  *                          default: nothing in lockscope reads it)
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
+ *   maxBlockerMemory=SIZE  bytes the live records and their shared first stacks use at most (default 16m)
  *   report=stderr|off      print the table at JVM exit (default stderr)
  *   quiet                  no start-up line
  * Sent by `lockscope attach/dump` to a running agent:
@@ -45,6 +46,7 @@ final class AgentOptions {
     boolean jdkPark;
     boolean acquireEvents;
     int maxBlockers = 50_000;
+    long maxBlockerMemory = dev.lockscope.agent.boot.BlockerRegistry.DEFAULT_MAX_BYTES;
     boolean reportAtExit = true;
     boolean quiet;
     Path replyTo;
@@ -52,7 +54,7 @@ final class AgentOptions {
     boolean stop;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, report, quiet, reply, dump, stop";
+            + "cpuSamples, jdkPark, acquireEvents, maxBlockers, maxBlockerMemory, report, quiet, reply, dump, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
     static AgentOptions parse(String args) {
@@ -82,6 +84,7 @@ final class AgentOptions {
                 case "jdkPark" -> o.jdkPark = flag(key, value);
                 case "acquireEvents" -> o.acquireEvents = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
+                case "maxBlockerMemory" -> o.maxBlockerMemory = OptionValues.bytes(name, require(key, value), 64L << 10, 1L << 30);
                 case "report" -> {
                     String v = require(key, value);
                     if (!v.equals("stderr") && !v.equals("off")) {

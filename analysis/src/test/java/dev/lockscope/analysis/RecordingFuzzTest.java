@@ -2,6 +2,8 @@ package dev.lockscope.analysis;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,15 +29,17 @@ class RecordingFuzzTest {
     }
 
     /**
-     * Case 4633, which the 10,000-case run found: a flipped byte makes {@code jdk.ProcessStart} a class that
-     * is not an event type but has settings. The JDK's reader fails on it (a ClassCastException from
-     * {@code MetadataReader.defineTypes}); ours read it clean until it refused such metadata too.
+     * The cases the 10,000-case run found that the JDK's reader rejects with an exception from inside its
+     * {@code MetadataReader.defineTypes} and ours read clean until it refused the same metadata: 4633, a
+     * flipped byte makes {@code jdk.ProcessStart} a class that is not an event type but has settings
+     * (ClassCastException); 8671, a flipped byte gives two classes one id (UnsupportedOperationException).
      */
-    @Test
-    void settingsOfATypeThatIsNotAnEventAreDamage() throws Exception {
-        Path file = dir.resolve("case-4633.jfr");
-        Files.write(file, RecordingFuzzer.mutant(RecordingFuzzer.source(), 4633));
-        assertThat(RecordingFuzzer.jdkRejects(file)).contains("ClassCastException");
+    @ParameterizedTest
+    @CsvSource({"4633, ClassCastException", "8671, UnsupportedOperationException"})
+    void metadataTheJdkCannotReadIsDamage(int index, String jdkFailure) throws Exception {
+        Path file = dir.resolve("case-" + index + ".jfr");
+        Files.write(file, RecordingFuzzer.mutant(RecordingFuzzer.source(), index));
+        assertThat(RecordingFuzzer.jdkRejects(file)).contains(jdkFailure);
         assertThat(RecordingFuzzer.analyse(file)).isEqualTo(RecordingFuzzer.Outcome.SALVAGED);
     }
 }

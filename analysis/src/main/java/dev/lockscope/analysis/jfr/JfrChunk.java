@@ -252,7 +252,11 @@ public final class JfrChunk {
                 }
                 checkJavaName(c.attr("name"), true);
                 JfrType t = new JfrType(parseId(c.attr("id")), c.attr("name"), c.attr("superType"), fields);
-                types.put(t.id, t);
+                if (types.put(t.id, t) != null) {
+                    // the JDK's reader fails on it too (an UnsupportedOperationException adding the second
+                    // class's fields to the first): an id written twice is damage, e.g. a flipped byte
+                    throw new JfrFormatException("two metadata classes with id " + t.id);
+                }
                 typesByName.put(t.name, t);
             }
         }
