@@ -29,6 +29,7 @@ import java.time.Duration;
  *   deep=PATTERNS          deep mode: count every lock acquisition in the classes matching the patterns
  *                          (':'-separated, e.g. com.example.**:org.acme.Cache*); premain only
  *   deepExclude=PATTERNS   classes left out of deep mode
+ *   maxBlockerMemory=SIZE  bytes the live records and their shared first stacks use at most (default 16m)
  *   report=stderr|full|off print the table at JVM exit: the top 10 lock sites one line each (stderr, the
  *                          default), every site with its details (full), or nothing (off)
  *   quiet                  no start-up line
@@ -63,6 +64,7 @@ final class AgentOptions {
     int maxBlockers = 50_000;
     /** Deep mode's class selection, or null when deep mode is off. */
     DeepSelection deep;
+    long maxBlockerMemory = dev.lockscope.agent.boot.BlockerRegistry.DEFAULT_MAX_BYTES;
     boolean reportAtExit = true;
     /** The exit table with every lock site and its details, not only the top ones in one line each. */
     boolean fullReport;
@@ -77,7 +79,7 @@ final class AgentOptions {
     Path dumpTo;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, deep, deepExclude, report, quiet, metricsPort, jmx, continuous, "
+            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, maxBlockerMemory, deep, deepExclude, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
@@ -113,6 +115,7 @@ final class AgentOptions {
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "deep" -> deep = require(key, value);
                 case "deepExclude" -> deepExclude = require(key, value);
+                case "maxBlockerMemory" -> o.maxBlockerMemory = OptionValues.bytes(name, require(key, value), 64L << 10, 1L << 30);
                 case "report" -> {
                     String v = require(key, value);
                     if (!v.equals("stderr") && !v.equals("full") && !v.equals("off")) {

@@ -120,7 +120,7 @@ public final class LockscopeAgent {
         Module hooksModule = ParkHooks.class.getModule();
         inst.redefineModule(Object.class.getModule(), Set.of(), Map.of(), Map.of("java.util.concurrent.locks", Set.of(hooksModule)),
                 Set.of(), Map.of());
-        BlockerRegistry.configure(options.collectionThreshold, options.maxBlockers);
+        BlockerRegistry.configure(options.collectionThreshold, options.maxBlockers, options.maxBlockerMemory);
         String ownerProblem = ParkHooks.activate();
         ParkHooks.setAcquireEvents(options.acquireEvents);
         if (ownerProblem != null) {

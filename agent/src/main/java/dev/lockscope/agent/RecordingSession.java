@@ -460,7 +460,8 @@ final class RecordingSession {
         notes.add(String.format(Locale.ROOT, "profiled %.2f s; recording %s", execNanos / 1e9, file));
         if (BlockerRegistry.untracked() > 0) {
             notes.add(BlockerRegistry.untracked() + " parks on blockers beyond maxBlockers=" + options.maxBlockers
-                    + " are in the recording only");
+                    + " are in the recording only (the bound is that many records, or maxBlockerMemory="
+                    + OptionValues.formatBytes(options.maxBlockerMemory) + ")");
         }
         if (HookFailures.count() > 0) {
             notes.add(HookFailures.count() + " internal errors in lockscope hooks were swallowed; first: " + HookFailures.first());

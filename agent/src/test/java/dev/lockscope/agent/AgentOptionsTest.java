@@ -73,6 +73,8 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("threshold=-5ms")).hasMessage("agent option threshold must not be negative, not '-5ms'");
         assertThatThrownBy(() -> AgentOptions.parse("threshold=99999999999999s")).hasMessageContaining("between 0 and 1h");
         assertThatThrownBy(() -> AgentOptions.parse("maxBlockers=0")).hasMessageContaining("between 1 and 10000000");
+        assertThat(AgentOptions.parse("maxBlockerMemory=2m").maxBlockerMemory).isEqualTo(2L << 20);
+        assertThatThrownBy(() -> AgentOptions.parse("maxBlockerMemory=1k")).hasMessageContaining("maxBlockerMemory");
         assertThatThrownBy(() -> AgentOptions.parse("maxSize=10k")).hasMessageContaining("at least 1m");
         assertThatThrownBy(() -> AgentOptions.parse("file=")).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> AgentOptions.parse("freeOnPrint=maybe")).hasMessageContaining("is a flag");

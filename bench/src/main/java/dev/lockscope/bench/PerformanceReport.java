@@ -32,6 +32,7 @@ public final class PerformanceReport {
         SECTIONS.put("analysis-speed", AnalysisSpeedHarness::section);
         SECTIONS.put("attach-cycles", AttachCyclesHarness::section);
         SECTIONS.put("soak", SoakHarness::section);
+        SECTIONS.put("fuzz", FuzzHarness::section);
     }
 
     /** Sections run only when named in --only (an hour each; never in CI's smoke run). */

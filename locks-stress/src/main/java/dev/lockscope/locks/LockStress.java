@@ -438,4 +438,48 @@ public final class LockStress {
             r.r2 = (int) lock.cancellationCount();
         }
     }
+
+    /**
+     * The revocation race of the 2026-11-24 bug, with two threads (jcstress runs no more actors than CPUs):
+     * the first actor to lock becomes the owner; the other cancels while the owner locks, unlocks and then
+     * gives the reservation up itself in await(). The owner's in-flight store can land after the
+     * canceller's CAS and reopen a reserved state that the owner's own cancellation then takes; exactly one
+     * of the two may hand over. The old code let both hand over (one shared CANCELLING value): a second
+     * cancellation, a lost update, or a hold handed to an owner that had released it (the actors never
+     * finish: a jcstress timeout). ReservationCancellationTest runs the same race with three cancellers.
+     */
+    @JCStressTest
+    @Description("Owner that self-cancels in await() against a canceller: one hand-over, every increment under the lock")
+    @Outcome(id = "3, 1", expect = ACCEPTABLE, desc = "every increment under the lock, cancelled once")
+    @Outcome(expect = FORBIDDEN, desc = "lost update, more than one hand-over, or interrupted")
+    @State
+    public static class ReservationRevokedWhileOwnerSelfCancels {
+        final ReservationLock lock = new ReservationLock();
+        final GuardedCounter counter = new GuardedCounter(lock);
+
+        @Actor
+        public void ownerThatWaits() {
+            counter.increment();
+            lock.lock();
+            try {
+                counter.value++;
+                lock.awaitNanos(1); // self-cancellation if still reserved, then a Java-level wait on the base
+            } catch (InterruptedException e) {
+                counter.value = -1_000;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Actor
+        public void canceller() {
+            counter.increment();
+        }
+
+        @Arbiter
+        public void count(II_Result r) {
+            r.r1 = counter.value;
+            r.r2 = (int) lock.cancellationCount();
+        }
+    }
 }

@@ -18,14 +18,24 @@ import java.util.concurrent.locks.Lock;
  * suspending the owner, converting the lockword, and, if the owner was stopped between its read (1) and its
  * store (2) of the lockword (the unsafe region), rewinding its program counter to the read, so that its
  * store never lands. Java can neither suspend another thread ({@code Thread.suspend} is gone) nor rewrite its
- * PC. Instead the canceller (a) CASes the reservation word to {@code CANCELLING}, which no owner fast path
- * accepts; (b) brings the owner to a stop with {@link Thread#getStackTrace()}, which HotSpot performs at a
- * safepoint or handshake of the owner, and looks whether the owner's top frame is one of the two
- * unsafe-region methods ({@code enterIfReserved}, {@code exitIfReserved}); if it is, the store may still
- * land, so it yields and asks again until the owner is outside; (c) reads the word again: if the owner's
- * in-flight store landed after (a), the owner's operation took effect in reserved mode, and it cancels that
- * state instead (back to (a)); (d) hands the state over to the base lock (the owner becomes its flat holder
- * when it held the lock) and publishes {@code BASE}, one-way. Compiled code has no safepoint poll inside
+ * PC. Instead the canceller (a) CASes the reservation word to its own cancelling token ({@code CANCELLING}
+ * with the canceller's thread id), which no owner fast path accepts; (b) brings the owner to a stop with
+ * {@link Thread#getStackTrace()}, which HotSpot performs at a safepoint or handshake of the owner, and
+ * looks whether the owner is inside one of the two unsafe-region methods ({@code enterIfReserved},
+ * {@code exitIfReserved}); if it is, the store may still land, so it yields and asks again until the owner
+ * is outside; (c) reads the word again: if the owner's in-flight store landed after (a), the owner's
+ * operation took effect in reserved mode, and it cancels that state instead (back to (a)); if the word holds
+ * another canceller's token, that canceller took the reopened state over and finishes the job; (d) hands
+ * the state over to the base lock (the owner becomes its flat holder when it held the lock) and publishes
+ * {@code BASE}, one-way.
+ *
+ * <p>Why the token carries the canceller's id: the owner's in-flight store reopens a reserved state that a
+ * second canceller may cancel. With one shared {@code CANCELLING} value the first canceller then read "still
+ * cancelling" in (c), took it for its own, and handed over the stale state it had cancelled, while the
+ * second handed over the newer one: two hand-overs, the owner installed as flat holder of a lock it had
+ * already released (a lost unlock) or over a base lock another thread held (lost mutual exclusion, the
+ * 2026-11-24 failure of {@code LockContractTest}). With a token per canceller, exactly one thread owns the
+ * cancellation at any time and only it publishes {@code BASE}. Compiled code has no safepoint poll inside
  * the straight-line region, so the owner is normally found outside at once; the interpreter can stop inside.
  * Step (b) relies on HotSpot making the owner's stores before the stop visible to the canceller and the
  * canceller's CAS visible to the owner after it, as a safepoint or handshake does; that is an implementation
@@ -39,13 +49,15 @@ import java.util.concurrent.locks.Lock;
  */
 public final class ReservationLock implements Lock {
 
-    // Reservation word: RESERVED | owner id << RCNT_BITS | hold count, or one of the two unreserved states.
+    // Reservation word: RESERVED | owner id << RCNT_BITS | hold count, CANCELLING | canceller id, or BASE.
+    // HotSpot's thread ids are counted from 1 (far below 2^45), so an owner id shifted by RCNT_BITS stays
+    // below bit 61 and a canceller id below it too.
     private static final long RESERVED = 1L << 62;
     private static final int RCNT_BITS = 16;
     private static final long RCNT_MASK = (1L << RCNT_BITS) - 1;
     private static final long ANONYMOUS = RESERVED;
-    /** Not reserved and not yet handed over to the base lock: every operation waits. */
-    private static final long CANCELLING = 1L;
+    /** Not reserved and not yet handed over to the base lock: every operation waits; low bits name the canceller. */
+    private static final long CANCELLING = 1L << 61;
     /** Handed over: the base lock decides (one-way). */
     private static final long BASE = 0L;
 
@@ -70,10 +82,14 @@ public final class ReservationLock implements Lock {
         return (w & ~RESERVED) >>> RCNT_BITS;
     }
 
+    private static boolean isCancelling(long w) {
+        return (w & (RESERVED | CANCELLING)) == CANCELLING;
+    }
+
     // ---- the two unsafe regions: straight-line code between the read (1) and the store (2) ----------------
     // Results: 1 done in reserved mode, 0 not reserved to me (take another path), -1 reserved to me but the
-    // hold count is full or empty (self-cancel or illegal state). Nothing in them may call out of the method
-    // (the canceller recognizes the region by the owner's top frame).
+    // hold count is full or empty (self-cancel or illegal state). The canceller recognizes them by the
+    // owner's frames, whatever they call (inUnsafeRegion).
 
     private int enterIfReserved(long me) {
         long w = (long) WORD.getAcquire(this); // (1)
@@ -119,7 +135,7 @@ public final class ReservationLock implements Lock {
             if (w == BASE) {
                 return false;
             }
-            if (w == CANCELLING) {
+            if (isCancelling(w)) {
                 pause(spins);
             } else if (w == ANONYMOUS) {
                 // Initial-locker policy: make the reservation specific, acquired once, in one CAS.
@@ -128,7 +144,7 @@ public final class ReservationLock implements Lock {
                     return true;
                 }
             } else if ((w & RESERVED) != 0L && ownerOf(w) != me) {
-                cancel(w);
+                cancel(w, me);
             }
         }
     }
@@ -142,11 +158,12 @@ public final class ReservationLock implements Lock {
     }
 
     /**
-     * Steps (a)-(d) of the class comment, by a thread that is not the owner. Returns when the word is no
-     * longer reserved (by us or by a concurrent canceller).
+     * Steps (a)-(d) of the class comment, by thread {@code me}, which is not the owner. Returns when the word
+     * is no longer reserved (by us or by a concurrent canceller).
      */
-    private void cancel(long reserved) {
-        if (!WORD.compareAndSet(this, reserved, CANCELLING)) {
+    private void cancel(long reserved, long me) {
+        long token = CANCELLING | me;
+        if (!WORD.compareAndSet(this, reserved, token)) {
             return; // the owner moved (its store landed) or another canceller won: the caller looks again
         }
         Thread owner;
@@ -157,11 +174,16 @@ public final class ReservationLock implements Lock {
         while (true) {
             waitUntilOutsideUnsafeRegion(owner);
             long now = (long) WORD.getVolatile(this);
-            if (now == CANCELLING) {
+            if (now == token) {
+                // The owner was stopped outside its regions after our token was in place: any region it
+                // enters later reads the token, so no reserved store of it can land any more.
                 break;
             }
+            if ((now & RESERVED) == 0L) {
+                return; // another canceller's token (or BASE): it cancelled the state the owner reopened
+            }
             // The owner's in-flight store (2) landed after our CAS: its operation counts, cancel that state.
-            if (!WORD.compareAndSet(this, now, CANCELLING)) {
+            if (!WORD.compareAndSet(this, now, token)) {
                 return; // another canceller took over the reserved state the owner left
             }
             last = now;
@@ -175,13 +197,13 @@ public final class ReservationLock implements Lock {
             long w = (long) WORD.getVolatile(this);
             if ((w & RESERVED) == 0L || ownerOf(w) != me) {
                 // A canceller has it (CANCELLING) or is done (BASE): wait for the hand-over.
-                while ((long) WORD.getVolatile(this) == CANCELLING) {
+                while (isCancelling((long) WORD.getVolatile(this))) {
                     pause(spins++);
                 }
                 return;
             }
-            if (WORD.compareAndSet(this, w, CANCELLING)) {
-                handOverToBase(w);
+            if (WORD.compareAndSet(this, w, CANCELLING | me)) {
+                handOverToBase(w); // we are not in a region, so no reserved store of ours can land after this
                 return;
             }
         }
@@ -199,7 +221,7 @@ public final class ReservationLock implements Lock {
     }
 
     /**
-     * Step (b): stop the owner (safepoint/handshake) until its top frame is not an unsafe region. A
+     * Step (b): stop the owner (safepoint/handshake) until it is not inside an unsafe region. A
      * terminated owner needs no stop: seeing {@code isAlive() == false} happens-after its last action (JLS
      * 17.4.4), so its last store is visible and it makes no further one.
      */
@@ -209,15 +231,29 @@ public final class ReservationLock implements Lock {
         }
     }
 
+    /**
+     * Whether the owner is inside a region method: one of its innermost run of frames of this class is a
+     * region. Whatever is above that run is a callee of it, and a region calls only its VarHandle, whose
+     * interpreted plumbing is not only {@code java.lang.invoke}/{@code jdk.internal} frames: it also shows
+     * {@code java.lang.Class.cast}. A check that looked only at the top frame after skipping those two
+     * packages read an owner stopped there, between (1) and (2), as outside; its store then landed after
+     * the hand-over (the lost-exclusion bug of 2026-11-24, with the shared token above).
+     */
     static boolean inUnsafeRegion(StackTraceElement[] frames) {
+        String self = ReservationLock.class.getName();
+        boolean inRun = false;
         for (StackTraceElement frame : frames) {
-            String cls = frame.getClassName();
-            if (cls.startsWith("java.lang.invoke.") || cls.startsWith("jdk.internal.")) {
-                continue; // VarHandle plumbing of an interpreted region
+            if (!frame.getClassName().equals(self)) {
+                if (inRun) {
+                    return false; // the run of our frames ended without a region method
+                }
+                continue; // a callee of ours (or the owner is not in this class at all)
             }
+            inRun = true;
             String method = frame.getMethodName();
-            return cls.equals(ReservationLock.class.getName())
-                    && (method.equals(ENTER_REGION) || method.equals(EXIT_REGION));
+            if (method.equals(ENTER_REGION) || method.equals(EXIT_REGION)) {
+                return true;
+            }
         }
         return false;
     }
@@ -279,7 +315,7 @@ public final class ReservationLock implements Lock {
             if (r == -1) {
                 throw new IllegalMonitorStateException("lock not held by " + Thread.currentThread().getName());
             }
-            if ((long) WORD.getVolatile(this) != CANCELLING) {
+            if (!isCancelling((long) WORD.getVolatile(this))) {
                 break;
             }
             pause(spins); // a canceller is handing our holds over to the base lock
@@ -313,7 +349,7 @@ public final class ReservationLock implements Lock {
     }
 
     private void waitWhileCancelling() {
-        for (int spins = 0; (long) WORD.getVolatile(this) == CANCELLING; spins++) {
+        for (int spins = 0; isCancelling((long) WORD.getVolatile(this)); spins++) {
             pause(spins);
         }
     }

@@ -12,8 +12,6 @@ import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,32 +19,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LockContractTest {
 
     static Stream<Named<Supplier<Lock>>> locks() {
-        return Stream.concat(exclusiveLocks(), Stream.of(Named.of("reservation", ReservationLock::new)));
-    }
-
-    /** The locks whose mutual exclusion under contention holds in every run so far. */
-    static Stream<Named<Supplier<Lock>>> exclusiveLocks() {
         return Stream.of(
                 Named.of("tasuki", TasukiLock::new),
                 Named.of("asymmetric", AsymmetricLock::new),
-                Named.of("asymmetric tasuki", AsymmetricTasukiLock::new));
-    }
-
-    /**
-     * Known bug, kept visible: in one of about five runs of {@link #excludesThreadsFromEachOther} on JDK 17
-     * (2026-11-24) the reservation lock lost 19,940 of 80,000 increments, so two threads were inside at
-     * once, most likely in its user-level cancellation (docs/locks.md). Until that is found and fixed the
-     * reservation lock must not be used, and this test stays here to be re-enabled with the fix.
-     */
-    @Test
-    @Disabled("ReservationLock loses mutual exclusion under 4-thread contention in about 1 of 5 runs: cancellation race, see docs/locks.md")
-    void reservationLockExcludesThreadsFromEachOther() throws Exception {
-        excludesThreadsFromEachOther(ReservationLock::new);
+                Named.of("asymmetric tasuki", AsymmetricTasukiLock::new),
+                Named.of("reservation", ReservationLock::new));
     }
 
     /** Several threads increment a plain counter; a lost update means two threads were inside at once. */
     @ParameterizedTest
-    @MethodSource("exclusiveLocks")
+    @MethodSource("locks")
     void excludesThreadsFromEachOther(Supplier<Lock> factory) throws Exception {
         Lock lock = factory.get();
         int threads = 4;

@@ -49,14 +49,14 @@ public final class BlockerRecord {
         }
     }
 
-    /** Frames of the first monitored park kept at most (§3.7.2), so a record's size is bounded. */
+    /** Frames of the first monitored park kept at most (§3.7.2), so a stack's size is bounded. */
     static final int MAX_FIRST_FRAMES = 64;
 
     final WeakKey key;
     public final String className;
     public final int identityHash;
     final long collectionThreshold;
-    /** Set once, by the thread whose park started collection (§3.7.1/§3.7.2). */
+    /** Set once, by the thread whose park started collection (§3.7.1/§3.7.2); shared ({@link FirstStacks}). */
     volatile String firstThread;
     volatile String[] firstFrames;
 
@@ -116,8 +116,10 @@ public final class BlockerRecord {
             }
             frames[n++] = dev.lockscope.core.Frames.format(e);
         }
-        firstFrames = java.util.Arrays.copyOf(frames, n);
-        firstThread = ThreadNames.of(Thread.currentThread()); // once per blocker: not on the per-park path
+        // once per blocker, not on the per-park path: shared with every other record of the same stack and
+        // thread, within the registry's byte bound (none kept when it is full)
+        firstFrames = FirstStacks.share(java.util.Arrays.copyOf(frames, n));
+        firstThread = FirstStacks.name(ThreadNames.of(Thread.currentThread()));
     }
 
     /** The park that began at {@code begin} returned; returns the end time. */
@@ -202,7 +204,7 @@ public final class BlockerRecord {
 
     public String[] firstFrames() {
         String[] f = firstFrames;
-        return f == null ? new String[0] : f;
+        return f == null ? new String[0] : f.clone(); // shared with other records: never handed out
     }
 
     /** Whether the blocker has been garbage-collected. */
@@ -215,7 +217,7 @@ public final class BlockerRecord {
         private final int hash;
 
         WeakKey(Object referent, int hash) {
-            super(referent);
+            super(referent, BlockerRegistry.COLLECTED); // queued when collected: the registry drops the record
             this.hash = hash;
         }
 

@@ -1,5 +1,7 @@
 package dev.lockscope.agent.boot;
 
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,23 +10,43 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * All live park-contention records, keyed weakly by blocker identity.
  *
- * <p>Memory is bounded: at most {@code maxBlockers} records; parks on further new blockers are
- * counted in {@link #untracked()} and otherwise only recorded as JFR events. Lookups are lock-free
- * ({@code ConcurrentHashMap.get}); only the first park on a new blocker inserts, which may take the
- * map's per-bin lock for the length of an insert.
+ * <p>Memory is bounded in bytes: every record is charged {@link #RECORD_BYTES}, every distinct first
+ * stack, frame and thread name it keeps is charged once ({@link FirstStacks}: records share them), and
+ * nothing is added past {@code maxBytes} (nor past {@code maxBlockers} records). Parks on further new
+ * blockers are counted in {@link #untracked()} and otherwise only recorded as JFR events; a record over
+ * the stack budget keeps its counters but no first stack. Records of blockers the GC has collected are
+ * dropped at the next insert (their weak keys are queued by the GC), so a fresh lock per request does not
+ * fill the registry. Lookups are lock-free ({@code ConcurrentHashMap.get}); only the first park on a new
+ * blocker inserts, which may take the map's per-bin lock for the length of an insert.
  */
 public final class BlockerRegistry {
+    /**
+     * What one record costs, estimated for a 64-bit JVM with compressed pointers and rounded up: the
+     * record (~112 bytes), its weak key (~40), the map's node (32) and its share of the map's table.
+     */
+    static final long RECORD_BYTES = 256;
+    /** The default of {@code maxBlockerMemory}: 16 MB, about 1% of a 2 GB heap. */
+    public static final long DEFAULT_MAX_BYTES = 16L << 20;
+
     private static final ConcurrentHashMap<Object, BlockerRecord> RECORDS = new ConcurrentHashMap<>(256);
+    static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
     private static final AtomicLong UNTRACKED = new AtomicLong();
+    private static final AtomicLong RECORD_BYTES_IN_USE = new AtomicLong();
     private static volatile long collectionThreshold;
     private static volatile int maxBlockers = 50_000;
+    private static volatile long maxBytes = DEFAULT_MAX_BYTES;
 
     private BlockerRegistry() {
     }
 
     public static void configure(long collectionThreshold, int maxBlockers) {
+        configure(collectionThreshold, maxBlockers, DEFAULT_MAX_BYTES);
+    }
+
+    public static void configure(long collectionThreshold, int maxBlockers, long maxBytes) {
         BlockerRegistry.collectionThreshold = collectionThreshold;
         BlockerRegistry.maxBlockers = maxBlockers;
+        BlockerRegistry.maxBytes = maxBytes;
     }
 
     static BlockerRecord recordFor(Object blocker) {
@@ -32,13 +54,46 @@ public final class BlockerRegistry {
         if (r != null) {
             return r;
         }
-        if (RECORDS.size() >= maxBlockers) {
+        dropCollected();
+        if (RECORDS.size() >= maxBlockers || bytesInUse() + RECORD_BYTES > maxBytes) {
             UNTRACKED.incrementAndGet();
             return null;
         }
         BlockerRecord fresh = new BlockerRecord(blocker, collectionThreshold);
         BlockerRecord raced = RECORDS.putIfAbsent(fresh.key, fresh);
-        return raced != null ? raced : fresh;
+        if (raced != null) {
+            return raced;
+        }
+        RECORD_BYTES_IN_USE.addAndGet(RECORD_BYTES);
+        return fresh;
+    }
+
+    /** Whether a first stack of {@code bytes} more still fits (asked once per blocker, when it is captured). */
+    static boolean fits(long bytes) {
+        return bytesInUse() + bytes <= maxBytes;
+    }
+
+    /** The bytes charged now: records plus the first stacks, frames and names they share. */
+    public static long bytesInUse() {
+        return RECORD_BYTES_IN_USE.get() + FirstStacks.bytesInUse();
+    }
+
+    public static long maxBytes() {
+        return maxBytes;
+    }
+
+    /** Drops the records whose blockers the GC collected and queued since the last call. */
+    static void dropCollected() {
+        Reference<?> collected;
+        while ((collected = COLLECTED.poll()) != null) {
+            remove((BlockerRecord.WeakKey) collected);
+        }
+    }
+
+    private static void remove(BlockerRecord.WeakKey key) {
+        if (RECORDS.remove(key) != null) {
+            RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
+        }
     }
 
     /** All records. */
@@ -51,6 +106,7 @@ public final class BlockerRegistry {
         int removed = 0;
         for (BlockerRecord r : RECORDS.values()) {
             if (r.isDead() && RECORDS.remove(r.key, r)) {
+                RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
                 removed++;
             }
         }
@@ -59,7 +115,9 @@ public final class BlockerRegistry {
 
     /** Drops the record of one blocker (the agent's own warm-up blocker). */
     static void forget(Object blocker) {
-        RECORDS.remove(new BlockerRecord.Lookup(blocker));
+        if (RECORDS.remove(new BlockerRecord.Lookup(blocker)) != null) {
+            RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
+        }
     }
 
     public static long untracked() {

@@ -240,13 +240,23 @@ public final class JfrChunk {
                         checkJavaName(f.attr("name"), false);
                         fields.add(new JfrField(f.attr("name"), typeId, "true".equals(f.attr("constantPool")),
                                 "1".equals(f.attr("dimension"))));
-                    } else if (!"annotation".equals(f.name) && !"setting".equals(f.name)) {
+                    } else if ("setting".equals(f.name)) {
+                        // the JDK's reader takes a class with settings for an event type (it fails with a
+                        // ClassCastException otherwise): settings elsewhere are damage, e.g. a flipped superType
+                        if (!"jdk.jfr.Event".equals(c.attr("superType"))) {
+                            throw new JfrFormatException("setting " + f.attr("name") + " of " + c.attr("name") + ", which is not an event type");
+                        }
+                    } else if (!"annotation".equals(f.name)) {
                         throw new JfrFormatException("unknown metadata element " + f.name);
                     }
                 }
                 checkJavaName(c.attr("name"), true);
                 JfrType t = new JfrType(parseId(c.attr("id")), c.attr("name"), c.attr("superType"), fields);
-                types.put(t.id, t);
+                if (types.put(t.id, t) != null) {
+                    // the JDK's reader fails on it too (an UnsupportedOperationException adding the second
+                    // class's fields to the first): an id written twice is damage, e.g. a flipped byte
+                    throw new JfrFormatException("two metadata classes with id " + t.id);
+                }
                 typesByName.put(t.name, t);
             }
         }
