@@ -1,6 +1,7 @@
 package dev.lockscope.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -15,9 +16,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param failures runs that produced no number; counted so a smoke run can fail
  * @param workloads overhead workloads to run; empty: all
  * @param configs   overhead configurations to run besides {@code none}; empty: all
+ * @param baselineCli analysis-speed section: another build's {@code lockscope.jar} timed beside this one; null: none
+ * @param recordingSizesMb analysis-speed section: sizes of the recordings analysed; empty: 10, 100 and 1024 MB
  */
 record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures,
-                     Set<String> workloads, Set<String> configs) {
+                     Set<String> workloads, Set<String> configs, Path baselineCli, List<Long> recordingSizesMb) {
     boolean keep(Set<String> only, String name) {
         return only.isEmpty() || only.contains(name);
     }

@@ -16,9 +16,13 @@ import java.util.function.LongFunction;
  * @param output     stdout and stderr together
  * @param wallNanos  from start to exit, as seen by the harness
  * @param peakRssBytes largest RSS seen; 0 if the process exited before the first poll
+ * @param cpuNanos   user + system CPU time of the process (all its threads) at the last poll of
+ *                   {@code /proc/<pid>/stat}: up to one poll interval (50 ms) short of the total
  */
-record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRssBytes) {
+record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRssBytes, long cpuNanos) {
     private static final long PAGE_BYTES = 4096;
+    /** USER_HZ, the unit of utime and stime in /proc/<pid>/stat: 100 on every Linux architecture lockscope runs on. */
+    private static final long CLOCK_TICKS_PER_SECOND = 100;
 
     static MeasuredProcess run(List<String> command, Path log) throws IOException, InterruptedException {
         return run(command, log, pid -> () -> { });
@@ -33,11 +37,14 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
         long start = System.nanoTime();
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long peak = 0;
+        long cpu = 0;
         long wall;
         Path statm = Path.of("/proc", Long.toString(p.pid()), "statm");
+        Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
         try (AutoCloseable ignored = sidecar.apply(p.pid())) {
             while (!p.waitFor(50, TimeUnit.MILLISECONDS)) {
                 peak = Math.max(peak, residentBytes(statm));
+                cpu = Math.max(cpu, cpuNanos(stat));
             }
             wall = System.nanoTime() - start;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -46,13 +53,25 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
         } catch (Exception e) {
             throw new IOException("closing " + command.get(0) + "'s sidecar failed: " + e.getMessage(), e);
         }
-        return new MeasuredProcess(p.exitValue(), Files.readString(log), wall, peak);
+        return new MeasuredProcess(p.exitValue(), Files.readString(log), wall, peak, cpu);
     }
 
     private static long residentBytes(Path statm) {
         try {
             String[] f = Files.readString(statm).trim().split("\\s+");
             return Long.parseLong(f[1]) * PAGE_BYTES;
+        } catch (IOException | RuntimeException e) {
+            return 0; // the process may have just exited
+        }
+    }
+
+    /** utime + stime (fields 14 and 15, counted after the command name, which may hold spaces); 0 when unreadable. */
+    private static long cpuNanos(Path stat) {
+        try {
+            String text = Files.readString(stat);
+            String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return ticks * (1_000_000_000L / CLOCK_TICKS_PER_SECOND);
         } catch (IOException | RuntimeException e) {
             return 0; // the process may have just exited
         }

@@ -17,6 +17,6 @@ final class GenericBlockerAnalyzer implements BlockerAnalyzer {
     @Override
     public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
         out.contentionOwnedBy(open.lock, park.thread(), park.frames(), park.beginNanos(), end - park.beginNanos(),
-                park.ownerTid(), park.ownerName(), ConditionWaitAnalyzer.reacquiresAfterAwait(park.frames()));
+                park.ownerTid(), park.ownerName(), open.afterWait);
     }
 }

@@ -6,6 +6,7 @@ import dev.lockscope.analysis.model.Unpark;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,9 @@ final class ParkBlame {
         final ParkWait park;
         final LockId lock;
         final BlockerAnalyzer analyzer;
+        private final Blocker blocker;
+        /** Whether the waiter is re-acquiring the lock after {@code Condition.await}. */
+        final boolean afterWait;
         /** Where the part of the wait not yet turned into spans begins. */
         long cursor;
         final List<Handoff> handoffs = new ArrayList<>();
@@ -38,27 +42,65 @@ final class ParkBlame {
          */
         Unpark waker;
 
-        OpenPark(ParkWait park) {
+        OpenPark(ParkWait park, Blocker blocker, boolean afterWait) {
             this.park = park;
-            this.lock = LockId.blocker(park.blockerClass(), park.blockerHash());
-            this.analyzer = BlockerAnalyzer.forClass(park.blockerClass());
+            this.lock = blocker.lock;
+            this.analyzer = blocker.analyzer;
+            this.blocker = blocker;
+            this.afterWait = afterWait;
             this.cursor = park.beginNanos();
         }
     }
 
+    /** A blocker of the recording: its id and analyzer, worked out once, and the parks open on it now, by thread id. */
+    private static final class Blocker {
+        final LockId lock;
+        final BlockerAnalyzer analyzer;
+        final Map<Long, OpenPark> open = new LinkedHashMap<>();
+
+        Blocker(String blockerClass, int blockerHash) {
+            lock = LockId.blocker(blockerClass, blockerHash);
+            analyzer = BlockerAnalyzer.forClass(blockerClass);
+        }
+    }
+
+    /** A blocker's class and identity hash, as parks and unparks name it (class names come interned from the reader). */
+    private record BlockerKey(String blockerClass, int blockerHash) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BlockerKey k && k.blockerHash == blockerHash && k.blockerClass.equals(blockerClass);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * blockerClass.hashCode() + blockerHash;
+        }
+    }
+
     private final BlameCollector out;
-    /** Open parks by lock, then by thread id. */
-    private final Map<LockId, Map<Long, OpenPark>> openByLock = new HashMap<>();
+    private final Map<BlockerKey, Blocker> blockers = new HashMap<>();
     private final Map<Long, OpenPark> openByThread = new LinkedHashMap<>();
+    /**
+     * What the frame text of a call chain says, by chain: the reader interns chains, so each distinct
+     * chain is read once (identity keys: a chain that is not interned is only read again).
+     */
+    private final Map<List<String>, Boolean> afterWaitByChain = new IdentityHashMap<>();
+    private final Map<BlockerAnalyzer, Map<List<String>, Boolean>> handsOverByChain = new IdentityHashMap<>();
 
     ParkBlame(BlameCollector out) {
         this.out = out;
     }
 
+    private Blocker blocker(String blockerClass, int blockerHash) {
+        return blockers.computeIfAbsent(new BlockerKey(blockerClass, blockerHash), k -> new Blocker(blockerClass, blockerHash));
+    }
+
     void parkBegin(ParkWait p) {
-        OpenPark open = new OpenPark(p);
+        Blocker blocker = blocker(p.blockerClass(), p.blockerHash());
+        OpenPark open = new OpenPark(p, blocker,
+                afterWaitByChain.computeIfAbsent(p.frames(), ConditionWaitAnalyzer::reacquiresAfterAwait));
         long tid = p.thread().javaTid();
-        openByLock.computeIfAbsent(open.lock, k -> new LinkedHashMap<>()).put(tid, open);
+        blocker.open.put(tid, open);
         openByThread.put(tid, open);
     }
 
@@ -67,13 +109,12 @@ final class ParkBlame {
         if (target != null && target.waker == null && target.park.beginSeq() < u.seq()) {
             target.waker = u;
         }
-        LockId lock = LockId.blocker(u.blockerClass(), u.blockerHash());
-        Map<Long, OpenPark> parked = openByLock.get(lock);
-        if (parked == null || !BlockerAnalyzer.forClass(lock.lockClass()).handsOver(u)) {
+        Blocker blocker = blockers.get(new BlockerKey(u.blockerClass(), u.blockerHash()));
+        if (blocker == null || blocker.open.isEmpty() || !handsOver(blocker.analyzer, u)) {
             return;
         }
         Handoff handoff = new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
-        for (OpenPark p : parked.values()) {
+        for (OpenPark p : blocker.open.values()) {
             if (p.park.beginNanos() <= u.timeNanos()) { // hand-off numbers are per thread: compare times
                 p.handoffs.add(handoff);
                 if (p.handoffs.size() > HANDOFFS_KEPT) {
@@ -83,15 +124,19 @@ final class ParkBlame {
         }
     }
 
+    private boolean handsOver(BlockerAnalyzer analyzer, Unpark u) {
+        return handsOverByChain.computeIfAbsent(analyzer, a -> new IdentityHashMap<>())
+                .computeIfAbsent(u.frames(), chain -> analyzer.handsOver(u));
+    }
+
     /** Blames the wait up to its oldest kept hand-off, as {@link WaitSplitter} would at the park's end. */
     private void spanToOldestHandoff(OpenPark p) {
         Handoff h = p.handoffs.remove(0);
-        ParkWait w = p.park;
-        boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(w.frames());
-        for (WaitSplitter.Span s : WaitSplitter.split(p.cursor, h.releaseNanos(), List.of(h), Cause.UNKNOWN)) {
-            out.contention(p.lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
+        if (h.releaseNanos() > p.cursor) {
+            out.contention(p.lock, p.park.thread(), p.park.frames(), p.cursor, h.releaseNanos() - p.cursor, h.cause(),
+                    p.afterWait);
+            p.cursor = h.releaseNanos();
         }
-        p.cursor = Math.max(p.cursor, h.releaseNanos());
     }
 
     void parkEnd(ParkWait ended) {
@@ -100,11 +145,7 @@ final class ParkBlame {
         if (p == null) {
             return; // not a park this analysis saw begin
         }
-        Map<Long, OpenPark> parked = openByLock.get(p.lock);
-        parked.remove(tid);
-        if (parked.isEmpty()) {
-            openByLock.remove(p.lock);
-        }
+        p.blocker.open.remove(tid);
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
     }
 
@@ -115,6 +156,6 @@ final class ParkBlame {
             p.analyzer.parkEnded(p, p.park, Math.max(info.endNanos(), p.park.beginNanos()), out);
         }
         openByThread.clear();
-        openByLock.clear();
+        blockers.values().forEach(b -> b.open.clear());
     }
 }

@@ -30,9 +30,9 @@ final class ReleaseBlameAnalyzer implements BlockerAnalyzer {
 
     @Override
     public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
-        boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(park.frames());
         for (WaitSplitter.Span s : WaitSplitter.split(open.cursor, end, open.handoffs, Cause.UNKNOWN)) {
-            out.contention(open.lock, park.thread(), park.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
+            out.contention(open.lock, park.thread(), park.frames(), s.beginNanos(), s.durationNanos(), s.cause(),
+                    open.afterWait);
         }
     }
 

@@ -150,32 +150,29 @@ public final class JfrChunk {
             in.limit = pos + size;
             long typeId = in.readLong();
             if (typeId != METADATA_TYPE && typeId != CHECKPOINT_TYPE) {
-                JfrType t = types.get(typeId);
+                JfrType t = typeId >= 0 && typeId < eventTypes.length ? eventTypes[(int) typeId] : null;
                 if (t == null) {
-                    throw new JfrFormatException("event of unknown type " + typeId + " at byte " + pos);
+                    t = eventType(typeId, pos);
                 }
-                if (!t.isEvent()) { // the JDK's reader refuses these too (a Type is not a PlatformEventType)
-                    throw new JfrFormatException("record of type " + t.name + ", which is not an event, at byte " + pos);
-                }
-                int n = t.fields.size();
+                int[] plan = t.fieldPlan;
+                int n = plan.length;
                 if (values.length < n) {
                     values = new long[n];
                     strings = new String[n];
                 }
                 for (int i = 0; i < n; i++) {
-                    JfrField f = t.fields.get(i);
-                    JfrType ft = types.get(f.typeId());
+                    int step = plan[i];
                     strings[i] = null;
-                    if (f.array() || ft == null || (!f.constantPool() && ft.kind == JfrDecoder.KIND_STRUCT)) {
-                        in.readValue(f, types, 0);
+                    if (step == PLAN_VALUE) {
+                        in.readValue(t.fields.get(i), types, 0);
                         values[i] = 0;
-                    } else if (f.constantPool()) {
+                    } else if (step == PLAN_CONSTANT) {
                         values[i] = in.readLong();
-                    } else if (ft.kind == JfrDecoder.KIND_STRING) {
+                    } else if (step == PLAN_STRING) {
                         strings[i] = in.readString();
                         values[i] = 0;
                     } else {
-                        values[i] = in.readPrimitive(ft.kind);
+                        values[i] = in.readPrimitive(step);
                     }
                 }
                 if (in.pos != in.limit) {
@@ -190,6 +187,45 @@ public final class JfrChunk {
             pos += size;
         }
         return count;
+    }
+
+    /** How {@link #events} reads a field: a primitive's {@link JfrDecoder} kind, or one of these. */
+    private static final int PLAN_VALUE = -1;
+    private static final int PLAN_CONSTANT = -2;
+    private static final int PLAN_STRING = -3;
+    /** Event types by id, for the ids below its length (JFR numbers types from a few hundred); filled as met. */
+    private final JfrType[] eventTypes = new JfrType[1 << 12];
+
+    /** The type of an event record, checked, with how each of its fields is read worked out once per chunk. */
+    private JfrType eventType(long typeId, int pos) {
+        JfrType t = types.get(typeId);
+        if (t == null) {
+            throw new JfrFormatException("event of unknown type " + typeId + " at byte " + pos);
+        }
+        if (!t.isEvent()) { // the JDK's reader refuses these too (a Type is not a PlatformEventType)
+            throw new JfrFormatException("record of type " + t.name + ", which is not an event, at byte " + pos);
+        }
+        if (t.fieldPlan == null) {
+            int[] plan = new int[t.fields.size()];
+            for (int i = 0; i < plan.length; i++) {
+                JfrField f = t.fields.get(i);
+                JfrType ft = types.get(f.typeId());
+                if (f.array() || ft == null || (!f.constantPool() && ft.kind == JfrDecoder.KIND_STRUCT)) {
+                    plan[i] = PLAN_VALUE;
+                } else if (f.constantPool()) {
+                    plan[i] = PLAN_CONSTANT;
+                } else if (ft.kind == JfrDecoder.KIND_STRING) {
+                    plan[i] = PLAN_STRING;
+                } else {
+                    plan[i] = ft.kind;
+                }
+            }
+            t.fieldPlan = plan;
+        }
+        if (typeId >= 0 && typeId < eventTypes.length) {
+            eventTypes[(int) typeId] = t;
+        }
+        return t;
     }
 
     private void readMetadata() {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -134,9 +135,11 @@ public final class RecordingReader {
 
     /** The field positions of one event type in one chunk; -1 where the chunk's JDK lacks a field. */
     private static final class Layout {
+        final int kind;
         final int[] fields;
 
-        Layout(JfrType t, String... names) {
+        Layout(int kind, JfrType t, String... names) {
+            this.kind = kind;
             fields = new int[names.length];
             for (int i = 0; i < names.length; i++) {
                 fields[i] = t.field(names[i]);
@@ -164,8 +167,8 @@ public final class RecordingReader {
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
         private final JfrChunk chunk;
-        private final Map<Long, Layout> layouts = new HashMap<>();
-        private final Map<Long, Integer> kinds = new HashMap<>();
+        /** By type: the chunk's types are distinct objects, so identity is equality (no boxed id per event). */
+        private final Map<JfrType, Layout> layouts = new IdentityHashMap<>();
         private final Map<Long, ThreadRef> chunkThreads = new HashMap<>();
         private final Map<Long, List<String>> chunkStacks = new HashMap<>();
         private final JfrType threadType;
@@ -205,8 +208,7 @@ public final class RecordingReader {
         private void layout(String event, int kind, String... fields) {
             for (JfrType t : chunk.types()) {
                 if (t.name.equals(event)) { // two classes of one name may be registered in a JVM: both are read
-                    layouts.put(t.id, new Layout(t, fields));
-                    kinds.put(t.id, kind);
+                    layouts.put(t, new Layout(kind, t, fields));
                 }
             }
         }
@@ -247,7 +249,7 @@ public final class RecordingReader {
 
         @Override
         public void event(JfrType type, long[] v, String[] s) {
-            Layout layout = layouts.get(type.id);
+            Layout layout = layouts.get(type);
             int startField = type.startTimeField;
             if (startField < 0) {
                 return;
@@ -262,7 +264,7 @@ public final class RecordingReader {
                 return; // other events only widen the recording's time span
             }
             int[] f = layout.fields;
-            switch (kinds.get(type.id)) {
+            switch (layout.kind) {
                 case KIND_PARK -> {
                     lockscopeEvents++;
                     commit(en, 0, new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
@@ -323,7 +325,7 @@ public final class RecordingReader {
                         frames(at(v, f[1]))));
                 // threads are named by every event they appear in, the latest name winning
                 case KIND_THREAD, KIND_THREAD_END -> {
-                    commit(en, b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
+                    commit(en, b, new ThreadLife(thread(at(v, f[0])), b, layout.kind == KIND_THREAD_END));
                 }
                 case KIND_ACQUIRE -> {
                     lockscopeEvents++;
