@@ -1,5 +1,6 @@
 package dev.lockscope.analysis;
 
+import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
@@ -45,22 +46,6 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     static final int WINDOW = 1 << 12;
     /** Points all locks together hold at most. */
     static final int ALL_WINDOWS = 1 << 18;
-
-    /**
-     * A lock: its class and identity hash (blockers) or monitor address. The class names come interned
-     * from the reader, so a key costs neither a string nor a hash of one per event.
-     */
-    private record LockKey(String className, long identity) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof LockKey k && k.identity == identity && k.className.equals(className);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * className.hashCode() + Long.hashCode(identity);
-        }
-    }
 
     private final ContentionOptions options;
     private final Map<LockKey, LockWaits> blockers = new HashMap<>();

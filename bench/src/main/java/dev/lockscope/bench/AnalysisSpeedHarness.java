@@ -67,22 +67,23 @@ final class AnalysisSpeedHarness {
             settings.recordingSizesMb().forEach(mb -> targets.add(mb * MB));
         }
         int repeats = settings.smoke() ? 1 : Math.min(settings.repeats(), 3);
-        // a smoke run only proves the harness works: no calibration, the smallest recording
-        SizeModel size = settings.smoke() ? new SizeModel(0, 4) : calibrate();
         List<Analysis> runs = new ArrayList<>();
         List<String> made = new ArrayList<>();
         List<String> tools = tools();
+        double mbPerSecond = 0;
         for (long target : targets) {
             Path file = settings.work().resolve("recording-" + target / MB + "MB.jfr");
-            double seconds = size.secondsFor(target);
+            // The event rate follows the CPU the workload gets, which on a shared machine changes from
+            // minute to minute: a short run is scaled up to the size, and a recording far below its
+            // size is made again, longer in proportion (a smoke run takes the first one).
+            double seconds = settings.smoke() ? 0.5 : 5;
             long began = System.nanoTime();
             generate(file, seconds);
-            // The event rate follows the CPU the workload gets; on a shared machine the calibration can
-            // be off, so a recording far below its size is made again, longer in proportion.
-            for (int attempt = 1; attempt < 3 && !settings.smoke() && Files.size(file) < 0.8 * target; attempt++) {
+            for (int attempt = 1; attempt < 5 && !settings.smoke() && Files.size(file) < 0.8 * target; attempt++) {
                 seconds *= 1.05 * target / Files.size(file);
                 generate(file, seconds);
             }
+            mbPerSecond = Files.size(file) / (double) MB / seconds;
             made.add(String.format(Locale.ROOT, "%s: workload ran %.1f s, wrote %.1f MB in %.1f s", file.getFileName(),
                     seconds, Files.size(file) / (double) MB, (System.nanoTime() - began) / 1e9));
             for (int r = 0; r < repeats; r++) {
@@ -93,30 +94,7 @@ final class AnalysisSpeedHarness {
             }
             Files.delete(file);
         }
-        return markdown(runs, made, repeats, size.mbPerSecond());
-    }
-
-    /**
-     * How big a recording of t seconds of workload is on this machine, as a + b·t (a: start-up,
-     * metadata and the agent's own classes; b: MB per second of workload), from a 1 s and a 3 s run.
-     */
-    record SizeModel(double fixedMb, double mbPerSecond) {
-        double secondsFor(long bytes) {
-            return Math.max(0.2, (bytes / (double) MB - fixedMb) / mbPerSecond);
-        }
-    }
-
-    private SizeModel calibrate() throws Exception {
-        Path file = settings.work().resolve("calibration.jfr");
-        generate(file, 1);
-        double one = Files.size(file) / (double) MB;
-        generate(file, 3);
-        double three = Files.size(file) / (double) MB;
-        Files.delete(file);
-        double rate = Math.max(0.1, (three - one) / 2);
-        SizeModel model = new SizeModel(Math.max(0, one - rate), rate);
-        System.err.printf(Locale.ROOT, "analysis-speed: the workload records %.1f MB/s (+%.1f MB fixed)%n", rate, model.fixedMb());
-        return model;
+        return markdown(runs, made, repeats, mbPerSecond);
     }
 
     private void generate(Path file, double seconds) throws Exception {
@@ -186,7 +164,7 @@ final class AnalysisSpeedHarness {
                 + "ArrayBlockingQueue pipeline under the lockscope agent (%.1f MB of recording per second of workload "
                 + "here). All run with `-Xmx%s`; %d repetition(s), interleaved, the order rotated each repetition. "
                 + "Wall time is from start to exit; CPU time is user + system of all the JVM's threads (JIT and GC "
-                + "included; polled from /proc every 50 ms, so up to 50 ms short). MB/s is recording size over median "
+                + "included; polled from /proc every 50 ms, so short by what the JVM used in its last 50 ms). MB/s is recording size over median "
                 + "wall time. Peak heap = largest heap occupancy after a GC (`-Xlog:gc`): what the tool retains. "
                 + "`jfr summary` only counts events per type from the chunk headers and metadata, and jfrconv skips "
                 + "every event but the JDK's lock events (the recordings hold almost only lockscope's), so both "

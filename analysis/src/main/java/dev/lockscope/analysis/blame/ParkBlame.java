@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.Unpark;
@@ -64,21 +65,8 @@ final class ParkBlame {
         }
     }
 
-    /** A blocker's class and identity hash, as parks and unparks name it (class names come interned from the reader). */
-    private record BlockerKey(String blockerClass, int blockerHash) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof BlockerKey k && k.blockerHash == blockerHash && k.blockerClass.equals(blockerClass);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * blockerClass.hashCode() + blockerHash;
-        }
-    }
-
     private final BlameCollector out;
-    private final Map<BlockerKey, Blocker> blockers = new HashMap<>();
+    private final Map<LockKey, Blocker> blockers = new HashMap<>();
     private final Map<Long, OpenPark> openByThread = new LinkedHashMap<>();
     /**
      * What the frame text of a call chain says, by chain: the reader interns chains, so each distinct
@@ -92,7 +80,12 @@ final class ParkBlame {
     }
 
     private Blocker blocker(String blockerClass, int blockerHash) {
-        return blockers.computeIfAbsent(new BlockerKey(blockerClass, blockerHash), k -> new Blocker(blockerClass, blockerHash));
+        Blocker b = blockers.get(new LockKey(blockerClass, blockerHash));
+        if (b == null) {
+            b = new Blocker(blockerClass, blockerHash);
+            blockers.put(new LockKey(blockerClass, blockerHash), b);
+        }
+        return b;
     }
 
     void parkBegin(ParkWait p) {
@@ -109,7 +102,7 @@ final class ParkBlame {
         if (target != null && target.waker == null && target.park.beginSeq() < u.seq()) {
             target.waker = u;
         }
-        Blocker blocker = blockers.get(new BlockerKey(u.blockerClass(), u.blockerHash()));
+        Blocker blocker = blockers.get(new LockKey(u.blockerClass(), u.blockerHash()));
         if (blocker == null || blocker.open.isEmpty() || !handsOver(blocker.analyzer, u)) {
             return;
         }
@@ -125,8 +118,13 @@ final class ParkBlame {
     }
 
     private boolean handsOver(BlockerAnalyzer analyzer, Unpark u) {
-        return handsOverByChain.computeIfAbsent(analyzer, a -> new IdentityHashMap<>())
-                .computeIfAbsent(u.frames(), chain -> analyzer.handsOver(u));
+        Map<List<String>, Boolean> byChain = handsOverByChain.computeIfAbsent(analyzer, a -> new IdentityHashMap<>());
+        Boolean handsOver = byChain.get(u.frames());
+        if (handsOver == null) {
+            handsOver = analyzer.handsOver(u);
+            byChain.put(u.frames(), handsOver);
+        }
+        return handsOver;
     }
 
     /** Blames the wait up to its oldest kept hand-off, as {@link WaitSplitter} would at the park's end. */
