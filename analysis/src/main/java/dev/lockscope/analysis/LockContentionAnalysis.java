@@ -1,5 +1,6 @@
 package dev.lockscope.analysis;
 
+import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
@@ -48,10 +49,10 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     static final int ALL_WINDOWS = 1 << 18;
 
     private final ContentionOptions options;
-    private final Map<String, LockWaits> blockers = new HashMap<>();
-    private final Map<String, LockWaits> monitors = new HashMap<>();
+    private final Map<LockKey, LockWaits> blockers = new HashMap<>();
+    private final Map<LockKey, LockWaits> monitors = new HashMap<>();
     /** The latest {@code lockscope.LockSummary} of each blocker: exact totals, recorded parks or not. */
-    private final Map<String, LockSummary> summaries = new HashMap<>();
+    private final Map<LockKey, LockSummary> summaries = new HashMap<>();
     private long held;
     private LockContention result;
 
@@ -61,16 +62,15 @@ public final class LockContentionAnalysis implements RecordingVisitor {
 
     @Override
     public void parkBegin(ParkWait p) {
-        String hash = Integer.toHexString(p.blockerHash());
-        LockWaits lock = blockers.computeIfAbsent(p.blockerClass() + "@" + hash,
-                k -> new LockWaits(LockKind.PARK, p.blockerClass(), hash, options.collectionThreshold()));
+        LockWaits lock = blockers.computeIfAbsent(new LockKey(p.blockerClass(), p.blockerHash()), k -> new LockWaits(
+                LockKind.PARK, p.blockerClass(), Integer.toHexString(p.blockerHash()), options.collectionThreshold()));
         lock.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
         held(lock);
     }
 
     @Override
     public void parkEnd(ParkWait p) {
-        LockWaits lock = blockers.get(p.blockerClass() + "@" + Integer.toHexString(p.blockerHash()));
+        LockWaits lock = blockers.get(new LockKey(p.blockerClass(), p.blockerHash()));
         lock.end(p.beginNanos(), p.endNanos());
         held(lock);
     }
@@ -78,16 +78,15 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     @Override
     public void lockSummary(LockSummary s) {
         if (s.collectionThreshold() == options.collectionThreshold()) {
-            summaries.merge(s.blockerClass() + "@" + Integer.toHexString(s.blockerHash()), s,
+            summaries.merge(new LockKey(s.blockerClass(), s.blockerHash()), s,
                     (a, b) -> b.timeNanos() >= a.timeNanos() ? b : a);
         }
     }
 
     @Override
     public void monitorEnter(MonitorEnter e) {
-        String address = Long.toHexString(e.address());
-        LockWaits lock = monitors.computeIfAbsent(e.monitorClass() + "@" + address,
-                k -> new LockWaits(LockKind.MONITOR, e.monitorClass(), address, options.collectionThreshold()));
+        LockWaits lock = monitors.computeIfAbsent(new LockKey(e.monitorClass(), e.address()), k -> new LockWaits(
+                LockKind.MONITOR, e.monitorClass(), Long.toHexString(e.address()), options.collectionThreshold()));
         lock.begin(e.beginNanos(), e.thread().javaTid(), e.thread().name(), e.frames());
         held(lock);
         lock.end(e.beginNanos(), e.endNanos());
@@ -108,7 +107,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         long total = info.durationNanos();
         List<LockMetrics> collected = new ArrayList<>(summarized(summaries, total));
         blockers.keySet().removeAll(summaries.keySet());
-        for (Map<String, LockWaits> locks : List.of(blockers, monitors)) {
+        for (Map<LockKey, LockWaits> locks : List.of(blockers, monitors)) {
             for (LockWaits l : locks.values()) {
                 LockMetrics m = l.metrics(total);
                 if (m != null) {
@@ -141,7 +140,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
      * The park blockers from the agent's summaries, which count every park (a recording threshold
      * leaves short parks out of the events): the same numbers the agent's table printed at exit.
      */
-    private static List<LockMetrics> summarized(Map<String, LockSummary> summaries, long totalExecutionNanos) {
+    private static List<LockMetrics> summarized(Map<LockKey, LockSummary> summaries, long totalExecutionNanos) {
         List<LockSummary> ordered = new ArrayList<>(summaries.values());
         ordered.sort(Comparator.comparing(LockSummary::blockerClass).thenComparingInt(LockSummary::blockerHash));
         List<LockMetrics> out = new ArrayList<>(ordered.size());

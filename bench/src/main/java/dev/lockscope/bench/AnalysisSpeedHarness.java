@@ -6,22 +6,31 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * How fast {@code lockscope report} analyses big recordings, and in how much heap, next to
- * {@code jfr summary} on the same files. The recordings are made by a workload (the
- * ArrayBlockingQueue pipeline under the lockscope agent, which parks and unparks millions of
- * times), run as long as it takes to reach each size. Both tools run with the same fixed maximum
- * heap; peak heap is the largest heap occupancy after a GC in {@code -Xlog:gc}, so it shows what
- * the analysis retains, not what garbage it made.
+ * async-profiler's converter ({@code jfrconv --lock}, a lock flame graph from the same file) and
+ * {@code jfr summary}, and, with {@code --baseline-cli}, next to another build of lockscope. The
+ * recordings are made by a workload (the ArrayBlockingQueue pipeline under the lockscope agent, which
+ * parks and unparks millions of times), run as long as it takes to reach each size. Every tool runs
+ * with the same fixed maximum heap; peak heap is the largest heap occupancy after a GC in
+ * {@code -Xlog:gc}, so it shows what the analysis retains, not what garbage it made. Wall and CPU
+ * time are both kept: on a shared machine wall time follows the load, CPU time much less.
  */
 final class AnalysisSpeedHarness {
-    /** The fixed heap both tools get: lockscope's analysis must stream within it at every size. */
+    /** The fixed heap every tool gets: lockscope's analysis must stream within it at every size. */
     static final String HEAP = "256m";
     private static final Pattern GC_LINE = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
     private static final long MB = 1 << 20;
+    static final String LOCKSCOPE = "lockscope report";
+    static final String BASELINE = "lockscope report (baseline)";
+    static final String JFRCONV = "jfrconv --lock";
+    static final String JFR_SUMMARY = "jfr summary";
 
     private final BenchSettings settings;
 
@@ -30,66 +39,62 @@ final class AnalysisSpeedHarness {
     }
 
     /** A measured analysis run. */
-    record Analysis(String tool, long fileBytes, int repeat, double seconds, long peakHeapAfterGcMb, long peakRssBytes,
-                    String failure) {
+    record Analysis(String tool, long fileBytes, int repeat, double seconds, double cpuSeconds, long peakHeapAfterGcMb,
+                    long peakRssBytes, String failure) {
     }
 
     static String section(BenchSettings settings) throws Exception {
         return new AnalysisSpeedHarness(settings).measure();
     }
 
+    /** The tools compared, in the order of the first repetition. */
+    private List<String> tools() {
+        List<String> tools = new ArrayList<>(List.of(LOCKSCOPE));
+        if (settings.baselineCli() != null) {
+            tools.add(BASELINE);
+        }
+        tools.addAll(List.of(JFRCONV, JFR_SUMMARY));
+        return tools;
+    }
+
     private String measure() throws Exception {
-        List<Long> targets = settings.smoke() ? List.of(2 * MB) : List.of(10 * MB, 100 * MB, 1024 * MB);
+        List<Long> targets = new ArrayList<>();
+        if (settings.smoke()) {
+            targets.add(2 * MB);
+        } else if (settings.recordingSizesMb().isEmpty()) {
+            targets.addAll(List.of(10 * MB, 100 * MB, 1024 * MB));
+        } else {
+            settings.recordingSizesMb().forEach(mb -> targets.add(mb * MB));
+        }
         int repeats = settings.smoke() ? 1 : Math.min(settings.repeats(), 3);
-        // a smoke run only proves the harness works: no calibration, the smallest recording
-        SizeModel size = settings.smoke() ? new SizeModel(0, 4) : calibrate();
         List<Analysis> runs = new ArrayList<>();
         List<String> made = new ArrayList<>();
+        List<String> tools = tools();
+        double mbPerSecond = 0;
         for (long target : targets) {
             Path file = settings.work().resolve("recording-" + target / MB + "MB.jfr");
-            double seconds = size.secondsFor(target);
+            // The event rate follows the CPU the workload gets, which on a shared machine changes from
+            // minute to minute: a short run is scaled up to the size, and a recording far below its
+            // size is made again, longer in proportion (a smoke run takes the first one).
+            double seconds = settings.smoke() ? 0.5 : 5;
             long began = System.nanoTime();
             generate(file, seconds);
-            // The event rate follows the CPU the workload gets; on a shared machine the calibration can
-            // be off, so a recording far below its size is made again, longer in proportion.
-            for (int attempt = 1; attempt < 3 && !settings.smoke() && Files.size(file) < 0.8 * target; attempt++) {
+            for (int attempt = 1; attempt < 5 && !settings.smoke() && Files.size(file) < 0.8 * target; attempt++) {
                 seconds *= 1.05 * target / Files.size(file);
                 generate(file, seconds);
             }
+            mbPerSecond = Files.size(file) / (double) MB / seconds;
             made.add(String.format(Locale.ROOT, "%s: workload ran %.1f s, wrote %.1f MB in %.1f s", file.getFileName(),
                     seconds, Files.size(file) / (double) MB, (System.nanoTime() - began) / 1e9));
             for (int r = 0; r < repeats; r++) {
-                // interleaved, the order swapped every repetition, so drift hits both tools alike
-                boolean lockscopeFirst = r % 2 == 0;
-                runs.add(lockscopeFirst ? lockscopeReport(file, r) : jfrSummary(file, r));
-                runs.add(lockscopeFirst ? jfrSummary(file, r) : lockscopeReport(file, r));
+                // interleaved, the order rotated every repetition, so drift hits every tool alike
+                for (int t = 0; t < tools.size(); t++) {
+                    runs.add(run(tools.get((t + r) % tools.size()), file, r));
+                }
             }
             Files.delete(file);
         }
-        return markdown(runs, made, repeats, size.mbPerSecond());
-    }
-
-    /**
-     * How big a recording of t seconds of workload is on this machine, as a + b·t (a: start-up,
-     * metadata and the agent's own classes; b: MB per second of workload), from a 1 s and a 3 s run.
-     */
-    record SizeModel(double fixedMb, double mbPerSecond) {
-        double secondsFor(long bytes) {
-            return Math.max(0.2, (bytes / (double) MB - fixedMb) / mbPerSecond);
-        }
-    }
-
-    private SizeModel calibrate() throws Exception {
-        Path file = settings.work().resolve("calibration.jfr");
-        generate(file, 1);
-        double one = Files.size(file) / (double) MB;
-        generate(file, 3);
-        double three = Files.size(file) / (double) MB;
-        Files.delete(file);
-        double rate = Math.max(0.1, (three - one) / 2);
-        SizeModel model = new SizeModel(Math.max(0, one - rate), rate);
-        System.err.printf(Locale.ROOT, "analysis-speed: the workload records %.1f MB/s (+%.1f MB fixed)%n", rate, model.fixedMb());
-        return model;
+        return markdown(runs, made, repeats, mbPerSecond);
     }
 
     private void generate(Path file, double seconds) throws Exception {
@@ -104,17 +109,22 @@ final class AnalysisSpeedHarness {
         }
     }
 
-    private Analysis lockscopeReport(Path file, int repeat) throws Exception {
-        Path gc = settings.work().resolve("gc-lockscope.log");
-        return analyse("lockscope report", file, repeat, gc, List.of(settings.java(), "-Xmx" + HEAP, "-Xlog:gc:file=" + gc,
-                "-jar", settings.root().resolve("cli/target/lockscope.jar").toString(), "report", file.toString()));
-    }
-
-    private Analysis jfrSummary(Path file, int repeat) throws Exception {
-        Path gc = settings.work().resolve("gc-jfr.log");
-        Path jfr = Path.of(settings.java()).resolveSibling("jfr");
-        return analyse("jfr summary", file, repeat, gc, List.of(jfr.toString(), "-J-Xmx" + HEAP, "-J-Xlog:gc:file=" + gc,
-                "summary", file.toString()));
+    private Analysis run(String tool, Path file, int repeat) throws Exception {
+        Path gc = settings.work().resolve("gc.log");
+        String java = settings.java();
+        String heap = "-Xmx" + HEAP;
+        String gcLog = "-Xlog:gc:file=" + gc;
+        List<String> cmd = switch (tool) {
+            case LOCKSCOPE -> List.of(java, heap, gcLog, "-jar", settings.root().resolve("cli/target/lockscope.jar").toString(),
+                    "report", file.toString());
+            case BASELINE -> List.of(java, heap, gcLog, "-jar", settings.baselineCli().toString(), "report", file.toString());
+            case JFRCONV -> List.of(java, heap, gcLog, "-jar", settings.root().resolve("bench/target/jfr-converter.jar").toString(),
+                    "--lock", file.toString(), settings.work().resolve("lock-flame.html").toString());
+            case JFR_SUMMARY -> List.of(Path.of(java).resolveSibling("jfr").toString(), "-J" + heap, "-J" + gcLog, "summary",
+                    file.toString());
+            default -> throw new IllegalArgumentException(tool);
+        };
+        return analyse(tool, file, repeat, gc, cmd);
     }
 
     private Analysis analyse(String tool, Path file, int repeat, Path gcLog, List<String> cmd) throws Exception {
@@ -127,7 +137,8 @@ final class AnalysisSpeedHarness {
             System.err.println("analysis-speed: " + tool + " failed (" + failure + "):\n" + p.tail());
             settings.failures().incrementAndGet();
         }
-        return new Analysis(tool, Files.size(file), repeat, p.wallNanos() / 1e9, peakHeapAfterGc(gcLog), p.peakRssBytes(), failure);
+        return new Analysis(tool, Files.size(file), repeat, p.wallNanos() / 1e9, p.cpuNanos() / 1e9, peakHeapAfterGc(gcLog),
+                p.peakRssBytes(), failure);
     }
 
     /** Largest heap occupancy right after a GC, in MB; 0 when the JVM never collected. */
@@ -148,47 +159,108 @@ final class AnalysisSpeedHarness {
     private String markdown(List<Analysis> runs, List<String> made, int repeats, double mbPerSecond) {
         StringBuilder md = new StringBuilder("## Analysis speed\n\n");
         md.append(String.format(Locale.ROOT, "`lockscope report FILE` (the default text report: lock table, owner blame, "
-                + "findings) and `jfr summary FILE` on recordings made by the ArrayBlockingQueue pipeline under the lockscope "
-                + "agent (%.1f MB of recording per second of workload here). Both run with `-Xmx%s`; %d repetition(s), "
-                + "interleaved. Peak heap = largest heap occupancy after a GC (`-Xlog:gc`): what the tool retains. "
-                + "`jfr summary` only counts events per type from the chunk headers and metadata; lockscope parses and "
-                + "analyses every event.%n%n", mbPerSecond, HEAP, repeats));
-        md.append("| recording MB | tool | median s | peak heap after GC MB | peak RSS MB | failures |\n|---|---|---|---|---|---|\n");
+                + "findings)%s, async-profiler's converter making a lock flame graph of the same file (`jfrconv --lock FILE "
+                + "out.html`, tools.profiler:jfr-converter %s) and `jfr summary FILE`, on recordings made by the "
+                + "ArrayBlockingQueue pipeline under the lockscope agent (%.1f MB of recording per second of workload "
+                + "here). All run with `-Xmx%s`; %d repetition(s), interleaved, the order rotated each repetition. "
+                + "Wall time is from start to exit; CPU time is user + system of all the JVM's threads (JIT and GC "
+                + "included; polled from /proc every 50 ms, so short by what the JVM used in its last 50 ms). MB/s is recording size over median "
+                + "wall time. Peak heap = largest heap occupancy after a GC (`-Xlog:gc`): what the tool retains. "
+                + "`jfr summary` only counts events per type from the chunk headers and metadata, and jfrconv skips "
+                + "every event but the JDK's lock events (the recordings hold almost only lockscope's), so both "
+                + "mark what reading the file costs; lockscope parses and analyses every event.%n%n",
+                settings.baselineCli() == null ? "" : ", the same from another build (`--baseline-cli`, named below)",
+                jfrConverterVersion(), mbPerSecond, HEAP, repeats));
+        if (settings.baselineCli() != null) {
+            md.append("Baseline: `").append(settings.baselineCli().getFileName()).append("`.\n\n");
+        }
+        md.append("| recording MB | tool | median wall s | median CPU s | MB/s | peak heap after GC MB | peak RSS MB | failures |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
         List<String> keys = new ArrayList<>();
+        List<String> speedups = new ArrayList<>();
         for (Analysis a : runs) {
             String key = a.fileBytes() + "\u0000" + a.tool();
             if (keys.contains(key)) {
                 continue;
             }
             keys.add(key);
-            List<Double> seconds = new ArrayList<>();
-            long heap = 0;
-            long rss = 0;
-            List<String> failures = new ArrayList<>();
-            for (Analysis b : runs) {
-                if (b.fileBytes() == a.fileBytes() && b.tool().equals(a.tool())) {
-                    if (b.failure() == null) {
-                        seconds.add(b.seconds());
-                    } else {
-                        failures.add(b.failure());
-                    }
-                    heap = Math.max(heap, b.peakHeapAfterGcMb());
-                    rss = Math.max(rss, b.peakRssBytes());
+            Summary s = summary(runs, a.fileBytes(), a.tool());
+            md.append(String.format(Locale.ROOT, "| %.1f | %s | %s | %s | %s | %d | %d | %s |%n", a.fileBytes() / (double) MB,
+                    a.tool(), s.wall().isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.2f", s.wallMedian()),
+                    s.cpu().isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.2f", s.cpuMedian()),
+                    s.wall().isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.1f", a.fileBytes() / (double) MB / s.wallMedian()),
+                    s.heap(), s.rss() / MB, s.failures().isEmpty() ? "none" : String.join(", ", s.failures())));
+            if (a.tool().equals(LOCKSCOPE) && settings.baselineCli() != null) {
+                Summary old = summary(runs, a.fileBytes(), BASELINE);
+                if (!s.wall().isEmpty() && !old.wall().isEmpty()) {
+                    speedups.add(String.format(Locale.ROOT, "- %.1f MB: %.2fx faster in wall time, %.2fx less CPU time",
+                            a.fileBytes() / (double) MB, old.wallMedian() / s.wallMedian(), old.cpuMedian() / s.cpuMedian()));
                 }
             }
-            md.append(String.format(Locale.ROOT, "| %.1f | %s | %s | %d | %d | %s |%n", a.fileBytes() / (double) MB, a.tool(),
-                    seconds.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.2f", Stats.of(seconds).median()), heap, rss / MB,
-                    failures.isEmpty() ? "none" : String.join(", ", failures)));
+        }
+        if (!speedups.isEmpty()) {
+            md.append("\nThis build against the baseline (ratio of medians):\n\n");
+            speedups.forEach(line -> md.append(line).append('\n'));
         }
         md.append("\nRecordings:\n\n");
         for (String m : made) {
             md.append("- ").append(m).append('\n');
         }
-        md.append("\n### Raw analysis runs\n\n| recording bytes | tool | repeat | seconds | peak heap after GC MB | peak RSS bytes | failure |\n|---|---|---|---|---|---|---|\n");
+        md.append("\n### Raw analysis runs\n\n| recording bytes | tool | repeat | wall s | CPU s | peak heap after GC MB | "
+                + "peak RSS bytes | failure |\n|---|---|---|---|---|---|---|---|\n");
         for (Analysis a : runs) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %d | %.3f | %d | %d | %s |%n", a.fileBytes(), a.tool(), a.repeat(),
-                    a.seconds(), a.peakHeapAfterGcMb(), a.peakRssBytes(), a.failure() == null ? "" : a.failure()));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %d | %.3f | %.2f | %d | %d | %s |%n", a.fileBytes(), a.tool(),
+                    a.repeat(), a.seconds(), a.cpuSeconds(), a.peakHeapAfterGcMb(), a.peakRssBytes(),
+                    a.failure() == null ? "" : a.failure()));
         }
         return md.toString();
+    }
+
+    /** The runs of one tool on one recording: times of those that succeeded, largest heap and RSS, failures. */
+    private record Summary(List<Double> wall, List<Double> cpu, long heap, long rss, List<String> failures) {
+        double wallMedian() {
+            return Stats.of(wall).median();
+        }
+
+        double cpuMedian() {
+            return Stats.of(cpu).median();
+        }
+    }
+
+    private static Summary summary(List<Analysis> runs, long fileBytes, String tool) {
+        List<Double> wall = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        long heap = 0;
+        long rss = 0;
+        List<String> failures = new ArrayList<>();
+        for (Analysis b : runs) {
+            if (b.fileBytes() == fileBytes && b.tool().equals(tool)) {
+                if (b.failure() == null) {
+                    wall.add(b.seconds());
+                    cpu.add(b.cpuSeconds());
+                } else {
+                    failures.add(b.failure());
+                }
+                heap = Math.max(heap, b.peakHeapAfterGcMb());
+                rss = Math.max(rss, b.peakRssBytes());
+            }
+        }
+        return new Summary(wall, cpu, heap, rss, failures);
+    }
+
+    /** The converter's version, from the jar's Maven metadata; "?" when it cannot be read. */
+    private String jfrConverterVersion() {
+        Path jar = settings.root().resolve("bench/target/jfr-converter.jar");
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            ZipEntry entry = zip.getEntry("META-INF/maven/tools.profiler/jfr-converter/pom.properties");
+            if (entry != null) {
+                Properties p = new Properties();
+                p.load(zip.getInputStream(entry));
+                return p.getProperty("version", "?");
+            }
+        } catch (IOException e) {
+            // fall through
+        }
+        return "?";
     }
 }

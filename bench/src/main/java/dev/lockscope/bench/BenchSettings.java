@@ -1,6 +1,7 @@
 package dev.lockscope.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,9 +21,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *                  (say, main's and a change's) with its extra options, measured side by side with
  *                  the others in the same interleaved run; in insertion order
  * @param soakDuration how long the soak section runs the workload
+ * @param baselineCli analysis-speed section: another build's {@code lockscope.jar} timed beside this one; null: none
+ * @param recordingSizesMb analysis-speed section: sizes of the recordings analysed; empty: 10, 100 and 1024 MB
  */
 record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures,
-                     Set<String> workloads, Set<String> configs, Map<String, String> agents, java.time.Duration soakDuration) {
+                     Set<String> workloads, Set<String> configs, Map<String, String> agents, java.time.Duration soakDuration,
+                     Path baselineCli, List<Long> recordingSizesMb) {
     boolean keep(Set<String> only, String name) {
         return only.isEmpty() || only.contains(name);
     }

@@ -16,12 +16,12 @@ import java.util.function.LongFunction;
  * @param output     stdout and stderr together
  * @param wallNanos  from start to exit, as seen by the harness
  * @param peakRssBytes largest RSS seen; 0 if the process exited before the first poll
- * @param cpuNanos   user + system CPU time of all its threads, as last read before it exited (up
- *                   to 50 ms of its last CPU use are missed, alike in every configuration)
+ * @param cpuNanos   user + system CPU time of the process (all its threads) at the last poll of
+ *                   {@code /proc/<pid>/stat}: up to one poll interval (50 ms) short of the total
  */
 record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRssBytes, long cpuNanos) {
     private static final long PAGE_BYTES = 4096;
-    /** USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux that lockscope runs on. */
+    /** USER_HZ, the unit of utime and stime in /proc/<pid>/stat: 100 on every Linux architecture lockscope runs on. */
     private static final long CLOCK_TICKS_PER_SECOND = 100;
 
     static MeasuredProcess run(List<String> command, Path log) throws IOException, InterruptedException {
@@ -56,22 +56,22 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
         return new MeasuredProcess(p.exitValue(), Files.readString(log), wall, peak, cpu);
     }
 
-    /** utime + stime (fields 14 and 15; counted after the command name, which may hold spaces). */
-    private static long cpuNanos(Path stat) {
+    static long residentBytes(Path statm) {
         try {
-            String line = Files.readString(stat);
-            String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-            return ticks * (1_000_000_000L / CLOCK_TICKS_PER_SECOND);
+            String[] f = Files.readString(statm).trim().split("\\s+");
+            return Long.parseLong(f[1]) * PAGE_BYTES;
         } catch (IOException | RuntimeException e) {
             return 0; // the process may have just exited
         }
     }
 
-    static long residentBytes(Path statm) {
+    /** utime + stime (fields 14 and 15, counted after the command name, which may hold spaces); 0 when unreadable. */
+    private static long cpuNanos(Path stat) {
         try {
-            String[] f = Files.readString(statm).trim().split("\\s+");
-            return Long.parseLong(f[1]) * PAGE_BYTES;
+            String text = Files.readString(stat);
+            String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return ticks * (1_000_000_000L / CLOCK_TICKS_PER_SECOND);
         } catch (IOException | RuntimeException e) {
             return 0; // the process may have just exited
         }

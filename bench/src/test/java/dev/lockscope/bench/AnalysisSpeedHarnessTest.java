@@ -28,11 +28,4 @@ class AnalysisSpeedHarnessTest {
         Files.writeString(log, "[0.010s][info][gc] Using G1\n");
         assertThat(AnalysisSpeedHarness.peakHeapAfterGc(log)).isZero();
     }
-
-    @Test
-    void recordingLengthComesFromTheLinearSizeModel() {
-        AnalysisSpeedHarness.SizeModel model = new AnalysisSpeedHarness.SizeModel(4, 8);
-        assertThat(model.secondsFor(100L << 20)).isEqualTo(12.0);
-        assertThat(model.secondsFor(1L << 20)).isEqualTo(0.2); // never less than a short run
-    }
 }

@@ -27,11 +27,8 @@ public final class LockWaits {
     private static final byte BEGIN = 1;
     private static final byte END_OF_ZERO_LENGTH = 2;
 
-    private record Point(long time, byte kind, long arrival) {
-    }
-
-    private static final Comparator<Point> TIME_ORDER = Comparator.comparingLong(Point::time)
-            .thenComparingInt(Point::kind).thenComparingLong(Point::arrival);
+    /** Where a point's kind sits in its tie-breaker, above its arrival number: time, then kind, then arrival. */
+    private static final int KIND_SHIFT = 56;
 
     /** A wait that may be the first monitored one (§3.7.1/§3.7.2); begin order is (begin, tie). */
     private record FirstWait(long begin, long tie, String thread, List<String> frames) {
@@ -44,7 +41,8 @@ public final class LockWaits {
     private final String className;
     private final String identity;
     private final long collectionThreshold;
-    private final PriorityQueue<Point> held = new PriorityQueue<>(TIME_ORDER);
+    /** Points by time, kind and arrival; no payload. */
+    private final TimeOrderQueue<Void> held = new TimeOrderQueue<>();
     /** The collectionThreshold + 1 earliest waits, the latest of them on top. */
     private final PriorityQueue<FirstWait> earliest = new PriorityQueue<>(BEGIN_ORDER.reversed());
     private ParkTally tally;
@@ -64,16 +62,24 @@ public final class LockWaits {
      * @param tie orders waits that began at the same time (a sequence number, a thread id)
      */
     public void begin(long time, long tie, String thread, List<String> frames) {
-        earliest.add(new FirstWait(time, tie, thread, frames));
-        if (earliest.size() > collectionThreshold + 1) {
-            earliest.poll();
+        FirstWait latestKept = earliest.size() > collectionThreshold ? earliest.peek() : null;
+        // a wait that begins strictly after every kept one would be added and polled at once
+        if (latestKept == null || time < latestKept.begin() || time == latestKept.begin() && tie <= latestKept.tie()) {
+            earliest.add(new FirstWait(time, tie, thread, frames));
+            if (earliest.size() > collectionThreshold + 1) {
+                earliest.poll();
+            }
         }
-        held.add(new Point(time, BEGIN, arrivals++));
+        hold(time, BEGIN);
+    }
+
+    private void hold(long time, byte kind) {
+        held.add(time, (long) kind << KIND_SHIFT | arrivals++, null);
     }
 
     /** The wait that began at {@code begin} ended at {@code end}. */
     public void end(long begin, long end) {
-        held.add(new Point(end, end == begin ? END_OF_ZERO_LENGTH : END, arrivals++));
+        hold(end, end == begin ? END_OF_ZERO_LENGTH : END);
     }
 
     /**
@@ -94,8 +100,9 @@ public final class LockWaits {
 
     /** Replays the earliest point held. */
     public void replayEarliest() {
-        Point p = held.poll();
-        tally = p.kind == BEGIN ? tally.park(p.time) : tally.unpark(p.time);
+        held.poll();
+        long time = held.polledTime();
+        tally = held.polledTie() >>> KIND_SHIFT == BEGIN ? tally.park(time) : tally.unpark(time);
     }
 
     /**

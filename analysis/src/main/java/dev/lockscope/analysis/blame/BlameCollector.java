@@ -13,11 +13,23 @@ import java.util.Map;
  * cause): its size is bounded by threads × locks × distinct stacks, not by the number of waits.
  */
 class BlameCollector {
-    private static final Comparator<Contention> CONTENTION_ORDER = Comparator.comparingLong(Contention::firstBeginNanos)
-            .thenComparingLong(c -> c.waiter().javaTid())
-            .thenComparing(Contention::lock)
-            .thenComparingLong(Contention::firstNanos)
-            .thenComparing(Contention::toString);
+    /**
+     * First span's begin, waiter thread id, lock, first span's length, then the whole record's text.
+     * Written out rather than chained from lambdas: a convoy sorts millions of these.
+     */
+    private static final Comparator<Contention> CONTENTION_ORDER = (a, b) -> {
+        int c = Long.compare(a.firstBeginNanos(), b.firstBeginNanos());
+        if (c == 0) {
+            c = Long.compare(a.waiter().javaTid(), b.waiter().javaTid());
+        }
+        if (c == 0) {
+            c = a.lock().compareTo(b.lock());
+        }
+        if (c == 0) {
+            c = Long.compare(a.firstNanos(), b.firstNanos());
+        }
+        return c != 0 ? c : a.toString().compareTo(b.toString());
+    };
     private static final Comparator<WaitRecord> WAIT_ORDER = Comparator.comparingLong(WaitRecord::firstBeginNanos)
             .thenComparingLong(w -> w.waiter().javaTid())
             .thenComparing(WaitRecord::lock)
@@ -97,6 +109,11 @@ class BlameCollector {
         s.timedOut += timedOut ? 1 : 0;
     }
 
+    private static void addContention(List<Contention> out, Key k, Sum s) {
+        out.add(new Contention(k.lock(), k.waiter(), k.frames(), k.cause(), k.afterWait(), s.count, s.nanos, s.firstBegin,
+                s.firstNanos));
+    }
+
     /**
      * Everything in one deterministic order.
      *
@@ -104,18 +121,28 @@ class BlameCollector {
      *                names that thread (its latest name), or by the name its blocker gave
      */
     BlameResult result(Map<Long, ThreadRef> threads) {
+        // only the few keys with an owner known by id are re-keyed (a copy of every key cost a second
+        // map as big as the first: millions of keys in a convoy of thousands of threads)
         Map<Key, Sum> resolved = new HashMap<>();
         contentions.forEach((k, s) -> {
-            Key key = k;
-            ThreadRef known = k.ownerTid() == 0 ? null : threads.get(k.ownerTid());
-            if (known != null) {
-                key = new Key(k.lock(), k.waiter(), k.frames(), Cause.threadOnly(known), k.afterWait(), 0, k.span());
+            if (k.ownerTid() != 0) {
+                ThreadRef known = threads.get(k.ownerTid());
+                Key key = known == null ? k
+                        : new Key(k.lock(), k.waiter(), k.frames(), Cause.threadOnly(known), k.afterWait(), 0, k.span());
+                resolved.computeIfAbsent(key, x -> new Sum()).add(s);
             }
-            resolved.computeIfAbsent(key, x -> new Sum()).add(s);
         });
-        List<Contention> c = new ArrayList<>(resolved.size());
-        resolved.forEach((k, s) -> c.add(new Contention(k.lock(), k.waiter(), k.frames(), k.cause(), k.afterWait(),
-                s.count, s.nanos, s.firstBegin, s.firstNanos)));
+        List<Contention> c = new ArrayList<>(contentions.size());
+        contentions.forEach((k, s) -> {
+            if (k.ownerTid() == 0) {
+                Sum renamed = resolved.remove(k); // a key that an owner resolved by id became
+                if (renamed != null) {
+                    renamed.add(s);
+                }
+                addContention(c, k, renamed == null ? s : renamed);
+            }
+        });
+        resolved.forEach((k, s) -> addContention(c, k, s));
         c.sort(CONTENTION_ORDER);
         List<WaitRecord> w = new ArrayList<>(waits.size());
         waits.forEach((k, s) -> w.add(new WaitRecord(k.lock(), k.waiter(), k.frames(), k.notifier(), s.count, s.nanos,

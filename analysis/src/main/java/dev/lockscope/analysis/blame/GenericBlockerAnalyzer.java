@@ -31,6 +31,6 @@ final class GenericBlockerAnalyzer implements BlockerAnalyzer {
             return;
         }
         out.contentionOwnedBy(open.lock, park.thread(), park.frames(), park.beginNanos(), end - park.beginNanos(),
-                park.ownerTid(), park.ownerName(), ConditionWaitAnalyzer.reacquiresAfterAwait(park.frames()));
+                park.ownerTid(), park.ownerName(), open.afterWait);
     }
 }

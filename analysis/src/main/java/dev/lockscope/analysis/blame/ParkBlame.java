@@ -1,11 +1,13 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.Unpark;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,9 @@ final class ParkBlame {
         final ParkWait park;
         final LockId lock;
         final BlockerAnalyzer analyzer;
+        private final Blocker blocker;
+        /** Whether the waiter is re-acquiring the lock after {@code Condition.await}. */
+        final boolean afterWait;
         /** Where the part of the wait not yet turned into spans begins. */
         long cursor;
         final List<Handoff> handoffs = new ArrayList<>();
@@ -38,19 +43,38 @@ final class ParkBlame {
          */
         Unpark waker;
 
-        OpenPark(ParkWait park) {
+        OpenPark(ParkWait park, Blocker blocker, boolean afterWait) {
             this.park = park;
-            this.lock = LockId.blocker(park.blockerClass(), park.blockerHash());
-            this.analyzer = BlockerAnalyzer.forClass(park.blockerClass());
+            this.lock = blocker.lock;
+            this.analyzer = blocker.analyzer;
+            this.blocker = blocker;
+            this.afterWait = afterWait;
             this.cursor = park.beginNanos();
+        }
+    }
+
+    /** A blocker of the recording: its id and analyzer, worked out once, and the parks open on it now, by thread id. */
+    private static final class Blocker {
+        final LockId lock;
+        final BlockerAnalyzer analyzer;
+        final Map<Long, OpenPark> open = new LinkedHashMap<>();
+
+        Blocker(String blockerClass, int blockerHash) {
+            lock = LockId.blocker(blockerClass, blockerHash);
+            analyzer = BlockerAnalyzer.forClass(blockerClass);
         }
     }
 
     private final BlameCollector out;
     private final HandoffHolds holds;
-    /** Open parks by lock, then by thread id. */
-    private final Map<LockId, Map<Long, OpenPark>> openByLock = new HashMap<>();
+    private final Map<LockKey, Blocker> blockers = new HashMap<>();
     private final Map<Long, OpenPark> openByThread = new LinkedHashMap<>();
+    /**
+     * What the frame text of a call chain says, by chain: the reader interns chains, so each distinct
+     * chain is read once (identity keys: a chain that is not interned is only read again).
+     */
+    private final Map<List<String>, Boolean> afterWaitByChain = new IdentityHashMap<>();
+    private final Map<BlockerAnalyzer, Map<List<String>, Boolean>> handsOverByChain = new IdentityHashMap<>();
 
     ParkBlame(BlameCollector out, HandoffHolds holds) {
         this.out = out;
@@ -62,10 +86,21 @@ final class ParkBlame {
         return lock.lockClass().startsWith("java.util.concurrent.locks.ReentrantLock$");
     }
 
+    private Blocker blocker(String blockerClass, int blockerHash) {
+        Blocker b = blockers.get(new LockKey(blockerClass, blockerHash));
+        if (b == null) {
+            b = new Blocker(blockerClass, blockerHash);
+            blockers.put(new LockKey(blockerClass, blockerHash), b);
+        }
+        return b;
+    }
+
     void parkBegin(ParkWait p) {
-        OpenPark open = new OpenPark(p);
+        Blocker blocker = blocker(p.blockerClass(), p.blockerHash());
+        OpenPark open = new OpenPark(p, blocker,
+                afterWaitByChain.computeIfAbsent(p.frames(), ConditionWaitAnalyzer::reacquiresAfterAwait));
         long tid = p.thread().javaTid();
-        openByLock.computeIfAbsent(open.lock, k -> new LinkedHashMap<>()).put(tid, open);
+        blocker.open.put(tid, open);
         openByThread.put(tid, open);
         if (exclusive(open.lock)) {
             holds.waitsAgain(open.lock, p.thread());
@@ -77,16 +112,18 @@ final class ParkBlame {
         if (target != null && target.waker == null && target.park.beginSeq() < u.seq()) {
             target.waker = u;
         }
-        LockId lock = LockId.blocker(u.blockerClass(), u.blockerHash());
-        Map<Long, OpenPark> parked = openByLock.get(lock);
-        if (exclusive(lock) && ReleaseBlameAnalyzer.isRelease(u)) {
-            holds.handedOn(lock, u.thread(), u.timeNanos());
+        Blocker blocker = blockers.get(new LockKey(u.blockerClass(), u.blockerHash()));
+        if (ReleaseBlameAnalyzer.isRelease(u)) {
+            LockId lock = blocker != null ? blocker.lock : LockId.blocker(u.blockerClass(), u.blockerHash());
+            if (exclusive(lock)) {
+                holds.handedOn(lock, u.thread(), u.timeNanos());
+            }
         }
-        if (parked == null || !BlockerAnalyzer.forClass(lock.lockClass()).handsOver(u)) {
+        if (blocker == null || blocker.open.isEmpty() || !handsOver(blocker.analyzer, u)) {
             return;
         }
         Handoff handoff = new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
-        for (OpenPark p : parked.values()) {
+        for (OpenPark p : blocker.open.values()) {
             if (p.park.beginNanos() <= u.timeNanos()) { // hand-off numbers are per thread: compare times
                 p.handoffs.add(handoff);
                 if (p.handoffs.size() > HANDOFFS_KEPT) {
@@ -96,15 +133,24 @@ final class ParkBlame {
         }
     }
 
+    private boolean handsOver(BlockerAnalyzer analyzer, Unpark u) {
+        Map<List<String>, Boolean> byChain = handsOverByChain.computeIfAbsent(analyzer, a -> new IdentityHashMap<>());
+        Boolean handsOver = byChain.get(u.frames());
+        if (handsOver == null) {
+            handsOver = analyzer.handsOver(u);
+            byChain.put(u.frames(), handsOver);
+        }
+        return handsOver;
+    }
+
     /** Blames the wait up to its oldest kept hand-off, as {@link WaitSplitter} would at the park's end. */
     private void spanToOldestHandoff(OpenPark p) {
         Handoff h = p.handoffs.remove(0);
-        ParkWait w = p.park;
-        boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(w.frames());
-        for (WaitSplitter.Span s : WaitSplitter.split(p.cursor, h.releaseNanos(), List.of(h), Cause.UNKNOWN)) {
-            out.contention(p.lock, w.thread(), w.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
+        if (h.releaseNanos() > p.cursor) {
+            out.contention(p.lock, p.park.thread(), p.park.frames(), p.cursor, h.releaseNanos() - p.cursor, h.cause(),
+                    p.afterWait);
+            p.cursor = h.releaseNanos();
         }
-        p.cursor = Math.max(p.cursor, h.releaseNanos());
     }
 
     void parkEnd(ParkWait ended) {
@@ -113,11 +159,7 @@ final class ParkBlame {
         if (p == null) {
             return; // not a park this analysis saw begin
         }
-        Map<Long, OpenPark> parked = openByLock.get(p.lock);
-        parked.remove(tid);
-        if (parked.isEmpty()) {
-            openByLock.remove(p.lock);
-        }
+        p.blocker.open.remove(tid);
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
         if (exclusive(p.lock) && p.waker != null && ReleaseBlameAnalyzer.isRelease(p.waker)
                 && LockId.blocker(p.waker.blockerClass(), p.waker.blockerHash()).equals(p.lock)) {
@@ -132,6 +174,6 @@ final class ParkBlame {
             p.analyzer.parkEnded(p, p.park, Math.max(info.endNanos(), p.park.beginNanos()), out);
         }
         openByThread.clear();
-        openByLock.clear();
+        blockers.values().forEach(b -> b.open.clear());
     }
 }

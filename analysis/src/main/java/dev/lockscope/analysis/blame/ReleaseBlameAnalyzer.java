@@ -30,11 +30,11 @@ final class ReleaseBlameAnalyzer implements BlockerAnalyzer {
 
     @Override
     public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
-        boolean afterWait = ConditionWaitAnalyzer.reacquiresAfterAwait(park.frames());
         // after the last release: woken by it, the waiter was runnable (a hand-off gap); not woken, nobody is known
         Cause tail = open.waker == null ? Cause.UNKNOWN : Cause.HANDOFF_GAP;
         for (WaitSplitter.Span s : WaitSplitter.split(open.cursor, end, open.handoffs, tail)) {
-            out.contention(open.lock, park.thread(), park.frames(), s.beginNanos(), s.durationNanos(), s.cause(), afterWait);
+            out.contention(open.lock, park.thread(), park.frames(), s.beginNanos(), s.durationNanos(), s.cause(),
+                    open.afterWait);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.lockscope.analysis.jfr;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,61 +136,176 @@ public final class JfrChunk {
      * @return the number of events
      */
     public long events(EventHandler handler) {
+        if (handler == null) { // the checking pass: it also keeps the index of eventTimes
+            indexTypes = new JfrType[1 << 10];
+            indexStarts = new long[1 << 10];
+            indexDurations = new long[1 << 10];
+            indexPositions = new int[1 << 10];
+            indexed = 0;
+        }
         int pos = HEADER_SIZE;
         int end = buf.limit();
         long count = 0;
-        long[] values = new long[8];
-        String[] strings = new String[8];
         while (pos < end) {
-            in.pos = pos;
-            in.limit = end;
-            int size = in.readInt();
-            if (size <= 0 || size > end - pos) {
-                throw new JfrFormatException("event size " + size + " at byte " + pos);
-            }
-            in.limit = pos + size;
-            long typeId = in.readLong();
-            if (typeId != METADATA_TYPE && typeId != CHECKPOINT_TYPE) {
-                JfrType t = types.get(typeId);
-                if (t == null) {
-                    throw new JfrFormatException("event of unknown type " + typeId + " at byte " + pos);
-                }
-                if (!t.isEvent()) { // the JDK's reader refuses these too (a Type is not a PlatformEventType)
-                    throw new JfrFormatException("record of type " + t.name + ", which is not an event, at byte " + pos);
-                }
-                int n = t.fields.size();
-                if (values.length < n) {
-                    values = new long[n];
-                    strings = new String[n];
-                }
-                for (int i = 0; i < n; i++) {
-                    JfrField f = t.fields.get(i);
-                    JfrType ft = types.get(f.typeId());
-                    strings[i] = null;
-                    if (f.array() || ft == null || (!f.constantPool() && ft.kind == JfrDecoder.KIND_STRUCT)) {
-                        in.readValue(f, types, 0);
-                        values[i] = 0;
-                    } else if (f.constantPool()) {
-                        values[i] = in.readLong();
-                    } else if (ft.kind == JfrDecoder.KIND_STRING) {
-                        strings[i] = in.readString();
-                        values[i] = 0;
-                    } else {
-                        values[i] = in.readPrimitive(ft.kind);
-                    }
-                }
-                if (in.pos != in.limit) {
-                    throw new JfrFormatException("event of type " + t.name + " at byte " + pos + " has "
-                            + (in.limit - in.pos) + " bytes its fields do not account for");
-                }
-                count++;
-                if (handler != null) {
-                    handler.event(t, values, strings);
-                }
-            }
-            pos += size;
+            int next = readRecord(pos, end, handler);
+            count += next < 0 ? 1 : 0;
+            pos = Math.abs(next);
         }
         return count;
+    }
+
+    /**
+     * Hands the one event at {@code position} (as {@link #eventTimes} gives it)
+     * to {@code handler} again: a reader can put a chunk's events in another order without holding
+     * them all as objects.
+     */
+    public void eventAt(int position, EventHandler handler) {
+        if (position < HEADER_SIZE || readRecord(position, buf.limit(), handler) >= 0) {
+            throw new IllegalArgumentException("no event at byte " + position);
+        }
+    }
+
+    /** Told of each event's type, start and duration (in ticks; duration 0 for instant events) and position. */
+    public interface TimedEventHandler {
+        void event(JfrType type, long startTicks, long durationTicks, int position);
+    }
+
+    /**
+     * Hands every event with a start time, in file order, to {@code handler}: its type, times and
+     * position, from an index the checking pass ({@code events(null)}) keeps, so the chunk is not
+     * decoded again.
+     */
+    public void eventTimes(TimedEventHandler handler) {
+        if (indexTypes == null) {
+            events(null);
+        }
+        for (int i = 0; i < indexed; i++) {
+            handler.event(indexTypes[i], indexStarts[i], indexDurations[i], indexPositions[i]);
+        }
+    }
+
+    /** The index of {@link #eventTimes}: events with a start time, in file order. */
+    private JfrType[] indexTypes;
+    private long[] indexStarts;
+    private long[] indexDurations;
+    private int[] indexPositions;
+    private int indexed;
+
+    private void index(JfrType t, int pos) {
+        if (t.startTimeField < 0) {
+            return;
+        }
+        if (indexed == indexTypes.length) {
+            int capacity = 2 * indexed;
+            indexTypes = Arrays.copyOf(indexTypes, capacity);
+            indexStarts = Arrays.copyOf(indexStarts, capacity);
+            indexDurations = Arrays.copyOf(indexDurations, capacity);
+            indexPositions = Arrays.copyOf(indexPositions, capacity);
+        }
+        indexTypes[indexed] = t;
+        indexStarts[indexed] = values[t.startTimeField];
+        indexDurations[indexed] = t.durationField < 0 ? 0 : values[t.durationField];
+        indexPositions[indexed] = pos;
+        indexed++;
+    }
+
+    private long[] values = new long[8];
+    private String[] strings = new String[8];
+
+    /**
+     * Reads the record at {@code pos}: an event goes to the handler, metadata and checkpoints are
+     * skipped.
+     *
+     * @return where the next record starts, negated when this one was an event
+     */
+    private int readRecord(int pos, int end, EventHandler handler) {
+        in.pos = pos;
+        in.limit = end;
+        int size = in.readInt();
+        if (size <= 0 || size > end - pos) {
+            throw new JfrFormatException("event size " + size + " at byte " + pos);
+        }
+        in.limit = pos + size;
+        long typeId = in.readLong();
+        if (typeId == METADATA_TYPE || typeId == CHECKPOINT_TYPE) {
+            return pos + size;
+        }
+        JfrType t = typeId >= 0 && typeId < eventTypes.length ? eventTypes[(int) typeId] : null;
+        if (t == null) {
+            t = eventType(typeId, pos);
+        }
+        int[] plan = t.fieldPlan;
+        int n = plan.length;
+        if (values.length < n) {
+            values = new long[n];
+            strings = new String[n];
+        }
+        long[] values = this.values;
+        String[] strings = this.strings;
+        for (int i = 0; i < n; i++) {
+            int step = plan[i];
+            strings[i] = null;
+            if (step == PLAN_VALUE) {
+                in.readValue(t.fields.get(i), types, 0);
+                values[i] = 0;
+            } else if (step == PLAN_CONSTANT) {
+                values[i] = in.readLong();
+            } else if (step == PLAN_STRING) {
+                strings[i] = in.readString();
+                values[i] = 0;
+            } else {
+                values[i] = in.readPrimitive(step);
+            }
+        }
+        if (in.pos != in.limit) {
+            throw new JfrFormatException("event of type " + t.name + " at byte " + pos + " has "
+                    + (in.limit - in.pos) + " bytes its fields do not account for");
+        }
+        if (handler != null) {
+            handler.event(t, values, strings);
+        } else if (indexTypes != null) {
+            index(t, pos);
+        }
+        return -(pos + size);
+    }
+
+    /** How {@link #events} reads a field: a primitive's {@link JfrDecoder} kind, or one of these. */
+    private static final int PLAN_VALUE = -1;
+    private static final int PLAN_CONSTANT = -2;
+    private static final int PLAN_STRING = -3;
+    /** Event types by id, for the ids below its length (JFR numbers types from a few hundred); filled as met. */
+    private final JfrType[] eventTypes = new JfrType[1 << 12];
+
+    /** The type of an event record, checked, with how each of its fields is read worked out once per chunk. */
+    private JfrType eventType(long typeId, int pos) {
+        JfrType t = types.get(typeId);
+        if (t == null) {
+            throw new JfrFormatException("event of unknown type " + typeId + " at byte " + pos);
+        }
+        if (!t.isEvent()) { // the JDK's reader refuses these too (a Type is not a PlatformEventType)
+            throw new JfrFormatException("record of type " + t.name + ", which is not an event, at byte " + pos);
+        }
+        if (t.fieldPlan == null) {
+            int[] plan = new int[t.fields.size()];
+            for (int i = 0; i < plan.length; i++) {
+                JfrField f = t.fields.get(i);
+                JfrType ft = types.get(f.typeId());
+                if (f.array() || ft == null || (!f.constantPool() && ft.kind == JfrDecoder.KIND_STRUCT)) {
+                    plan[i] = PLAN_VALUE;
+                } else if (f.constantPool()) {
+                    plan[i] = PLAN_CONSTANT;
+                } else if (ft.kind == JfrDecoder.KIND_STRING) {
+                    plan[i] = PLAN_STRING;
+                } else {
+                    plan[i] = ft.kind;
+                }
+            }
+            t.fieldPlan = plan;
+        }
+        if (typeId >= 0 && typeId < eventTypes.length) {
+            eventTypes[(int) typeId] = t;
+        }
+        return t;
     }
 
     private void readMetadata() {

@@ -137,8 +137,7 @@ final class JfrDecoder {
             }
             case 3: {
                 int n = readCount();
-                String s = new String(bytes(n), StandardCharsets.UTF_8);
-                return s;
+                return n <= CACHED_STRING_BYTES ? cachedString(n, encoding) : new String(bytes(n), StandardCharsets.UTF_8);
             }
             case 4: {
                 int n = readCount();
@@ -150,11 +149,52 @@ final class JfrDecoder {
             }
             case 5: {
                 int n = readCount();
-                return new String(bytes(n), StandardCharsets.ISO_8859_1);
+                return n <= CACHED_STRING_BYTES ? cachedString(n, encoding) : new String(bytes(n), StandardCharsets.ISO_8859_1);
             }
             default:
                 throw new JfrFormatException("unknown string encoding " + encoding + " at byte " + (pos - 1));
         }
+    }
+
+    /**
+     * Strings written inline in events (an unpark's target thread name, a park's owner name) repeat
+     * with every event: the short ones are kept by their bytes, so that a repeated one is matched in
+     * the buffer and returned without decoding a copy (millions of events, a few distinct names).
+     */
+    private static final int CACHED_STRING_BYTES = 64;
+    private static final int STRING_CACHE_SLOTS = 1 << 10;
+    private final byte[][] cachedBytes = new byte[STRING_CACHE_SLOTS][];
+    private final byte[] cachedEncodings = new byte[STRING_CACHE_SLOTS];
+    private final String[] cachedStrings = new String[STRING_CACHE_SLOTS];
+
+    /** The string of the next n bytes in this encoding (3: UTF-8, 5: Latin-1), from the cache when it holds them. */
+    private String cachedString(int n, byte encoding) {
+        need(n);
+        int hash = encoding;
+        for (int i = 0; i < n; i++) {
+            hash = 31 * hash + buf.get(pos + i);
+        }
+        int slot = (hash ^ hash >>> 16) & (STRING_CACHE_SLOTS - 1);
+        byte[] cached = cachedBytes[slot];
+        if (cached != null && cached.length == n && cachedEncodings[slot] == encoding && sameBytes(cached)) {
+            pos += n;
+            return cachedStrings[slot];
+        }
+        byte[] b = bytes(n);
+        String s = new String(b, encoding == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+        cachedBytes[slot] = b;
+        cachedEncodings[slot] = encoding;
+        cachedStrings[slot] = s;
+        return s;
+    }
+
+    private boolean sameBytes(byte[] cached) {
+        for (int i = 0; i < cached.length; i++) {
+            if (cached[i] != buf.get(pos + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private byte[] bytes(int n) {

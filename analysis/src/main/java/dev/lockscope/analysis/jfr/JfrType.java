@@ -16,6 +16,8 @@ public final class JfrType {
     /** Positions of the {@code startTime} and {@code duration} fields, -1 when absent. */
     public final int startTimeField;
     public final int durationField;
+    /** How {@link JfrChunk#events} reads each field of this event type; set there when first needed. */
+    int[] fieldPlan;
 
     JfrType(long id, String name, String superType, List<JfrField> fields) {
         this.id = id;

@@ -1,9 +1,8 @@
 package dev.lockscope.analysis.model;
 
 import dev.lockscope.core.EventNames;
-import java.util.Comparator;
+import dev.lockscope.core.TimeOrderQueue;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Puts the events of a recording into the order {@link RecordingVisitor} promises, through two small
@@ -26,53 +25,49 @@ public final class EventOrder {
     private static final int UNPARK = 1;
     private static final int END = 2;
 
-    private record Pending(long key, int rank, long arrival, Object event) {
-    }
-
-    /** The end of a park, released after the begin of the same {@link ParkWait}. */
-    private record ParkEnd(ParkWait ended) {
-    }
-
-    private static final Comparator<Pending> ORDER = Comparator.comparingLong(Pending::key)
-            .thenComparingInt(Pending::rank).thenComparingLong(Pending::arrival);
+    /** Where an event's rank sits in its tie-breaker, above its arrival number: time, then rank, then arrival. */
+    private static final int RANK_SHIFT = 56;
 
     private final int capacity;
-    private final List<RecordingVisitor> visitors;
-    private final PriorityQueue<Pending> ours = new PriorityQueue<>(ORDER);
-    private final PriorityQueue<Pending> byEndTime = new PriorityQueue<>(ORDER);
+    private final RecordingVisitor[] visitors;
+    /** lockscope's events by time, rank and arrival; a park end's payload is the ended {@link ParkWait}. */
+    private final TimeOrderQueue<Object> ours = new TimeOrderQueue<>();
+    private final TimeOrderQueue<Object> byEndTime = new TimeOrderQueue<>();
     private long arrivals;
 
     /** @param capacity events each window holds before it releases the smallest */
     public EventOrder(int capacity, List<RecordingVisitor> visitors) {
         this.capacity = capacity;
-        this.visitors = List.copyOf(visitors);
+        this.visitors = visitors.toArray(RecordingVisitor[]::new);
     }
 
     /** One park: its begin, and its end unless {@link ParkWait#isOpen()}. */
     public void park(ParkWait park) {
-        add(new Pending(park.beginNanos(), BEGIN, arrivals++, park.asOpen()));
+        add(park.beginNanos(), BEGIN, park.asOpen());
         if (!park.isOpen()) {
-            add(new Pending(park.endNanos(), END, arrivals++, new ParkEnd(park)));
+            add(park.endNanos(), END, park);
         }
     }
 
     public void unpark(Unpark u) {
-        add(new Pending(u.timeNanos(), UNPARK, arrivals++, u));
+        add(u.timeNanos(), UNPARK, u);
     }
 
     private final VirtualThreads virtualThreads = new VirtualThreads();
 
     /** A JFR event (monitor enter or wait, CPU sample, sleep, pinning, lock summary, jdk.ThreadPark, thread start or end), released in end-time order. */
     public void timed(long endNanos, Object event) {
-        byEndTime.add(new Pending(endNanos, 0, arrivals++, event));
+        byEndTime.add(endNanos, arrivals++, event);
         if (byEndTime.size() > capacity) {
-            deliverTimed(byEndTime.poll().event());
+            deliverTimed(byEndTime.poll());
         }
     }
 
     /** Passes on the virtual-thread scheduler's parallelism (before {@link #finish}). */
     public void virtualThreadCarriers(int count) {
-        visitors.forEach(v -> v.virtualThreadCarriers(count));
+        for (RecordingVisitor v : visitors) {
+            v.virtualThreadCarriers(count);
+        }
     }
 
     public void cpuSamplingPeriod(long nanos) {
@@ -82,60 +77,95 @@ public final class EventOrder {
     /** Releases everything still held, then tells the visitors that the recording is over. */
     public void finish(RecordingInfo info) {
         while (!ours.isEmpty()) {
-            deliverOurs(ours.poll());
+            deliverOurs();
         }
         while (!byEndTime.isEmpty()) {
-            deliverTimed(byEndTime.poll().event());
+            deliverTimed(byEndTime.poll());
         }
-        visitors.forEach(v -> v.finish(info));
+        for (RecordingVisitor v : visitors) {
+            v.finish(info);
+        }
     }
 
-    private void add(Pending p) {
-        ours.add(p);
+    private void add(long time, int rank, Object event) {
+        ours.add(time, (long) rank << RANK_SHIFT | arrivals++, event);
         if (ours.size() > capacity) {
-            deliverOurs(ours.poll());
+            deliverOurs();
         }
     }
 
-    private void deliverOurs(Pending p) {
-        Object event = p.event();
-        if (event instanceof ParkWait open) {
-            visitors.forEach(v -> v.parkBegin(open));
-        } else if (event instanceof Unpark u) {
-            visitors.forEach(v -> v.unpark(u));
-        } else if (event instanceof ParkEnd end) {
-            visitors.forEach(v -> v.parkEnd(end.ended()));
+    /** Releases the earliest of lockscope's events held. */
+    private void deliverOurs() {
+        Object event = ours.poll();
+        int rank = (int) (ours.polledTie() >>> RANK_SHIFT);
+        if (rank == UNPARK) {
+            Unpark u = (Unpark) event;
+            for (RecordingVisitor v : visitors) {
+                v.unpark(u);
+            }
+        } else if (rank == BEGIN) {
+            ParkWait open = (ParkWait) event;
+            for (RecordingVisitor v : visitors) {
+                v.parkBegin(open);
+            }
         } else {
-            throw new IllegalStateException("not a park event: " + event);
+            ParkWait ended = (ParkWait) event;
+            for (RecordingVisitor v : visitors) {
+                v.parkEnd(ended);
+            }
         }
     }
 
     private void deliverTimed(Object event) {
         if (event instanceof MonitorEnter entered) {
             MonitorEnter e = virtualThreads.withOwner(entered);
-            visitors.forEach(v -> v.monitorEnter(e));
+            for (RecordingVisitor v : visitors) {
+                v.monitorEnter(e);
+            }
         } else if (event instanceof MonitorWait w) {
-            visitors.forEach(v -> v.monitorWait(w));
+            for (RecordingVisitor v : visitors) {
+                v.monitorWait(w);
+            }
         } else if (event instanceof CpuSample s) {
-            visitors.forEach(v -> v.cpuSample(s));
+            for (RecordingVisitor v : visitors) {
+                v.cpuSample(s);
+            }
         } else if (event instanceof Interval i && i.eventType().equals(EventNames.THREAD_SLEEP)) {
-            visitors.forEach(v -> v.sleep(i));
+            for (RecordingVisitor v : visitors) {
+                v.sleep(i);
+            }
         } else if (event instanceof Interval i && EventNames.BLOCKING_IO.contains(i.eventType())) {
-            visitors.forEach(v -> v.blockingIo(i));
+            for (RecordingVisitor v : visitors) {
+                v.blockingIo(i);
+            }
         } else if (event instanceof Interval i) {
-            visitors.forEach(v -> v.pinned(i));
+            for (RecordingVisitor v : visitors) {
+                v.pinned(i);
+            }
         } else if (event instanceof LockSummary s) {
-            visitors.forEach(v -> v.lockSummary(s));
+            for (RecordingVisitor v : visitors) {
+                v.lockSummary(s);
+            }
         } else if (event instanceof DeepLock l) {
-            visitors.forEach(v -> v.deepLock(l));
+            for (RecordingVisitor v : visitors) {
+                v.deepLock(l);
+            }
         } else if (event instanceof DeepSite d) {
-            visitors.forEach(v -> v.deepSite(d));
+            for (RecordingVisitor v : visitors) {
+                v.deepSite(d);
+            }
         } else if (event instanceof DeepInfo d) {
-            visitors.forEach(v -> v.deepInfo(d));
+            for (RecordingVisitor v : visitors) {
+                v.deepInfo(d);
+            }
         } else if (event instanceof JdkPark p) {
-            visitors.forEach(v -> v.jdkPark(p));
+            for (RecordingVisitor v : visitors) {
+                v.jdkPark(p);
+            }
         } else if (event instanceof ThreadLife t) {
-            visitors.forEach(v -> v.threadLife(t));
+            for (RecordingVisitor v : visitors) {
+                v.threadLife(t);
+            }
         } else {
             throw new IllegalStateException("not a timed event: " + event);
         }

@@ -16,8 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -142,9 +143,11 @@ public final class RecordingReader {
 
     /** The field positions of one event type in one chunk; -1 where the chunk's JDK lacks a field. */
     private static final class Layout {
+        final int kind;
         final int[] fields;
 
-        Layout(JfrType t, String... names) {
+        Layout(int kind, JfrType t, String... names) {
+            this.kind = kind;
             fields = new int[names.length];
             for (int i = 0; i < names.length; i++) {
                 fields[i] = t.field(names[i]);
@@ -177,8 +180,8 @@ public final class RecordingReader {
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
         private final JfrChunk chunk;
-        private final Map<Long, Layout> layouts = new HashMap<>();
-        private final Map<Long, Integer> kinds = new HashMap<>();
+        /** By type: the chunk's types are distinct objects, so identity is equality (no boxed id per event). */
+        private final Map<JfrType, Layout> layouts = new IdentityHashMap<>();
         private final Map<Long, ThreadRef> chunkThreads = new HashMap<>();
         private final Map<Long, List<String>> chunkStacks = new HashMap<>();
         private final JfrType threadType;
@@ -256,8 +259,7 @@ public final class RecordingReader {
         private void layout(String event, int kind, String... fields) {
             for (JfrType t : chunk.types()) {
                 if (t.name.equals(event)) { // two classes of one name may be registered in a JVM: both are read
-                    layouts.put(t.id, new Layout(t, fields));
-                    kinds.put(t.id, kind);
+                    layouts.put(t, new Layout(kind, t, fields));
                 }
             }
         }
@@ -271,58 +273,68 @@ public final class RecordingReader {
                     }
                 }
             }
-            chunk.events(this);
-            // in commit order, as JFR's ordered EventStream delivered them: JFR writes each thread's
-            // buffer as a block, further out of order than EventOrder's windows repair
-            committed.sort(Comparator.comparingLong(Committed::endNanos));
-            for (Committed c : committed) {
-                if (c.event() instanceof ParkWait p) {
-                    order.park(p);
-                } else if (c.event() instanceof Unpark u) {
-                    order.unpark(u);
-                } else {
-                    order.timed(c.timedKey(), c.event());
-                }
+            // In commit order (end time, then file order), as JFR's ordered EventStream delivered them:
+            // JFR writes each thread's buffer as a block, further out of order than EventOrder's
+            // windows repair. A first pass notes when and where each event of interest ended, the
+            // second reads them again in that order, so a chunk's events are never all held as
+            // objects (they made the heap hold a chunk's worth of records, which every GC copied).
+            chunk.eventTimes(this::indexEvent);
+            for (int i : endOrder(ends, indexed)) {
+                chunk.eventAt(positions[i], this);
             }
         }
 
-        /** An event of this chunk, held until the chunk is read and sorted. */
-        private record Committed(long endNanos, long timedKey, Object event) {
+        /** End time and position of the events of interest, in file order; {@code indexed} of them. */
+        private long[] ends = new long[1 << 10];
+        private int[] positions = new int[1 << 10];
+        private int indexed;
+
+        private void indexEvent(JfrType type, long startTicks, long durationTicks, int position) {
+            long b = chunk.nanos(startTicks);
+            long en = type.durationField < 0 ? b : chunk.nanos(startTicks + durationTicks);
+            start = Math.min(start, b);
+            end = Math.max(end, en);
+            if (layouts.get(type) == null) {
+                return; // other events only widen the recording's time span
+            }
+            if (indexed == ends.length) {
+                ends = Arrays.copyOf(ends, 2 * indexed);
+                positions = Arrays.copyOf(positions, 2 * indexed);
+            }
+            ends[indexed] = en;
+            positions[indexed] = position;
+            indexed++;
         }
 
-        private final List<Committed> committed = new ArrayList<>();
-
-        private void commit(long endNanos, long timedKey, Object event) {
-            committed.add(new Committed(endNanos, timedKey, event));
+        /** Hands an event on in the order {@link EventOrder} takes it. */
+        private void commit(long timedKey, Object event) {
+            if (event instanceof ParkWait p) {
+                order.park(p);
+            } else if (event instanceof Unpark u) {
+                order.unpark(u);
+            } else {
+                order.timed(timedKey, event);
+            }
         }
 
         @Override
         public void event(JfrType type, long[] v, String[] s) {
-            Layout layout = layouts.get(type.id);
-            int startField = type.startTimeField;
-            if (startField < 0) {
-                return;
-            }
-            long startTicks = v[startField];
+            Layout layout = layouts.get(type); // indexEvent took only events with a layout
+            long startTicks = v[type.startTimeField];
             int durationField = type.durationField;
             long b = chunk.nanos(startTicks);
             long en = durationField < 0 ? b : chunk.nanos(startTicks + v[durationField]);
-            start = Math.min(start, b);
-            end = Math.max(end, en);
-            if (layout == null) {
-                return; // other events only widen the recording's time span
-            }
             int[] f = layout.fields;
-            switch (kinds.get(type.id)) {
+            switch (layout.kind) {
                 case KIND_PARK -> {
                     lockscopeEvents++;
-                    commit(en, 0, new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
+                    commit(0, new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
                             at(v, f[4]), at(v, f[5]), at(v, f[6]) != 0, at(v, f[7]), text(at(s, f[8])), at(v, f[9]),
                             at(v, f[10]), frames(at(v, f[1]))));
                 }
                 case KIND_LOCK_SUMMARY -> {
                     lockscopeEvents++;
-                    commit(en, b, new LockSummary(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), at(v, f[2]), at(v, f[3]) != 0,
+                    commit(b, new LockSummary(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), at(v, f[2]), at(v, f[3]) != 0,
                             at(v, f[4]), (int) at(v, f[5]), (int) at(v, f[6]), at(v, f[7]), at(v, f[8]), at(v, f[9]),
                             text(at(s, f[10])), lines(at(s, f[11]))));
                 }
@@ -354,10 +366,10 @@ public final class RecordingReader {
                         monitorClass = "(monitor entered at " + frames.get(0) + ")";
                         identity = Integer.toUnsignedLong(frames.get(0).hashCode());
                     }
-                    commit(en, en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
+                    commit(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
                             VirtualThreads.PREVIOUS_ACQUIRER, frames));
                 }
-                case KIND_PINNED -> commit(en, en, new Interval(EventNames.VIRTUAL_THREAD_PINNED, thread(at(v, f[0])), b, en,
+                case KIND_PINNED -> commit(en, new Interval(EventNames.VIRTUAL_THREAD_PINNED, thread(at(v, f[0])), b, en,
                         frames(at(v, f[1]))));
                 case KIND_CPU_INFO -> cpus = (int) at(v, f[0]);
                 case KIND_CONTAINER -> containerCpus = (int) Math.ceil(Double.longBitsToDouble(at(v, f[0])));
@@ -368,28 +380,28 @@ public final class RecordingReader {
                 }
                 case KIND_UNPARK -> {
                     lockscopeEvents++;
-                    commit(en, 0, new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
+                    commit(0, new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
                             blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
                 }
                 case KIND_MONITOR_ENTER -> {
                     MonitorEnter entered = new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])), at(v, f[3]), b, en,
                             nullableThread(at(v, f[4])), frames(at(v, f[1])));
-                    commit(en, en, entered);
+                    commit(en, entered);
                     if (entered.thread().virtual()) { // recorded for a virtual thread only while it is pinned
-                        commit(en, en, new Interval(EventNames.MONITOR_ENTER, entered.thread(), b, en, entered.frames()));
+                        commit(en, new Interval(EventNames.MONITOR_ENTER, entered.thread(), b, en, entered.frames()));
                     }
                 }
-                case KIND_MONITOR_WAIT -> commit(en, en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
+                case KIND_MONITOR_WAIT -> commit(en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
                         at(v, f[3]), b, en, nullableThread(at(v, f[4])), at(v, f[5]) != 0, at(v, f[6]),
                         frames(at(v, f[1]))));
-                case KIND_SAMPLE -> commit(en, b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
-                case KIND_SLEEP -> commit(en, en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
+                case KIND_SAMPLE -> commit(b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
+                case KIND_SLEEP -> commit(en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
                         frames(at(v, f[1]))));
-                case KIND_JDK_PARK -> commit(en, en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
+                case KIND_JDK_PARK -> commit(en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
                         frames(at(v, f[1]))));
                 // threads are named by every event they appear in, the latest name winning
                 case KIND_THREAD, KIND_THREAD_END -> {
-                    commit(en, b, new ThreadLife(thread(at(v, f[0])), b, kinds.get(type.id) == KIND_THREAD_END));
+                    commit(b, new ThreadLife(thread(at(v, f[0])), b, layout.kind == KIND_THREAD_END));
                 }
                 case KIND_ACTIVE_SETTING -> {
                     // jdk.CPUTimeSample's is "throttle", a CPU-time period or a rate (a rate gives no period)
@@ -527,6 +539,37 @@ public final class RecordingReader {
             Object typeKey = field(method, methodType, "type");
             return typeKey instanceof Long k && classType != null ? classNameOf(chunk.constant(classType.id, k)) : null;
         }
+    }
+
+    /**
+     * Indices 0 to n − 1 ordered by {@code keys}, equal keys in index order: a stable bottom-up merge
+     * sort on primitives, which only checks two neighbouring runs that are already in order.
+     */
+    static int[] endOrder(long[] keys, int n) {
+        int[] from = new int[n];
+        for (int i = 0; i < n; i++) {
+            from[i] = i;
+        }
+        int[] to = new int[n];
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                if (mid >= hi || keys[from[mid - 1]] <= keys[from[mid]]) {
+                    System.arraycopy(from, lo, to, lo, hi - lo);
+                    continue;
+                }
+                int left = lo;
+                int right = mid;
+                for (int k = lo; k < hi; k++) {
+                    to[k] = right >= hi || left < mid && keys[from[left]] <= keys[from[right]] ? from[left++] : from[right++];
+                }
+            }
+            int[] swap = from;
+            from = to;
+            to = swap;
+        }
+        return from;
     }
 
     private static Object field(Object[] values, JfrType type, String name) {

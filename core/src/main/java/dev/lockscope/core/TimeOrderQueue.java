@@ -1,0 +1,185 @@
+package dev.lockscope.core;
+
+import java.util.Arrays;
+
+/**
+ * A priority queue of entries ordered by a time, then by a tie-breaker, each with an optional
+ * payload: the reorder windows of a recording's replay, which take every event of a big recording
+ * through them. Entries leave in exactly the order of a min-heap over (time, tie); callers make
+ * ties unique (an arrival number), so the order is fully determined.
+ *
+ * <p>Built for streams that are mostly in order already (JFR commits most events at their end, in
+ * time order; only the begins of waits arrive late): an entry not earlier than the last one of the
+ * in-order run is appended to that run (a ring buffer, O(1)); only the others go into a binary
+ * heap. Polling takes the earlier of the run's head and the heap's top. Everything lives in
+ * primitive arrays, so adding an entry allocates nothing (a {@code PriorityQueue} of records with a
+ * comparator chain allocated a record per entry and spent most of the replay in comparator lambdas
+ * and in sifting through a heap of 16,384 entries that were mostly in order).
+ *
+ * @param <T> the payload
+ */
+public final class TimeOrderQueue<T> {
+    /** The in-order run: a ring buffer, {@code runSize} entries from {@code runHead}. */
+    private long[] runTimes = new long[16];
+    private long[] runTies = new long[16];
+    private Object[] runPayloads = new Object[16];
+    private int runHead;
+    private int runSize;
+
+    /** The entries that arrived out of order: a binary min-heap. */
+    private long[] heapTimes = new long[16];
+    private long[] heapTies = new long[16];
+    private Object[] heapPayloads = new Object[16];
+    private int heapSize;
+
+    private long polledTime;
+    private long polledTie;
+
+    public int size() {
+        return runSize + heapSize;
+    }
+
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    public void add(long time, long tie, T payload) {
+        if (runSize == 0) {
+            runHead = 0;
+            appendToRun(time, tie, payload);
+            return;
+        }
+        int tail = (runHead + runSize - 1) & (runTimes.length - 1);
+        if (!before(time, tie, runTimes[tail], runTies[tail])) {
+            appendToRun(time, tie, payload);
+        } else {
+            addToHeap(time, tie, payload);
+        }
+    }
+
+    /**
+     * Removes the earliest entry; its time and tie are then {@link #polledTime()} and {@link #polledTie()}.
+     *
+     * @return its payload
+     * @throws IllegalStateException when empty
+     */
+    @SuppressWarnings("unchecked")
+    public T poll() {
+        if (runSize > 0 && (heapSize == 0 || before(runTimes[runHead], runTies[runHead], heapTimes[0], heapTies[0]))) {
+            polledTime = runTimes[runHead];
+            polledTie = runTies[runHead];
+            Object payload = runPayloads[runHead];
+            runPayloads[runHead] = null;
+            runHead = (runHead + 1) & (runTimes.length - 1);
+            runSize--;
+            return (T) payload;
+        }
+        if (heapSize == 0) {
+            throw new IllegalStateException("empty");
+        }
+        return (T) pollHeap();
+    }
+
+    /** The time of the entry the last {@link #poll()} removed. */
+    public long polledTime() {
+        return polledTime;
+    }
+
+    /** The tie-breaker of the entry the last {@link #poll()} removed. */
+    public long polledTie() {
+        return polledTie;
+    }
+
+    private static boolean before(long time, long tie, long otherTime, long otherTie) {
+        return time < otherTime || time == otherTime && tie < otherTie;
+    }
+
+    private void appendToRun(long time, long tie, Object payload) {
+        if (runSize == runTimes.length) {
+            growRun();
+        }
+        int at = (runHead + runSize) & (runTimes.length - 1);
+        runTimes[at] = time;
+        runTies[at] = tie;
+        runPayloads[at] = payload;
+        runSize++;
+    }
+
+    /** Doubles the ring (its length stays a power of two), unrolled to start at index 0. */
+    private void growRun() {
+        int n = runTimes.length;
+        long[] times = new long[2 * n];
+        long[] ties = new long[2 * n];
+        Object[] payloads = new Object[2 * n];
+        for (int i = 0; i < runSize; i++) {
+            int from = (runHead + i) & (n - 1);
+            times[i] = runTimes[from];
+            ties[i] = runTies[from];
+            payloads[i] = runPayloads[from];
+        }
+        runTimes = times;
+        runTies = ties;
+        runPayloads = payloads;
+        runHead = 0;
+    }
+
+    private void addToHeap(long time, long tie, Object payload) {
+        if (heapSize == heapTimes.length) {
+            int capacity = heapSize * 2;
+            heapTimes = Arrays.copyOf(heapTimes, capacity);
+            heapTies = Arrays.copyOf(heapTies, capacity);
+            heapPayloads = Arrays.copyOf(heapPayloads, capacity);
+        }
+        int i = heapSize++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(time, tie, heapTimes[parent], heapTies[parent])) {
+                break;
+            }
+            moveInHeap(parent, i);
+            i = parent;
+        }
+        setInHeap(i, time, tie, payload);
+    }
+
+    private Object pollHeap() {
+        polledTime = heapTimes[0];
+        polledTie = heapTies[0];
+        Object top = heapPayloads[0];
+        int last = --heapSize;
+        long time = heapTimes[last];
+        long tie = heapTies[last];
+        Object payload = heapPayloads[last];
+        heapPayloads[last] = null;
+        if (last > 0) {
+            int i = 0;
+            int half = last >>> 1;
+            while (i < half) {
+                int child = 2 * i + 1;
+                int right = child + 1;
+                if (right < last && before(heapTimes[right], heapTies[right], heapTimes[child], heapTies[child])) {
+                    child = right;
+                }
+                if (!before(heapTimes[child], heapTies[child], time, tie)) {
+                    break;
+                }
+                moveInHeap(child, i);
+                i = child;
+            }
+            setInHeap(i, time, tie, payload);
+        }
+        return top;
+    }
+
+    private void moveInHeap(int from, int to) {
+        heapTimes[to] = heapTimes[from];
+        heapTies[to] = heapTies[from];
+        heapPayloads[to] = heapPayloads[from];
+    }
+
+    private void setInHeap(int i, long time, long tie, Object payload) {
+        heapTimes[i] = time;
+        heapTies[i] = tie;
+        heapPayloads[i] = payload;
+    }
+}
