@@ -110,7 +110,7 @@ public final class LockWaits {
      * consumer bounds its memory by releasing what is older than the waits still arriving.
      */
     public void replayBefore(long time) {
-        while (!held.isEmpty() && held.peek().time < time) {
+        while (!held.isEmpty() && held.peekTime() < time) {
             replayEarliest();
         }
     }
@@ -123,10 +123,10 @@ public final class LockWaits {
      */
     public LockMetrics metricsNow(long totalExecutionNanos) {
         ParkTally t = tally;
-        Point[] points = held.toArray(new Point[0]);
-        java.util.Arrays.sort(points, TIME_ORDER);
-        for (Point p : points) {
-            t = p.kind == BEGIN ? t.park(p.time) : t.unpark(p.time);
+        TimeOrderQueue<Void> points = held.copy();
+        while (!points.isEmpty()) {
+            points.poll();
+            t = points.polledTie() >>> KIND_SHIFT == BEGIN ? t.park(points.polledTime()) : t.unpark(points.polledTime());
         }
         if (!t.collecting) {
             return null;

@@ -80,6 +80,36 @@ public final class TimeOrderQueue<T> {
         return (T) pollHeap();
     }
 
+    /**
+     * The time of the earliest entry, which {@link #poll()} would remove next.
+     *
+     * @throws IllegalStateException when empty
+     */
+    public long peekTime() {
+        if (runSize > 0 && (heapSize == 0 || before(runTimes[runHead], runTies[runHead], heapTimes[0], heapTies[0]))) {
+            return runTimes[runHead];
+        }
+        if (heapSize == 0) {
+            throw new IllegalStateException("empty");
+        }
+        return heapTimes[0];
+    }
+
+    /** An independent copy (polling it leaves this one as it is): to look at every entry in order. */
+    public TimeOrderQueue<T> copy() {
+        TimeOrderQueue<T> c = new TimeOrderQueue<>();
+        c.runTimes = runTimes.clone();
+        c.runTies = runTies.clone();
+        c.runPayloads = runPayloads.clone();
+        c.runHead = runHead;
+        c.runSize = runSize;
+        c.heapTimes = heapTimes.clone();
+        c.heapTies = heapTies.clone();
+        c.heapPayloads = heapPayloads.clone();
+        c.heapSize = heapSize;
+        return c;
+    }
+
     /** The time of the entry the last {@link #poll()} removed. */
     public long polledTime() {
         return polledTime;

@@ -71,7 +71,9 @@ public final class EventOrder {
     }
 
     public void cpuSamplingPeriod(long nanos) {
-        visitors.forEach(v -> v.cpuSamplingPeriod(nanos));
+        for (RecordingVisitor v : visitors) {
+            v.cpuSamplingPeriod(nanos);
+        }
     }
 
     /** Releases everything still held, then tells the visitors that the recording is over. */

@@ -340,17 +340,17 @@ public final class RecordingReader {
                 }
                 case KIND_DEEP_LOCK -> {
                     lockscopeEvents++;
-                    commit(en, b, new DeepLock(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), text(at(s, f[2])),
+                    commit(b, new DeepLock(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), text(at(s, f[2])),
                             deepCounts(v, s, f, 9), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
                             at(v, f[7]), at(v, f[8])));
                 }
                 case KIND_DEEP_SITE -> {
                     lockscopeEvents++;
-                    commit(en, b, new DeepSite(b, blockerClass(at(s, f[0])), text(at(s, f[1])), deepCounts(v, s, f, 2)));
+                    commit(b, new DeepSite(b, blockerClass(at(s, f[0])), text(at(s, f[1])), deepCounts(v, s, f, 2)));
                 }
                 case KIND_DEEP_INFO -> {
                     lockscopeEvents++;
-                    commit(en, b, new DeepInfo(b, text(at(s, f[0])), at(v, f[1]), at(v, f[2]), at(v, f[3]), at(v, f[4]),
+                    commit(b, new DeepInfo(b, text(at(s, f[0])), at(v, f[1]), at(v, f[2]), at(v, f[3]), at(v, f[4]),
                             at(v, f[5]), at(v, f[6])));
                 }
                 case KIND_VIRTUAL_MONITOR_ENTER -> {
@@ -415,7 +415,7 @@ public final class RecordingReader {
                         }
                     }
                 }
-                case KIND_IO -> commit(en, en, new Interval(type.name, thread(at(v, f[0])), b, en, frames(at(v, f[1]))));
+                case KIND_IO -> commit(en, new Interval(type.name, thread(at(v, f[0])), b, en, frames(at(v, f[1]))));
                 case KIND_ACQUIRE -> {
                     lockscopeEvents++;
                     thread(at(v, f[0]));
