@@ -4,6 +4,7 @@ import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
+import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Rules;
 import dev.lockscope.report.rules.WaitClasses;
@@ -24,13 +25,23 @@ import java.util.List;
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
  * @param waits       each lock's waits classified as contention, idle or other; idle time per pool
  * @param warnings    what the reader found wrong with the recording (damage, salvaged chunks, no lockscope events)
+ * @param whatWouldHelp each lock waited for with its holds halved in a replay of the recording, the greatest
+ *                    predicted throughput gain first ({@link WhatIf#ranking}); empty when nobody waited
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
-                     List<String> warnings) {
+                     List<String> warnings, List<WhatIf.Prediction> whatWouldHelp) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
+        whatWouldHelp = List.copyOf(whatWouldHelp);
+    }
+
+    /** A report without what-if predictions. */
+    public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+                  PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
+                  List<String> warnings) {
+        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, List.of());
     }
 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */

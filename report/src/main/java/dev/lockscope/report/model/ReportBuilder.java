@@ -22,6 +22,8 @@ import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
+import dev.lockscope.analysis.whatif.HoldTrace;
+import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
 import dev.lockscope.report.rules.Rules;
@@ -50,6 +52,7 @@ public final class ReportBuilder {
     private final BlameAnalysis blame = new BlameAnalysis();
     private final EventsSeen events = new EventsSeen();
     private final PinningAnalysis pinning = new PinningAnalysis();
+    private final HoldTrace holds = new HoldTrace();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
@@ -96,7 +99,7 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, holds));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -119,7 +122,7 @@ public final class ReportBuilder {
         LockContention table = contention.result();
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottleGraph(recording), timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings());
+                pinned, Rules.evaluate(input, events), input.waits(), recording.warnings(), WhatIf.ranking(holds.result()));
     }
 
     /**
