@@ -40,8 +40,11 @@ import java.util.Set;
  * at the earliest time that was dropped, and {@link LockTrace#truncated()} says so.
  */
 public final class HoldTrace implements RecordingVisitor {
-    /** Acquisitions and releases kept at most (about 50 bytes each). */
-    static final int MAX_POINTS = 1 << 21;
+    /**
+     * Acquisitions and releases kept at most (about 60 bytes each): a replay sorts and simulates them all,
+     * and the report's table replays the trace 5 times per lock, so this bounds its time too.
+     */
+    static final int MAX_POINTS = 1 << 19;
     /**
      * Two parks of a thread on one lock this close, with no release of it between, are one acquisition:
      * a woken waiter that lost the lock to a barging thread parks again at once.

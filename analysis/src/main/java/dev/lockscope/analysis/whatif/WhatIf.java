@@ -24,8 +24,8 @@ public final class WhatIf {
     public static final int SLICES = 4;
     /** The factor of the ranked table: halving each lock's holds. */
     public static final double RANKING_FACTOR = 0.5;
-    /** Locks in the ranked table at most, those waited for longest in the recording. */
-    public static final int RANKED_LOCKS = 20;
+    /** Locks in the ranked table at most, those waited for longest in the recording (each costs five replays). */
+    public static final int RANKED_LOCKS = 10;
 
     /** What a prediction assumes, in the words the outputs show. */
     public static final List<String> ASSUMPTIONS = List.of(
@@ -52,10 +52,13 @@ public final class WhatIf {
      * @param holds          holds changed
      * @param holdsSeenPct   of those, percent whose acquisition and release were both recorded
      * @param forcedGrants   times the changed replay had to hand a lock out of order to go on (0 normally)
+     * @param replayedNanos  the length of recording replayed
+     * @param truncated      only the beginning of the recording was replayed ({@link LockTrace#truncated()})
      */
     public record Prediction(LockId lock, String site, double factor, boolean removed, double changePct,
                              double lowPct, double highPct, int parts, LockId topLockBefore, LockId topLockAfter,
-                             double topWaitSharePct, int holds, double holdsSeenPct, int forcedGrants) {
+                             double topWaitSharePct, int holds, double holdsSeenPct, int forcedGrants,
+                             long replayedNanos, boolean truncated) {
         /**
          * {@code high} when at least three parts of the recording agree within 10 percentage points and at
          * least 80% of the changed holds were seen whole; {@code low} when the parts differ by more than
@@ -82,12 +85,35 @@ public final class WhatIf {
     }
 
     private static Prediction predict(LockTrace trace, LockId lock, String site, double factor, boolean remove) {
+        return predict(trace, new Baselines(trace), lock, site, factor, remove);
+    }
+
+    /** The replays of the recording as it was, whole and by part: the same for every change asked about. */
+    private static final class Baselines {
+        final Replay.Outcome whole;
+        final List<List<List<Hold>>> parts = new ArrayList<>();
+        final List<Replay.Outcome> partOutcomes = new ArrayList<>();
+
+        Baselines(LockTrace trace) {
+            whole = Replay.run(trace, Replay.Change.NONE);
+            long length = trace.endNanos() - trace.startNanos();
+            for (int s = 0; s < SLICES && length > 0; s++) {
+                List<List<Hold>> part = slice(trace, trace.startNanos() + length * s / SLICES,
+                        trace.startNanos() + length * (s + 1) / SLICES);
+                parts.add(part);
+                partOutcomes.add(Replay.run(part, trace.locks().size(), trace.startNanos(), Replay.Change.NONE));
+            }
+        }
+    }
+
+    private static Prediction predict(LockTrace trace, Baselines baselines, LockId lock, String site, double factor,
+                                      boolean remove) {
         int index = lock == null ? -1 : trace.locks().indexOf(lock);
         if (lock != null && index < 0) {
             throw new IllegalArgumentException("no hold of " + lock.label() + " in the recording");
         }
         Replay.Change change = new Replay.Change(index, site, factor, remove);
-        Replay.Outcome before = Replay.run(trace, Replay.Change.NONE);
+        Replay.Outcome before = baselines.whole;
         Replay.Outcome after = Replay.run(trace, change);
         int holds = 0, seen = 0;
         for (List<Hold> hs : trace.holds()) {
@@ -100,15 +126,12 @@ public final class WhatIf {
         }
         double low = Double.NaN, high = Double.NaN;
         int parts = 0;
-        long length = trace.endNanos() - trace.startNanos();
-        for (int s = 0; s < SLICES && length > 0; s++) {
-            long from = trace.startNanos() + length * s / SLICES, to = trace.startNanos() + length * (s + 1) / SLICES;
-            List<List<Hold>> part = slice(trace, from, to);
+        for (int s = 0; s < baselines.parts.size(); s++) {
+            List<List<Hold>> part = baselines.parts.get(s);
             if (part.stream().noneMatch(hs -> hs.stream().anyMatch(change::applies))) {
                 continue;
             }
-            double c = changePct(Replay.run(part, trace.locks().size(), trace.startNanos(), Replay.Change.NONE),
-                    Replay.run(part, trace.locks().size(), trace.startNanos(), change));
+            double c = changePct(baselines.partOutcomes.get(s), Replay.run(part, trace.locks().size(), trace.startNanos(), change));
             low = parts == 0 ? c : Math.min(low, c);
             high = parts == 0 ? c : Math.max(high, c);
             parts++;
@@ -118,7 +141,8 @@ public final class WhatIf {
         double share = topAfter < 0 || total == 0 ? 0 : 100.0 * after.waitNanosByLock()[topAfter] / total;
         return new Prediction(lock, site, factor, remove, changePct(before, after), low, high, parts,
                 topBefore < 0 ? null : trace.locks().get(topBefore), topAfter < 0 ? null : trace.locks().get(topAfter),
-                share, holds, holds == 0 ? 0 : 100.0 * seen / holds, after.forcedGrants());
+                share, holds, holds == 0 ? 0 : 100.0 * seen / holds, after.forcedGrants(),
+                trace.endNanos() - trace.startNanos(), trace.truncated());
     }
 
     /**
@@ -140,8 +164,12 @@ public final class WhatIf {
         }
         waited.sort(Comparator.<Integer>comparingLong(i -> -recordedWait[i]).thenComparing(i -> trace.locks().get(i)));
         List<Prediction> out = new ArrayList<>();
+        if (waited.isEmpty()) {
+            return out;
+        }
+        Baselines baselines = new Baselines(trace);
         for (int i : waited.subList(0, Math.min(RANKED_LOCKS, waited.size()))) {
-            out.add(predict(trace, trace.locks().get(i), null, RANKING_FACTOR));
+            out.add(predict(trace, baselines, trace.locks().get(i), null, RANKING_FACTOR, false));
         }
         out.sort(Comparator.comparingDouble(Prediction::changePct).reversed());
         return out;

@@ -30,6 +30,10 @@ public final class WhatIfReport {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                 "%nwhat would help: each lock's holds %s as long in a replay of the recording (see: lockscope whatif)%n",
                 factor(WhatIf.RANKING_FACTOR)));
+        if (ranking.get(0).truncated()) {
+            sb.append(String.format(Locale.ROOT, "  (the first %.1f s of the recording only: the bound on the trace)%n",
+                    ranking.get(0).replayedNanos() / 1e9));
+        }
         sb.append(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s%n", "predicted", "quarters alone", "conf.", "lock",
                 "then waited for most"));
         for (WhatIf.Prediction p : ranking.subList(0, Math.min(top, ranking.size()))) {
@@ -56,6 +60,13 @@ public final class WhatIfReport {
         sb.append(String.format(Locale.ROOT, "  waited for most after the change: %s%s%n", label(p.topLockAfter()),
                 p.topLockAfter() == null ? "" : String.format(Locale.ROOT, " (%.0f%% of the replayed lock wait)",
                         p.topWaitSharePct())));
+        if (p.truncated()) {
+            sb.append(String.format(Locale.ROOT, "  replayed the first %.1f s of the recording only (the bound on the "
+                    + "trace: %s)%n", p.replayedNanos() / 1e9, "about half a million holds"));
+        }
+        if (p.topLockAfter() == null && p.changePct() > 0) {
+            sb.append("  (a lock nobody waited for in the recording is not in it, and cannot be named as the next)\n");
+        }
         if (p.forcedGrants() > 0) {
             sb.append("  the changed replay had to hand a lock out of order ").append(p.forcedGrants())
                     .append(" times to go on (lock order differs from the recording's): low confidence\n");
@@ -66,7 +77,7 @@ public final class WhatIfReport {
     }
 
     /** One prediction: {@code lock, kind, site, factor, removed, changePct, lowPct, highPct, parts, confidence,
-     * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants}. */
+     * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants, replayedNanos, truncated}. */
     public static ObjectNode json(WhatIf.Prediction p) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("lock", p.lock() == null ? null : p.lock().label());
@@ -85,6 +96,8 @@ public final class WhatIfReport {
         o.put("holds", p.holds());
         o.put("holdsSeenPct", round(p.holdsSeenPct()));
         o.put("forcedGrants", p.forcedGrants());
+        o.put("replayedNanos", p.replayedNanos());
+        o.put("truncated", p.truncated());
         return o;
     }
 

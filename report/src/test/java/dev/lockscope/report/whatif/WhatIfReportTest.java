@@ -14,9 +14,9 @@ class WhatIfReportTest {
     private static final LockId BOTTLENECK = LockId.blocker("java.util.concurrent.locks.ReentrantLock$NonfairSync", 0x3765a5b6);
     private static final LockId OTHER = LockId.monitor("java.lang.Object", 0x7f00);
     private static final WhatIf.Prediction HALVED = new WhatIf.Prediction(BOTTLENECK, null, 0.5, false, 94.06, 91.2,
-            96.04, 4, BOTTLENECK, OTHER, 62.4, 1234, 98.0, 0);
+            96.04, 4, BOTTLENECK, OTHER, 62.4, 1234, 98.0, 0, 8_000_000_000L, false);
     private static final WhatIf.Prediction LITTLE = new WhatIf.Prediction(OTHER, null, 0.5, false, 0.3, -1, 2, 2,
-            BOTTLENECK, BOTTLENECK, 99, 12, 40, 0);
+            BOTTLENECK, BOTTLENECK, 99, 12, 40, 0, 8_000_000_000L, false);
 
     @Test
     void theSectionListsEveryPredictionWithItsSpreadAndConfidence() {
@@ -50,7 +50,7 @@ class WhatIfReportTest {
 
         assertThat(names).containsExactly("lock", "kind", "site", "factor", "removed", "changePct", "lowPct", "highPct",
                 "parts", "confidence", "topLockBefore", "topLockAfter", "topWaitSharePct", "holds", "holdsSeenPct",
-                "forcedGrants");
+                "forcedGrants", "replayedNanos", "truncated");
         assertThat(o.get("lock").textValue()).isEqualTo(BOTTLENECK.label());
         assertThat(o.get("changePct").decimalValue()).isEqualByComparingTo("94.06");
         assertThat(o.get("confidence").textValue()).isEqualTo("high");
