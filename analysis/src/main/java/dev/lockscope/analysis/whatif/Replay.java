@@ -148,17 +148,15 @@ final class Replay {
             }
             advance(t, o, now, ready, finish, running);
         }
-        // all threads' lock operations over the span from the first start to the last finish: the rate of
-        // the whole program, which one thread's early or late end does not tip
-        double first = Double.MAX_VALUE, last = -Double.MAX_VALUE, operations = 0;
+        // the sum of each thread's own rate of lock operations: one thread stalled in the recording (preempted,
+        // waiting for I/O) lowers only its own rate, where the span of the whole program would end with it
+        double rate = 0;
         for (int t = 0; t < threadCount; t++) {
-            if (ops[t].type.length > 0) {
-                first = Math.min(first, ops[t].start);
-                last = Math.max(last, finish[t]);
-                operations += weight[t];
+            double span = finish[t] - ops[t].start;
+            if (span > 0) {
+                rate += weight[t] / (span / 1e9);
             }
         }
-        double rate = last > first ? operations / ((last - first) / 1e9) : 0;
         return new Outcome(rate, waits, forced);
     }
 
