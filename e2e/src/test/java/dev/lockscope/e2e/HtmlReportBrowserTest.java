@@ -59,7 +59,7 @@ class HtmlReportBrowserTest {
         ObjectNode config = config(OUT);
         ArrayNode reports = config.withArray("reports");
         reports.addObject().put("file", demoHtml.toString()).put("name", "demo").put("expectLock", "ReentrantLock")
-                .put("expectThread", "worker-").put("owners", true).put("bottleGraph", true);
+                .put("expectThread", "worker-").put("owners", true).put("bottleGraph", true).put("whatIf", true);
         reports.addObject().put("file", largeHtml.toString()).put("name", "large-100k").put("expectLock", "ReentrantLock")
                 // 1000 lock leaves of ~1 px each are below d3-flame-graph's minimum frame size
                 .put("expectFrame", "com.example.service.Handler")
