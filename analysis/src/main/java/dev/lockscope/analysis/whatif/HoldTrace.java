@@ -183,22 +183,35 @@ public final class HoldTrace implements RecordingVisitor {
         List<MutableHold> holds = new ArrayList<>();
         Map<Integer, MutableHold> open = new HashMap<>();
         Map<Integer, Long> lastTime = new HashMap<>();
+        // An estimated end stays between the thread's neighbouring points of any lock: a hold estimated
+        // to overlap the next lock the thread asks for would nest two locks the program took one after the
+        // other, and the replay could deadlock on an order the program never had. (A lock held around
+        // another whose own end was not seen is shortened to the inner one's start: the price of that.)
+        long lastAny = start;
+        List<MutableHold> awaitingNextPoint = new ArrayList<>();
         for (Point p : ps) {
             MutableHold o = open.get(p.lock());
-            if (p.acquire()) {
-                if (o != null && p.request() - o.grant < REPARK_NANOS) {
-                    o.grant = p.grant(); // parked again after losing the lock to a barging thread
-                } else {
-                    if (o != null) {
-                        o.upperBound = p.request(); // released while nobody waited
-                    }
-                    MutableHold h = new MutableHold(p.lock());
-                    h.request = p.request();
-                    h.grant = p.grant();
-                    h.site = p.site();
-                    open.put(p.lock(), h);
-                    holds.add(h);
+            boolean repark = p.acquire() && o != null && p.request() - o.grant < REPARK_NANOS;
+            if (!repark) {
+                for (MutableHold h : awaitingNextPoint) {
+                    h.upperBound = Math.min(h.upperBound, p.time());
                 }
+                awaitingNextPoint.clear();
+            }
+            if (repark) {
+                o.grant = p.grant(); // parked again after losing the lock to a barging thread
+            } else if (p.acquire()) {
+                if (o != null) {
+                    o.upperBound = Math.min(o.upperBound, p.request()); // released while nobody waited
+                }
+                MutableHold h = new MutableHold(p.lock());
+                h.request = p.request();
+                h.grant = p.grant();
+                h.site = p.site();
+                h.upperBound = Long.MAX_VALUE;
+                open.put(p.lock(), h);
+                holds.add(h);
+                awaitingNextPoint.add(h);
             } else if (o != null) {
                 o.release = p.time();
                 if (o.site == null) {
@@ -209,13 +222,15 @@ public final class HoldTrace implements RecordingVisitor {
                 MutableHold h = new MutableHold(p.lock());
                 h.release = p.time();
                 h.site = p.site();
-                h.lowerBound = lastTime.getOrDefault(p.lock(), start);
+                h.lowerBound = Math.max(lastAny, lastTime.getOrDefault(p.lock(), start));
                 holds.add(h);
             }
-            lastTime.put(p.lock(), p.acquire() ? p.grant() : p.time());
+            long completed = p.acquire() ? p.grant() : p.time();
+            lastTime.put(p.lock(), completed);
+            lastAny = Math.max(lastAny, completed);
         }
         for (MutableHold o : open.values()) {
-            o.upperBound = end;
+            o.upperBound = Math.min(o.upperBound, end);
         }
         return holds;
     }

@@ -57,6 +57,18 @@ class HoldTraceTest {
     }
 
     @Test
+    void anEstimatedEndStaysBeforeTheNextLockTheThreadAsksFor() {
+        LockTrace trace = trace(t -> {
+            t.monitorEnter(new MonitorEnter(T2, "app.A", 1, 0, 10, T3, AT_SERVICE));
+            t.monitorEnter(new MonitorEnter(T3, "app.A", 1, 5, 110, T2, AT_SERVICE)); // t2 held A 10..110: typical 100
+            t.monitorEnter(new MonitorEnter(T2, "app.A", 1, 200, 300, T3, AT_SERVICE)); // release not seen
+            t.monitorEnter(new MonitorEnter(T2, "app.B", 2, 320, 330, null, AT_SERVICE)); // then t2 asks for B
+        });
+
+        assertThat(trace.holds().get(0)).contains(new Hold(0, 200, 300, 320, "app.Service.update:42", true, false));
+    }
+
+    @Test
     void aParkAgainAfterLosingTheLockIsTheSameAcquisition() {
         LockTrace trace = trace(t -> {
             t.parkEnd(park(T1, RL, 10, 20, 2));
