@@ -2,15 +2,12 @@ package dev.lockscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import jdk.jfr.Recording;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,33 +24,7 @@ class WhatIfCommandTest {
     @BeforeAll
     static void record() throws Exception {
         recording = dir.resolve("sync.jfr");
-        try (Recording r = new Recording()) {
-            r.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ZERO).withStackTrace();
-            r.start();
-            Object monitor = new Catalog();
-            CountDownLatch held = new CountDownLatch(1);
-            Thread waiter = new Thread(() -> {
-                try {
-                    held.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                synchronized (monitor) {
-                    monitor.hashCode();
-                }
-            }, "whatif-waiter");
-            waiter.start();
-            synchronized (monitor) {
-                held.countDown();
-                while (waiter.getState() != Thread.State.BLOCKED) {
-                    Thread.sleep(1);
-                }
-                Thread.sleep(5);
-            }
-            waiter.join();
-            r.stop();
-            r.dump(recording);
-        }
+        ReportCommandTest.recordOneBlockedEntry(recording, new Catalog(), "whatif-waiter");
     }
 
     @Test

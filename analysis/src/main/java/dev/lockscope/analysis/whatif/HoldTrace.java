@@ -54,7 +54,11 @@ public final class HoldTrace implements RecordingVisitor {
     private static final LayerClassifier LAYERS = LayerClassifier.defaults();
 
     /** One acquisition ({@code grant >= request}) or release ({@code request == grant == time}) of one thread. */
-    private record Point(int lock, boolean acquire, long request, long grant, String site) {
+    private record Point(int lock, boolean acquire, long request, long grant, String site, boolean lateRelease) {
+        Point(int lock, boolean acquire, long request, long grant, String site) {
+            this(lock, acquire, request, grant, site, false);
+        }
+
         long time() {
             return request;
         }
@@ -90,7 +94,8 @@ public final class HoldTrace implements RecordingVisitor {
         add(e.thread(), new Point(lock, true, e.beginNanos(), e.endNanos(), site(e.frames())));
         ThreadRef owner = e.previousOwner();
         if (owner != null && owner.javaTid() > 0) {
-            add(owner, new Point(lock, false, e.endNanos(), e.endNanos(), null));
+            // the next owner's entry ends after the release by its wake-up: a late release
+            add(owner, new Point(lock, false, e.endNanos(), e.endNanos(), null, true));
         }
     }
 
@@ -134,6 +139,7 @@ public final class HoldTrace implements RecordingVisitor {
             List<Point> ps = pointsByThread.get(tid);
             ps.removeIf(p -> p.time() >= end || !modelled[p.lock()]);
             ps.sort(Comparator.comparingLong(Point::time).thenComparing(p -> p.acquire()));
+            moveLateReleasesBeforeTheNextRequest(ps);
             List<MutableHold> holds = pair(ps, info.startNanos(), end);
             if (!holds.isEmpty()) {
                 holdsByThread.add(holds);
@@ -154,6 +160,28 @@ public final class HoldTrace implements RecordingVisitor {
         result = new LockTrace(List.copyOf(locks), threadRefs, out, info.startNanos(), end, droppedFrom != Long.MAX_VALUE);
     }
 
+    /**
+     * A monitor's release is seen when the next owner's entry ends, after the release by that owner's
+     * wake-up; by then the releasing thread may have asked for its next lock. A release up to
+     * {@link #REPARK_NANOS} after the thread's own request of another lock is put before that request:
+     * the thread let the monitor go, then asked for the next (else the replay would have it wait for the
+     * next lock while still holding the monitor, a nesting the program did not have).
+     */
+    private static void moveLateReleasesBeforeTheNextRequest(List<Point> ps) {
+        for (int i = 1; i < ps.size(); i++) {
+            Point rel = ps.get(i);
+            int j = i;
+            while (rel.lateRelease() && j > 0 && ps.get(j - 1).acquire() && ps.get(j - 1).lock() != rel.lock()
+                    && rel.time() - ps.get(j - 1).request() < REPARK_NANOS) {
+                Point acq = ps.get(j - 1);
+                rel = new Point(rel.lock(), false, acq.request(), acq.request(), rel.site(), true);
+                ps.set(j - 1, rel);
+                ps.set(j, acq);
+                j--;
+            }
+        }
+    }
+
     /** A hold whose acquisition or release may still have to be estimated. */
     private static final class MutableHold {
         final int lock;
@@ -172,7 +200,7 @@ public final class HoldTrace implements RecordingVisitor {
 
         Hold complete(long typical) {
             boolean acquireSeen = grant != Long.MIN_VALUE, releaseSeen = release != Long.MIN_VALUE;
-            long g = acquireSeen ? grant : Math.max(lowerBound, release - typical);
+            long g = acquireSeen ? grant : Math.min(release, Math.max(lowerBound, release - typical));
             long r = releaseSeen ? release : Math.max(g, Math.min(upperBound, g + typical));
             return new Hold(lock, acquireSeen ? request : g, g, r, site, acquireSeen, releaseSeen);
         }

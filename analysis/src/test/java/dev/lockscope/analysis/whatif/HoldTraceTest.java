@@ -69,6 +69,18 @@ class HoldTraceTest {
     }
 
     @Test
+    void aMonitorReleaseSeenLateIsBeforeTheReleasingThreadsNextRequest() {
+        LockTrace trace = trace(t -> {
+            t.monitorEnter(new MonitorEnter(T1, "app.A", 1, 0, 100, null, AT_SERVICE));
+            t.monitorEnter(new MonitorEnter(T1, "app.B", 2, 150, 400, null, AT_SERVICE)); // t1 asks for B at 150...
+            t.monitorEnter(new MonitorEnter(T2, "app.A", 1, 50, 170, T1, AT_SERVICE)); // ...t2 gets A 20 ns later
+        });
+
+        // t1 held A from 100 to 150, when it asked for B: not while waiting for B
+        assertThat(trace.holds().get(0)).startsWith(new Hold(0, 0, 100, 150, "app.Service.update:42", true, true));
+    }
+
+    @Test
     void aParkAgainAfterLosingTheLockIsTheSameAcquisition() {
         LockTrace trace = trace(t -> {
             t.parkEnd(park(T1, RL, 10, 20, 2));
