@@ -70,7 +70,7 @@ async function checkReport(r) {
     return;
   }
   if (r.empty) { // a report with no locks and none of the optional members: every section says so
-    for (const sel of ['#lock-table', '#blame', '#flame-waiter', '#flame-owner', '#bottle-graph', '#timeline-view',
+    for (const sel of ['#lock-table', '#whatif-table', '#blame', '#flame-waiter', '#flame-owner', '#bottle-graph', '#timeline-view',
       '#profile-wall', '#profile-cpu']) {
       check(p + sel + ' says what is missing', await page.locator(sel + ' .missing').count() === 1);
     }
@@ -86,6 +86,7 @@ async function checkReport(r) {
   await page.locator('#lock-table th', { hasText: 'avg hold' }).click();
   check(p + 'lock table sorts', (await page.locator('#lock-table th.sorted-desc').innerText()).includes('avg hold'));
   check(p + 'blame tree names the lock', (await text('#blame-tree')).includes(r.expectLock));
+  if (r.whatIf) check(p + 'what would help names the lock', (await text('#whatif-table')).includes(r.expectLock), await text('#whatif-table'));
   // frame names are on the <g name> at once; the labels appear only after d3's transition
   const flame = (await page.locator('#flame-waiter svg g').evaluateAll(gs => gs.map(g => g.getAttribute('name')))).join('\n');
   const frame = r.expectFrame || r.expectLock;

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Lock-contention profiler for the JVM: which lock is the bottleneck, who holds it while "
                 + "others wait and in what code.",
         subcommands = {RecordCommand.class, AttachCommand.class, DumpCommand.class, ReportCommand.class, MergeCommand.class,
-                BlameCommand.class, ProfileCommand.class, DiffCommand.class, DemoCommand.class, BottleCommand.class, ScaleCommand.class,
+                BlameCommand.class, ProfileCommand.class, DiffCommand.class, DemoCommand.class, BottleCommand.class, ScaleCommand.class, WhatIfCommand.class,
                 CommandLine.HelpCommand.class})
 public final class LockscopeCli {
     public static void main(String[] args) {

@@ -36,17 +36,21 @@ class ReportCommandTest {
     @BeforeAll
     static void record() throws Exception {
         recording = dir.resolve("sync.jfr");
+        recordOneBlockedEntry(recording, new Guarded(), "report-waiter");
+    }
+
+    /** Records (plain JFR, monitor entries only) one thread named {@code waiterName} blocked on {@code monitor} for 5 ms. */
+    static void recordOneBlockedEntry(Path file, Object monitor, String waiterName) throws Exception {
         try (Recording r = new Recording()) {
             r.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ZERO).withStackTrace();
             r.start();
-            Object monitor = new Guarded();
             CountDownLatch held = new CountDownLatch(1);
             Thread waiter = new Thread(() -> {
                 awaitQuietly(held);
                 synchronized (monitor) {
                     monitor.hashCode();
                 }
-            }, "report-waiter");
+            }, waiterName);
             waiter.start();
             synchronized (monitor) {
                 held.countDown();
@@ -57,7 +61,7 @@ class ReportCommandTest {
             }
             waiter.join();
             r.stop();
-            r.dump(recording);
+            r.dump(file);
         }
     }
 

@@ -60,7 +60,7 @@ class HtmlReportBrowserTest {
         ObjectNode config = config(OUT);
         ArrayNode reports = config.withArray("reports");
         reports.addObject().put("file", demoHtml.toString()).put("name", "demo").put("expectLock", "ReentrantLock")
-                .put("expectThread", "worker-").put("owners", true).put("bottleGraph", true)
+                .put("expectThread", "worker-").put("owners", true).put("bottleGraph", true).put("whatIf", true)
                 .put("expectProfileFrame", "[parked on java.util.concurrent.locks.ReentrantLock");
         // lockscope diff's page, of the demo run with itself
         Path diffHtml = OUT.resolve("diff.html");

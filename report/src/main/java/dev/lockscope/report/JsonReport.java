@@ -19,6 +19,7 @@ import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.WaitClasses;
 import dev.lockscope.report.rules.WaitClassifier;
+import dev.lockscope.report.whatif.WhatIfReport;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -68,6 +69,7 @@ public final class JsonReport {
             ArrayNode warnings = root.putArray("warnings");
             report.warnings().forEach(warnings::add);
         }
+        whatWouldHelp(root, report);
         ArrayNode findings = root.putArray("findings");
         report.findings().forEach(f -> findings.add(f.message()));
         ArrayNode rules = root.putArray("rules");
@@ -129,6 +131,12 @@ public final class JsonReport {
             ObjectNode o = idle.addObject().put("pool", p.pool()).put("nanos", p.nanos()).put("waits", p.waits());
             p.rules().forEach(o.putArray("rules")::add);
         }
+    }
+
+    /** Adds {@code whatWouldHelp} (predictions, greatest gain first) and {@code whatIfAssumptions}. */
+    public static void whatWouldHelp(ObjectNode root, Report report) {
+        root.set("whatWouldHelp", WhatIfReport.json(report.whatWouldHelp()));
+        root.set("whatIfAssumptions", WhatIfReport.assumptions());
     }
 
     /** One rule's result: {@code rule, severity, score, message, subject, missingEvents}. */

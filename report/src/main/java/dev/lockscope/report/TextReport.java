@@ -9,6 +9,7 @@ import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Severity;
 import dev.lockscope.report.rules.WaitClasses;
+import dev.lockscope.report.whatif.WhatIfReport;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,8 @@ public final class TextReport {
      */
     public static String render(Report report, Path html, int top) {
         StringBuilder sb = new StringBuilder(render(report.contention(), top));
-        sb.append(findings(report, top)).append(idle(report, top)).append(System.lineSeparator())
+        sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top))
+                .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
         if (report.deep() != null) {
             sb.append(DeepTextReport.render(report.deep(), top));

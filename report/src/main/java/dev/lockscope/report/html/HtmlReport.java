@@ -68,6 +68,7 @@ public final class HtmlReport {
         ArrayNode rules = data.putArray("rules");
         report.rules().forEach(r -> rules.add(JsonReport.rule(r)));
         data.set("blame", blame(report.blame()));
+        JsonReport.whatWouldHelp(data, report);
         if (report.bottleGraph() != null) {
             ObjectNode bottle = BottleJson.fragment(report.bottleGraph());
             bottle.put("svg", BottleSvg.render(List.of(report.bottleGraph()), false));

@@ -6,6 +6,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.profile.Profiles;
+import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Rules;
 import dev.lockscope.report.rules.WaitClasses;
@@ -28,25 +29,28 @@ import java.util.List;
  * @param warnings    what the reader found wrong with the recording (damage, salvaged chunks, no lockscope events)
  * @param profiles    the CPU and wall-clock profiles (execution samples and recorded waits), or null when not built
  * @param deep        deep mode's statistics ({@code record --deep}), or null when the recording has none
+ * @param whatWouldHelp each lock waited for with its holds halved in a replay of the recording, the greatest
+ *                    predicted throughput gain first ({@link WhatIf#ranking}); empty when nobody waited
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
-                     List<String> warnings, Profiles profiles, DeepResult deep) {
+                     List<String> warnings, Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
+        whatWouldHelp = List.copyOf(whatWouldHelp);
     }
 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   List<RuleResult> rules, WaitClasses waits) {
-        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null);
+        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null, List.of());
     }
 
-    /** A report without profiles and deep-mode statistics. */
+    /** A report without profiles, deep-mode statistics and what-if predictions. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits, List<String> warnings) {
-        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null);
+        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null, List.of());
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

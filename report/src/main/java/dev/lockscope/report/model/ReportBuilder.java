@@ -29,6 +29,8 @@ import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.profile.ProfileAnalysis;
 import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
+import dev.lockscope.analysis.whatif.HoldTrace;
+import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
 import dev.lockscope.report.rules.Rules;
@@ -59,6 +61,7 @@ public final class ReportBuilder {
     private final PinningAnalysis pinning = new PinningAnalysis();
     private final ProfileAnalysis profiles = new ProfileAnalysis();
     private final DeepAnalysis deep = new DeepAnalysis();
+    private final HoldTrace holds = new HoldTrace();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
@@ -105,7 +108,7 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep, holds));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -116,7 +119,7 @@ public final class ReportBuilder {
     public Report build(RecordingInfo recording) {
         LockContention table = contention.result();
         return build(recording, table, table.byRow(blame.result()), pinning.result(), events, recording.warnings(),
-                bottleGraph(recording), profiles.result(), deep.result());
+                bottleGraph(recording), profiles.result(), deep.result(), WhatIf.ranking(holds.result()));
     }
 
     /**
@@ -129,7 +132,7 @@ public final class ReportBuilder {
         List<LockContention> tables = new ArrayList<>();
         List<Contention> contentions = new ArrayList<>();
         List<WaitRecord> waits = new ArrayList<>();
-        List<HandoffHold> holds = new ArrayList<>();
+        List<HandoffHold> handoffHolds = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         EventsSeen seen = new EventsSeen();
         RecordingInfo first = null;
@@ -142,19 +145,20 @@ public final class ReportBuilder {
             BlameResult bySite = table.byRow(one.blame.result());
             contentions.addAll(bySite.contentions());
             waits.addAll(bySite.waits());
-            holds.addAll(bySite.handoffHolds());
+            handoffHolds.addAll(bySite.handoffHolds());
             one.events.addTo(seen);
             info.warnings().forEach(w -> warnings.add(recording.getFileName() + ": " + w));
         }
         ReportBuilder merged = new ReportBuilder(options, groupBy, raw, false).classifyingWaitsBy(classifier);
-        // no bottle graph, timeline, profiles or deep statistics: each belongs to one JVM's run
+        // no bottle graph, timeline, profiles, deep statistics or what-if replay: each belongs to one JVM's run
         return merged.build(first, LockContention.merge(tables),
-                new BlameResult(contentions, waits, HandoffHold.sumBy(holds, lock -> lock)), null, seen, warnings, null, null, null);
+                new BlameResult(contentions, waits, HandoffHold.sumBy(handoffHolds, lock -> lock)), null, seen, warnings,
+                null, null, null, List.of());
     }
 
     private Report build(RecordingInfo recording, LockContention table, BlameResult result,
                          PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
-                         Profiles profiles, DeepResult deep) {
+                         Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp) {
         ChainView view = ChainView.of(raw);
         List<BlameRow> rows = BlameRows.of(result.contentions(), view);
         // the tree every format shows is the tree of the rows, which the HTML page regroups
@@ -166,7 +170,7 @@ public final class ReportBuilder {
         }
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottle, timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep);
+                pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep, whatWouldHelp);
     }
 
     /**

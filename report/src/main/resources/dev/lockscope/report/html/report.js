@@ -124,6 +124,24 @@
     draw();
   });
 
+  // ---- what would help (WhatIfReport.json: Java's replay, greatest predicted gain first) ----------
+  section('whatif', () => {
+    const rows = data.whatWouldHelp || [];
+    const box = document.getElementById('whatif-table');
+    if (rows.length === 0) { missing(box, 'No prediction.', 'No thread waited for a lock, so no lock\'s holds would help.'); return; }
+    const fmtPct = v => v === null || v === undefined ? '–' : (v >= 0 ? '+' : '') + Number(v).toFixed(1) + '%';
+    const head = el('tr', {}, ['predicted', 'quarters alone', 'confidence', 'lock', 'holds seen', 'then waited for most']
+      .map((h, i) => el('th', { class: i >= 3 && i !== 4 ? 'text' : '' }, h)));
+    const body = rows.map(p => el('tr', { class: 'whatif-row' },
+      el('td', {}, fmtPct(p.changePct)), el('td', {}, p.parts ? fmtPct(p.lowPct) + ' … ' + fmtPct(p.highPct) : '–'),
+      el('td', {}, p.confidence), el('td', { class: 'text' }, el('code', {}, p.lock)),
+      el('td', {}, Number(p.holdsSeenPct).toFixed(0) + '%'),
+      el('td', { class: 'text' }, p.topLockAfter ? el('code', {}, p.topLockAfter) : 'nobody waits')));
+    box.replaceChildren(el('table', { id: 'whatif-table-el' }, el('thead', {}, head), el('tbody', {}, body)));
+    const ul = document.getElementById('whatif-assumptions');
+    for (const a of data.whatIfAssumptions || []) ul.append(el('li', {}, 'assumes ' + a));
+  });
+
   // ---- blame explorer ---------------------------------------------------------------------------
   /** A chain key shortened for display to its innermost frames, as the text report does (BlameText.shortChain). */
   const SHOWN_FRAMES = 3;

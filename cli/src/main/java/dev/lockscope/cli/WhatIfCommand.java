@@ -1,0 +1,152 @@
+package dev.lockscope.cli;
+
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.LockContentionAnalysis;
+import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.whatif.HoldTrace;
+import dev.lockscope.analysis.whatif.LockTrace;
+import dev.lockscope.analysis.whatif.WhatIf;
+import dev.lockscope.core.LockMetrics;
+import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.whatif.WhatIfReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code lockscope whatif <recording>}: predicted throughput change if a lock's holds were shorter. */
+@Command(name = "whatif", mixinStandardHelpOptions = true,
+        description = {"Predicts from a recording how much faster the program would run if one lock's holds (or "
+                + "those at one holding site) were k× as long, by replaying the recorded threads with the change; "
+                + "without --lock or --site, every lock waited for with its holds halved, the greatest gain first.",
+                "The replay assumes: work outside the changed holds takes what it took in the recording; among "
+                        + "the threads waiting for a lock, it goes to the one the recording gave it to first; throughput is proportional to the lock operations "
+                        + "threads complete; only holds the recording shows (those somebody waited for, and the rest "
+                        + "estimated from the lock's median hold) are replayed. Each prediction comes with the spread "
+                        + "of the same prediction on each quarter of the recording alone and a confidence "
+                        + "(README, \"What would help\").",
+                "Examples:",
+                "  lockscope whatif app.jfr",
+                "  lockscope whatif app.jfr --lock 1 --factor 0.5",
+                "  lockscope whatif app.jfr --lock 'java.util.concurrent.locks.ReentrantLock$NonfairSync@3765a5b6'",
+                "  lockscope whatif app.jfr --site Catalog.search --factor 0.25",
+                "  lockscope whatif app.jfr --lock 1 --remove --format json"})
+final class WhatIfCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<recording>", description = "JFR file written by the lockscope agent")
+    Path recording;
+
+    @Option(names = "--lock", paramLabel = "ID", description = "the lock: its rank in `lockscope report`'s table "
+            + "(1 is the first), its class@id as the report names it, or its id alone")
+    String lock;
+
+    @Option(names = "--site", paramLabel = "METHOD", description = "only the holds acquired at this site: text "
+            + "contained in the innermost application frame, e.g. Catalog.search or Catalog.java:42")
+    String site;
+
+    @Option(names = "--factor", paramLabel = "K", defaultValue = "0.5", description = "the changed holds take K "
+            + "times as long: 0.5 halves them, 0 makes them free, 2 doubles them (default: ${DEFAULT-VALUE})")
+    double factor;
+
+    @Option(names = "--remove", description = "the lock excludes nobody any more (its critical sections run in "
+            + "parallel, as long as before): what removing the lock would give, and which lock is next")
+    boolean remove;
+
+    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text", description = "output format (default: text)")
+    String format;
+
+    @Override
+    public Integer call() {
+        if (!format.equals("text") && !format.equals("json")) {
+            throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
+        }
+        if (!(factor >= 0 && factor <= 1000)) {
+            throw new UserError("--factor must be between 0 and 1000, not " + factor);
+        }
+        if (remove && lock == null) {
+            throw new UserError("--remove needs --lock: which lock to remove");
+        }
+        if (remove && site != null) {
+            throw new UserError("--remove removes a whole lock; leave out --site");
+        }
+        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
+        HoldTrace holds = new HoldTrace();
+        RecordingInfo info;
+        try {
+            info = RecordingReader.read(recording, contention, holds);
+        } catch (RecordingException e) {
+            throw new UserError(e.getMessage());
+        }
+        info.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
+        LockTrace trace = holds.result();
+        String out;
+        if (lock == null && site == null) {
+            List<WhatIf.Prediction> ranking = WhatIf.ranking(trace);
+            if (format.equals("json")) {
+                com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                root.set("whatWouldHelp", WhatIfReport.json(ranking));
+                root.set("whatIfAssumptions", WhatIfReport.assumptions());
+                out = JsonReport.write(root);
+            } else {
+                out = ranking.isEmpty() ? "lockscope: no thread waited for a lock in " + recording.getFileName()
+                        + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE).substring(1)
+                        + "assumptions:\n" + String.join("", WhatIf.ASSUMPTIONS.stream().map(a -> "  - " + a + "\n").toList());
+            }
+        } else {
+            LockId id = lock == null ? null : resolve(lock, contention.result(), trace);
+            WhatIf.Prediction p;
+            try {
+                p = remove ? WhatIf.remove(trace, id) : WhatIf.predict(trace, id, site, factor);
+            } catch (IllegalArgumentException e) {
+                throw new UserError(e.getMessage());
+            }
+            if (p.holds() == 0) {
+                throw new UserError("no hold " + (site == null ? "" : "at a site containing '" + site + "' ")
+                        + (id == null ? "of any lock" : "of " + id.label()) + " in the recording (holds are seen "
+                        + "only where somebody waited: see `lockscope report`'s blame tree for owner sites)");
+            }
+            out = format.equals("json") ? JsonReport.write(WhatIfReport.json(p)) : WhatIfReport.text(p);
+        }
+        spec.commandLine().getOut().print(out);
+        spec.commandLine().getOut().flush();
+        return spec.commandLine().getOut().checkError() ? 1 : 0;
+    }
+
+    /** The lock the user named: a rank in the report's table, a class@id, or an id. */
+    private static LockId resolve(String text, LockContention table, LockTrace trace) {
+        if (text.matches("\\d{1,6}")) {
+            int rank = Integer.parseInt(text);
+            if (rank < 1 || rank > table.locks().size()) {
+                throw new UserError("--lock " + text + ": the report's table has " + table.locks().size()
+                        + " locks (ranks 1 to " + table.locks().size() + ")");
+            }
+            LockMetrics m = table.locks().get(rank - 1);
+            return new LockId(m.kind(), m.className(), m.identityHash());
+        }
+        LockId found = null;
+        for (LockId id : trace.locks()) {
+            if (id.label().equals(text) || id.id().equals(text)) {
+                if (found != null && !found.equals(id)) {
+                    throw new UserError("--lock " + text + " names more than one lock; give class@id");
+                }
+                found = id;
+            }
+        }
+        if (found == null) {
+            throw new UserError("--lock " + text + ": no such lock in the recording (the report's table names "
+                    + "locks as class@id; or give a rank)");
+        }
+        return found;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.lockscope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code lockscope whatif} on a real recording of one thread blocked on a monitor another holds. */
+class WhatIfCommandTest {
+    @TempDir
+    static Path dir;
+    static Path recording;
+
+    /** The contended monitor's class, to find it in the output. */
+    static final class Catalog {
+    }
+
+    @BeforeAll
+    static void record() throws Exception {
+        recording = dir.resolve("sync.jfr");
+        ReportCommandTest.recordOneBlockedEntry(recording, new Catalog(), "whatif-waiter");
+    }
+
+    @Test
+    void withoutALockEveryLockWaitedForIsRankedWithTheAssumptions() {
+        ReportCommandTest.Run run = ReportCommandTest.run("whatif", recording.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("what would help: each lock's holds 0.5× as long")
+                .contains("Test$Catalog@")
+                .contains("assumptions:\n  - work outside the changed holds");
+    }
+
+    @Test
+    void oneLockByRankAsJson() throws Exception {
+        ReportCommandTest.Run run = ReportCommandTest.run("whatif", recording.toString(), "--lock", "1", "--factor", "0.25",
+                "--format", "json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode p = new ObjectMapper().readTree(run.out());
+        assertThat(p.get("lock").textValue()).startsWith(Catalog.class.getName() + "@");
+        assertThat(p.get("kind").textValue()).isEqualTo("monitor");
+        assertThat(p.get("factor").doubleValue()).isEqualTo(0.25);
+        assertThat(p.get("holds").intValue()).isPositive();
+        // the same lock by its class@id
+        ReportCommandTest.Run byName = ReportCommandTest.run("whatif", recording.toString(), "--lock", p.get("lock").textValue());
+        assertThat(byName.exitCode()).as(byName.err()).isZero();
+        assertThat(byName.out()).startsWith("what if the " + p.get("lock").textValue() + "'s holds took 0.5× as long");
+    }
+
+    @Test
+    void mistakesAreOneLine() throws Exception {
+        String rec = recording.toString();
+        assertOneLineError(ReportCommandTest.run("whatif", dir.resolve("missing.jfr").toString()), "recording not found");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, "--lock", "7"), "the report's table has 1 locks");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, "--lock", "app.Nope@1"), "no such lock in the recording");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, "--site", "Nowhere.method"), "no hold at a site containing 'Nowhere.method'");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, "--remove"), "--remove needs --lock");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, "--lock", "1", "--factor", "-1"), "--factor must be between 0 and 1000");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, "--format", "xml"), "unknown format 'xml'");
+        assertOneLineError(ReportCommandTest.run("whatif", Files.writeString(dir.resolve("x.jfr"), "hello").toString()), "");
+    }
+
+    private static void assertOneLineError(ReportCommandTest.Run run, String expected) {
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("lockscope: ").contains(expected).doesNotContain("\tat ");
+        assertThat(run.err().lines().filter(l -> !l.startsWith("lockscope: warning:"))).hasSize(1);
+    }
+}
