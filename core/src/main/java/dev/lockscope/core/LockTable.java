@@ -38,6 +38,17 @@ public final class LockTable {
      * @param printThreshold §3.3.2: locks with fewer parks were left out; echoed in the header
      */
     public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes) {
+        return render(title, locks, printThreshold, notes, 0);
+    }
+
+    /**
+     * The same with the per-lock details only of the locks that carry at least {@code detailShare} of
+     * all the table's waiting (thread-time): a report that stays short on a real application, where
+     * a handful of locks hold nearly all the waiting and dozens share the rest. The others keep their
+     * row; one line says how many lost their details.
+     */
+    public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
+                                double detailShare) {
         StringBuilder sb = new StringBuilder();
         sb.append(title).append('\n');
         for (String note : notes) {
@@ -54,10 +65,20 @@ public final class LockTable {
         }
         rows(sb, sorted);
         sb.append('\n');
+        long allWait = 0;
+        for (LockMetrics m : sorted) {
+            allWait += m.threadTimeNanos();
+        }
         int i = 1;
+        int undetailed = 0;
         String verb = "parked";
         for (LockMetrics m : sorted) {
             verb = m.kind() == LockKind.MONITOR ? "blocked" : "parked";
+            if (m.threadTimeNanos() < detailShare * allWait) {
+                i++;
+                undetailed++;
+                continue;
+            }
             sb.append(String.format(Locale.ROOT, "[%d] %s %s%s%n", i++, m.kind().label(),
                     m.isSite() ? m.className() + " " + m.identityHash() : m.className() + " @" + m.identityHash(),
                     m.instances() == 1 ? "" : " (" + m.instances() + " instances)"));
@@ -80,6 +101,10 @@ public final class LockTable {
                     pct(m.realTimeUtilPct()), pct(m.threadTimeUtilPct())));
             sb.append(String.format(Locale.ROOT, "    util %%real-life-time %s, %%thread-life-time %s%n",
                     pct(m.realLifeTimeUtilPct()), pct(m.threadLifeTimeUtilPct())));
+        }
+        if (undetailed > 0) {
+            sb.append(String.format(Locale.ROOT, "(%d %s under %s%% of all waiting: no details here; JSON and HTML have them)%n",
+                    undetailed, undetailed == 1 ? "lock" : "locks", pct(100 * detailShare)));
         }
         return clipLines(sb.toString());
     }

@@ -53,6 +53,17 @@ class LockTableTest {
     }
 
     @Test
+    void locksUnderTheDetailShareKeepTheirRowButNotTheirDetails() {
+        LockMetrics big = lock(LockKind.PARK, "com.example.Big", "b1", 1_000_000_000L, List.of("a.Big.hold:1"));
+        LockMetrics small = lock(LockKind.MONITOR, "com.example.Small", "s1", 1_000_000L, List.of("a.Small.hold:2"));
+        String text = LockTable.render("t", List.of(big, small), 0, List.of(), 0.01);
+        assertThat(text).contains("park com.example.Big @b1", "at a.Big.hold:1", "Small@s1")
+                .doesNotContain("monitor com.example.Small @s1", "at a.Small.hold:2")
+                .contains("(1 lock under 1.00% of all waiting: no details here; JSON and HTML have them)");
+        assertThat(LockTable.render("t", List.of(big, small), 0, List.of())).contains("monitor com.example.Small @s1");
+    }
+
+    @Test
     void emptyTableSaysSoAndEchoesThePrintThreshold() {
         assertThat(LockTable.render("t", List.of(), 5, List.of())).contains("no contended locks with at least 5 parks");
     }

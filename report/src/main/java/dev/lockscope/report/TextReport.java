@@ -128,6 +128,9 @@ public final class TextReport {
         return render(contention, Integer.MAX_VALUE);
     }
 
+    /** Locks with less of all the waiting get a row but no details in the text (JSON and HTML have them). */
+    static final double DETAIL_SHARE = 0.01;
+
     /** The table of the first {@code top} locks. */
     public static String render(LockContention contention, int top) {
         List<String> notes = new ArrayList<>();
@@ -158,10 +161,10 @@ public final class TextReport {
         }
         if (contention.parts().isEmpty()) {
             return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
-                    locks, print, notes);
+                    locks, print, notes, DETAIL_SHARE);
         }
         return LockTable.render("lockscope: lock contention in " + count(contention.parts().size(), "recording")
-                + " merged", locks, print, notes) + perRecording(contention, locks);
+                + " merged", locks, print, notes, DETAIL_SHARE) + perRecording(contention, locks);
     }
 
     /** Recordings side by side in one line each: more would not fit the width. */
