@@ -171,7 +171,10 @@ class BlameE2ETest {
         assertBlamedBetweenReleases(run, "barging-T2", "barging-T1", "barging-T3", t2Unparked); // ≈ 30
         assertBlamedBetweenReleases(run, "barging-T4", "barging-T1", "barging-T3", 0); // ≈ 30, though T3 never unparked T4
         assertBlamedBetweenReleases(run, "barging-T4", "barging-T3", "barging-T2", 0); // ≈ 10
-        assertThat(run.blame().contentions()).filteredOn(c -> c.cause().hasOwner() && c.waiter().name().startsWith("barging-"))
+        // on the scenario's lock: a JDK-internal monitor (a Cleaner's list, taken by string concatenation's
+        // bootstrap) contended once with lockscope's own stream thread, whose stack is not recorded
+        assertThat(run.blame().contentions()).filteredOn(c -> c.cause().hasOwner() && c.waiter().name().startsWith("barging-")
+                        && c.lock().lockClass().startsWith("java.util.concurrent.locks.ReentrantLock"))
                 .allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.EXACT));
     }
 
