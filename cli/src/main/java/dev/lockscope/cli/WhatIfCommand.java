@@ -47,7 +47,7 @@ final class WhatIfCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<recording>", description = "JFR file written by the lockscope agent")
     Path recording;
 
-    @Option(names = "--lock", paramLabel = "ID", description = "the lock: its rank in `lockscope report`'s table "
+    @Option(names = "--lock", paramLabel = "ID", description = "the lock: its rank in `lockscope report --instances`'s table "
             + "(1 is the first), its class@id as the report names it, or its id alone")
     String lock;
 
@@ -123,13 +123,18 @@ final class WhatIfCommand implements Callable<Integer> {
         return spec.commandLine().getOut().checkError() ? 1 : 0;
     }
 
-    /** The lock the user named: a rank in the report's table, a class@id, or an id. */
+    /**
+     * The lock the user named: a rank among the recording's locks (objects, as {@code report --instances}
+     * ranks them: a replay changes one object's holds, while the report's default rows are lock sites),
+     * a class@id, or an id.
+     */
     private static LockId resolve(String text, LockContention table, LockTrace trace) {
         if (text.matches("\\d{1,6}")) {
             int rank = Integer.parseInt(text);
             if (rank < 1 || rank > table.locks().size()) {
-                throw new UserError("--lock " + text + ": the report's table has " + table.locks().size()
-                        + " locks (ranks 1 to " + table.locks().size() + ")");
+                int n = table.locks().size();
+                throw new UserError("--lock " + text + ": the recording has " + n + (n == 1 ? " lock" : " locks")
+                        + " waited for (ranks 1 to " + n + ", as `lockscope report --instances` lists them)");
             }
             LockMetrics m = table.locks().get(rank - 1);
             return new LockId(m.kind(), m.className(), m.identityHash());
