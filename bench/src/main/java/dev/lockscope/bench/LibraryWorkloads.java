@@ -129,6 +129,10 @@ public final class LibraryWorkloads {
                 // embedded Derby, each thread updating one of 4 hot rows per transaction: a thread that finds
                 // the row locked waits in Object.wait (ActiveLock.waitForGrant) until the committing
                 // thread's release grants it the lock and notifies it, the known hot lock here
+                // Derby writes derby.log into the working directory unless told where
+                Path derbyLog = Files.createTempFile("lockscope-bench-derby", ".log");
+                derbyLog.toFile().deleteOnExit();
+                System.setProperty("derby.stream.error.file", derbyLog.toString());
                 String url = "jdbc:derby:memory:bench" + ProcessHandle.current().pid() + ";create=true";
                 try (Connection setup = DriverManager.getConnection(url); Statement st = setup.createStatement()) {
                     st.execute("create table account(id int primary key, balance bigint)");
