@@ -40,13 +40,13 @@ class LockSitesTest {
         long siteWait = top.get("totalWaitNanos").longValue();
         long sum = 0;
         for (JsonNode lock : json.readTree(byObject.out()).get("locks")) {
-            if (lock.get("site").asText().equals(top.get("site").asText())) {
+            // a site row is one kind and class at one site: other locks taken there (a class-init monitor) are rows of their own
+            if (lock.get("site").asText().equals(top.get("site").asText()) && lock.get("kind").equals(top.get("kind"))
+                    && lock.get("className").equals(top.get("className"))) {
                 assertThat(lock.get("totalWaitNanos").longValue()).isLessThan(siteWait);
                 sum += lock.get("totalWaitNanos").longValue();
             }
         }
-        // exact in principle; one run of 8.9 s differed by 297 ns (an object whose listed site differs from
-        // its grouping key? open). A missing object would be milliseconds: 1 ppm still catches it.
-        assertThat(sum).as("the site is the sum of its objects").isCloseTo(siteWait, org.assertj.core.data.Offset.offset(siteWait / 1_000_000));
+        assertThat(sum).as("the site is the sum of its objects").isEqualTo(siteWait);
     }
 }
