@@ -90,7 +90,9 @@ class LiveBottleTest {
         assumeNotMachineBound(g, "worker-1", "worker-2", "worker-3", "worker-4");
         for (int i = 1; i <= 4; i++) {
             ThreadBox b = LiveRun.box(g, "worker-" + i);
-            assertThat(d(b.running())).as(b.name() + " A").isCloseTo(W / 2, within(0.05 * W / 2));
+            // at least its work; more when a contender spins before it blocks (JDK 25's monitors spin longer:
+            // 193 ms for 150 ms of work seen once), which still runs alone, so P stays 1
+            assertThat(d(b.running())).as(b.name() + " A").isBetween(0.95 * W / 2, 1.5 * W / 2);
             assertThat(d(b.parallelism())).as(b.name() + " P").isCloseTo(1.0, within(0.05));
         }
         List<NeckExplainer.Neck> necks = NeckExplainer.explain(run.reread, g,
