@@ -2,6 +2,8 @@ package dev.lockscope.report.rules;
 
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.ThreadRef;
@@ -88,6 +90,31 @@ class WaitClassifierTest {
                 "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.run:379");
         assertThat(classify(WaitClassifier.DEFAULTS, "java.util.concurrent.SynchronousQueue$Transferer", reserved).rule())
                 .isEqualTo("jetty-reserved-thread");
+    }
+
+    /**
+     * Idle places decide by time: a monitor whose waits were almost all in the application's handler
+     * stays contention though one short wait was recorded with a selector frame near the top (seen on
+     * Jetty's virtual-thread pool); when most of the time was at the idle place, it is idle.
+     */
+    @Test
+    void anIdlePlaceInAFewShortWaitsDoesNotMakeAHotLockIdle() {
+        dev.lockscope.analysis.blame.LockId id = dev.lockscope.analysis.blame.LockId.blocker("java.lang.Object", 1);
+        List<String> handler = List.of("com.example.Stock.reserve:30", "com.example.Server$1.handle:61");
+        List<String> selecting = List.of("com.example.Stock.reserve:30", "sun.nio.ch.SelectorImpl.select:141");
+        LockMetrics monitor = lock(LockKind.MONITOR, "java.lang.Object", handler);
+        BlameRow hot = new BlameRow(id, Recordings.A, handler, Recordings.B, List.of(), OwnerChain.SAMPLED, 900, 9);
+        BlameRow odd = new BlameRow(id, Recordings.B, selecting, Recordings.A, List.of(), OwnerChain.SAMPLED, 100, 1);
+        assertThat(WaitClassifier.DEFAULTS.classify(monitor, List.of(hot, odd)))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "monitor-enter"));
+        BlameRow mostlySelecting = new BlameRow(id, Recordings.B, selecting, Recordings.A, List.of(), OwnerChain.SAMPLED, 1000, 1);
+        assertThat(WaitClassifier.DEFAULTS.classify(monitor, List.of(hot, mostlySelecting)))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "selector"));
+        List<String> keepalive = List.of("java.util.concurrent.locks.LockSupport.park",
+                "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await:1752",
+                "org.eclipse.jetty.util.thread.AutoLock$WithCondition.await:151",
+                "org.eclipse.jetty.util.thread.VirtualThreadPool$1.run:149");
+        assertThat(classify(WaitClassifier.DEFAULTS, CONDITION, keepalive).rule()).isEqualTo("jetty-keepalive");
     }
 
     @Test
