@@ -17,7 +17,8 @@ import java.util.Map;
  * of the machine's busy and steal time are fed, sample by sample, to {@link StealAccounting}; each
  * thread's CPU time is the sum of its deltas between samples (a thread first seen in a sample counts
  * from the next one, as its steal does), and its corrected time that minus its steal, unless the
- * kernel already left steal out of thread times. A visitor of the one pass.
+ * kernel already left steal out of thread times. A thread missing from a sample used no CPU since the
+ * previous one (the agent leaves unchanged threads out), so its last value is kept. A visitor of the one pass.
  */
 public final class CpuTimeAnalysis implements RecordingVisitor {
     private final StealAccounting steal = new StealAccounting();
@@ -69,7 +70,6 @@ public final class CpuTimeAnalysis implements RecordingVisitor {
                 cpu.merge(t.getKey(), Math.max(0, t.getValue() - before), Long::sum);
             }
         }
-        lastCpu.keySet().retainAll(threads.keySet());
         if (from < 0) {
             from = m.timeNanos();
             firstBusy = m.busyNanos();
