@@ -45,6 +45,8 @@ final class RecordingSession {
 
     private static final String NAME = "lockscope";
     private static final Duration MIN_IO_THRESHOLD = Duration.ofMillis(1);
+    /** How often the CPU times of steal accounting are sampled (Hofer §5.4: shorter periods did not help). */
+    static final Duration CPU_TIME_PERIOD = Duration.ofSeconds(1);
     /** The longest JFR's shutdown hook may take writing our recording before the exit table goes without it. */
     private static final long EXIT_WRITE_LIMIT_MILLIS = 120_000;
 
@@ -138,6 +140,10 @@ final class RecordingSession {
             recording.enable(EventNames.DEEP_LOCK);
             recording.enable(EventNames.DEEP_SITE);
         }
+        // steal accounting: every thread's and the machine's CPU times from /proc, once a second
+        CpuTimeSampler.register();
+        recording.enable(EventNames.THREAD_CPU);
+        recording.enable(EventNames.MACHINE_CPU).withPeriod(CPU_TIME_PERIOD);
         recording.enable(EventNames.THREAD_START);
         recording.enable(EventNames.THREAD_END);
         recording.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));

@@ -85,6 +85,9 @@ final class BottleCommand implements Callable<Integer> {
         ThreadClassifier classifier = classifier();
         SchedTrace trace = readTrace();
         BottleGraph whole = BottleGraphs.whole(trace, classifier);
+        if (file.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(file)) {
+            whole = whole.withSteal(recordingWaits().stealByOsTid()); // the recording's steal covers the whole run only
+        }
         List<NeckExplainer.Neck> necks = explainNecks(trace, whole);
         List<BottleGraph> slices = slice == null ? List.of(whole)
                 : BottleGraphs.slices(trace, classifier, Durations.parse(slice, "--slice", "ms").toNanos());

@@ -22,6 +22,9 @@ public final class EventNames {
     public static final String DEEP_LOCK = "lockscope.DeepLock";
     public static final String DEEP_SITE = "lockscope.DeepSite";
     public static final String DEEP_INFO = "lockscope.DeepInfo";
+    /** Steal accounting: the machine's busy and steal time, and each thread's CPU time, sampled together. */
+    public static final String MACHINE_CPU = "lockscope.MachineCpu";
+    public static final String THREAD_CPU = "lockscope.ThreadCpu";
 
     public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";

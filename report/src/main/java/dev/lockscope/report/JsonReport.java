@@ -11,6 +11,7 @@ import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.bottle.BottleJson;
+import dev.lockscope.report.cpu.ThreadCpuReport;
 import dev.lockscope.report.deep.DeepJson;
 import dev.lockscope.report.model.FrameFormat;
 import dev.lockscope.analysis.blame.HandoffHold;
@@ -64,6 +65,9 @@ public final class JsonReport {
         }
         if (report.deep() != null) {
             root.set("deep", DeepJson.toJson(report.deep()));
+        }
+        if (report.cpuTimes() != null) {
+            root.set("cpuTimes", ThreadCpuReport.json(report.cpuTimes()));
         }
         if (!report.warnings().isEmpty()) {
             ArrayNode warnings = root.putArray("warnings");

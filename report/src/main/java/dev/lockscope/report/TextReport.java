@@ -4,6 +4,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.report.blame.BlameTextReport;
+import dev.lockscope.report.cpu.ThreadCpuReport;
 import dev.lockscope.report.deep.DeepTextReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
@@ -41,12 +42,16 @@ public final class TextReport {
      * blame groups at each level), each cut saying how many it left out; JSON and HTML keep everything.
      */
     public static String render(Report report, Path html, int top) {
-        StringBuilder sb = new StringBuilder(render(report.contention(), top));
+        List<String> header = report.cpuTimes() == null ? List.of() : List.of(ThreadCpuReport.headerLine(report.cpuTimes()));
+        StringBuilder sb = new StringBuilder(render(report.contention(), top, header));
         sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top))
                 .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
         if (report.deep() != null) {
             sb.append(DeepTextReport.render(report.deep(), top));
+        }
+        if (report.cpuTimes() != null) {
+            sb.append(ThreadCpuReport.text(report.cpuTimes(), top));
         }
         if (html != null) {
             sb.append(htmlPointer(html)).append('\n');
@@ -133,6 +138,11 @@ public final class TextReport {
 
     /** The table of the first {@code top} locks. */
     public static String render(LockContention contention, int top) {
+        return render(contention, top, List.of());
+    }
+
+    /** The same with {@code header} lines under the recording's (the machine's steal time). */
+    static String render(LockContention contention, int top, List<String> header) {
         List<String> notes = new ArrayList<>();
         if (contention.parts().isEmpty()) {
             notes.add(String.format(Locale.ROOT, "recording %s: %.2f s from %s", contention.source(),
@@ -143,6 +153,7 @@ public final class TextReport {
                         part.durationNanos() / 1e9, JsonReport.instant(part.startNanos())));
             }
         }
+        notes.addAll(header);
         long collection = contention.options().collectionThreshold();
         long print = contention.options().printThreshold();
         if (collection > 0) {

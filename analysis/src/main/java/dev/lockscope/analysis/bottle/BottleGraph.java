@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.bottle;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One bottle graph over [{@code fromNanos}, {@code toNanos}).
@@ -12,13 +13,44 @@ import java.util.List;
  *                          (perf only; the /proc fallback reports run-queue wait per thread instead)
  * @param maxRunnable       most threads runnable at once (perf only; 0 if unknown)
  * @param approximateReason null when exact
+ * @param stealNanosByTid   each thread's share of the machine's steal time over the recording (steal
+ *                          accounting, from the recording's CPU-time samples), by OS thread id; empty when
+ *                          the recording has none. A box's running time counts it: the guest kernel's
+ *                          context switches do not see the hypervisor run another guest's vCPU.
  */
 public record BottleGraph(long fromNanos, long toNanos, int cpus, String source, String approximateReason,
                           List<ThreadBox> threads, List<GroupBox> groups, long busyNanos,
-                          long oversubscribedNanos, int maxRunnable) {
+                          long oversubscribedNanos, int maxRunnable, Map<Integer, Long> stealNanosByTid) {
     public BottleGraph {
         threads = List.copyOf(threads);
         groups = List.copyOf(groups);
+        stealNanosByTid = Map.copyOf(stealNanosByTid);
+    }
+
+    public BottleGraph(long fromNanos, long toNanos, int cpus, String source, String approximateReason,
+                       List<ThreadBox> threads, List<GroupBox> groups, long busyNanos, long oversubscribedNanos,
+                       int maxRunnable) {
+        this(fromNanos, toNanos, cpus, source, approximateReason, threads, groups, busyNanos, oversubscribedNanos,
+                maxRunnable, Map.of());
+    }
+
+    /** The same graph with each thread's steal time beside its box. */
+    public BottleGraph withSteal(Map<Integer, Long> stealByTid) {
+        return new BottleGraph(fromNanos, toNanos, cpus, source, approximateReason, threads, groups, busyNanos,
+                oversubscribedNanos, maxRunnable, stealByTid);
+    }
+
+    /** Whether steal times were recorded beside this graph. */
+    public boolean hasSteal() {
+        return !stealNanosByTid.isEmpty();
+    }
+
+    /** A thread box's steal time (0 without one), or a group box's: the sum over its threads. */
+    public long stealNanos(Box box) {
+        if (box instanceof ThreadBox t) {
+            return stealNanosByTid.getOrDefault(t.osTid(), 0L);
+        }
+        return threads.stream().filter(t -> t.group().equals(box.name())).mapToLong(this::stealNanos).sum();
     }
 
     public long wallNanos() {

@@ -10,6 +10,8 @@ import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadLife;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.analysis.profile.CpuTimeAnalysis;
+import dev.lockscope.analysis.profile.ThreadCpuTimes;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,8 +46,16 @@ public final class JfrWaits implements RecordingVisitor, RecordingReader.ThreadV
     /** Reads the recording once for its waits and thread names. */
     public static JfrWaits read(Path recording) throws RecordingException {
         JfrWaits waits = new JfrWaits();
-        waits.warnings = RecordingReader.read(recording, waits).warnings();
+        waits.warnings = RecordingReader.read(recording, waits, waits.cpuTimes).warnings();
         return waits;
+    }
+
+    private final CpuTimeAnalysis cpuTimes = new CpuTimeAnalysis();
+
+    /** Each thread's share of the machine's steal time by OS thread id; empty when the recording sampled none. */
+    public Map<Integer, Long> stealByOsTid() {
+        ThreadCpuTimes t = cpuTimes.result();
+        return t == null || !t.sampled() ? Map.of() : t.stealByOsTid();
     }
 
     /** What the reader found wrong with the recording (see {@link dev.lockscope.analysis.model.RecordingInfo#warnings()}). */

@@ -164,6 +164,14 @@ public final class EventOrder {
             for (RecordingVisitor v : visitors) {
                 v.jdkPark(p);
             }
+        } else if (event instanceof ThreadCpu t) {
+            for (RecordingVisitor v : visitors) {
+                v.threadCpu(t);
+            }
+        } else if (event instanceof MachineCpu m) {
+            for (RecordingVisitor v : visitors) {
+                v.machineCpu(m);
+            }
         } else if (event instanceof ThreadLife t) {
             for (RecordingVisitor v : visitors) {
                 v.threadLife(t);

@@ -176,6 +176,8 @@ public final class RecordingReader {
     private static final int KIND_DEEP_LOCK = 19;
     private static final int KIND_DEEP_SITE = 20;
     private static final int KIND_DEEP_INFO = 21;
+    private static final int KIND_THREAD_CPU = 22;
+    private static final int KIND_MACHINE_CPU = 23;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -210,6 +212,9 @@ public final class RecordingReader {
             layout(EventNames.DEEP_SITE, KIND_DEEP_SITE, deepFields("site", "kind"));
             layout(EventNames.DEEP_INFO, KIND_DEEP_INFO, "selection", "classes", "sites", "untracked", "probeNanos",
                     "holdInflationNanos", "probeFailures");
+            layout(EventNames.THREAD_CPU, KIND_THREAD_CPU, "sample", "osTid", "osName", "cpuNanos");
+            layout(EventNames.MACHINE_CPU, KIND_MACHINE_CPU, "sample", "busyNanos", "stealNanos", "cpus",
+                    "threadTimesExcludeSteal", "problem");
             layout(EventNames.VIRTUAL_MONITOR_ENTER, KIND_VIRTUAL_MONITOR_ENTER, "virtualThreadId", "virtualThreadName",
                     "frames", "monitorClass", "monitorHash");
             layout(EventNames.VIRTUAL_THREAD_PINNED, KIND_PINNED, "eventThread", "stackTrace");
@@ -368,6 +373,15 @@ public final class RecordingReader {
                     }
                     commit(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
                             VirtualThreads.PREVIOUS_ACQUIRER, frames));
+                }
+                case KIND_THREAD_CPU -> {
+                    lockscopeEvents++;
+                    commit(b, new ThreadCpu(b, at(v, f[0]), at(v, f[1]), text(at(s, f[2])), at(v, f[3])));
+                }
+                case KIND_MACHINE_CPU -> {
+                    lockscopeEvents++;
+                    commit(b, new MachineCpu(b, at(v, f[0]), at(v, f[1]), at(v, f[2]), (int) at(v, f[3]),
+                            (int) at(v, f[4]), at(s, f[5])));
                 }
                 case KIND_PINNED -> commit(en, new Interval(EventNames.VIRTUAL_THREAD_PINNED, thread(at(v, f[0])), b, en,
                         frames(at(v, f[1]))));

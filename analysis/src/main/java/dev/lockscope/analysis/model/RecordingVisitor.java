@@ -69,6 +69,14 @@ public interface RecordingVisitor {
     default void cpuSamplingPeriod(long nanos) {
     }
 
+    /** One JVM thread's CPU time at one sample of the agent's CPU-time sampler (steal accounting). */
+    default void threadCpu(ThreadCpu t) {
+    }
+
+    /** The machine's CPU and steal time, closing the sample of the {@link #threadCpu}s with its number. */
+    default void machineCpu(MachineCpu m) {
+    }
+
     /** A thread started or ended. */
     default void threadLife(ThreadLife t) {
     }

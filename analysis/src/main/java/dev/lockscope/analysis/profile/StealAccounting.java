@@ -9,7 +9,8 @@ import java.util.Map;
  * Δsteal(T) = Δsteal_total · Δcpu(T) / Δcpu_total, where Δcpu_total is the apparent CPU time of all
  * CPUs including the steal (the OS counts a suspended vCPU's time as CPU time of the thread it ran),
  * and Δcpu(T) the thread's apparent CPU time since the previous sample. The first sample attributes
- * nothing; a thread that used no CPU between two samples is given none.
+ * nothing; a thread that used no CPU between two samples is given none, and may be left out of the
+ * sample (its last value is kept: the agent writes only threads whose CPU time changed).
  *
  * <p>Not thread-safe: one sampler feeds it.
  */
@@ -25,7 +26,8 @@ public final class StealAccounting {
      *
      * @param machineCpuTotal all CPUs' busy time including steal, since boot
      * @param machineSteal    all CPUs' steal time, since boot
-     * @param threadCpu       each live thread's apparent CPU time (user + system) since it started
+     * @param threadCpu       the apparent CPU time (user + system) since it started of each thread whose CPU
+     *                        time changed since the previous sample (others may be given or left out)
      * @return the steal attributed to each thread by this sample (empty for the first)
      */
     public Map<Long, Long> sample(long machineCpuTotal, long machineSteal, Map<Long, Long> threadCpu) {
@@ -47,7 +49,6 @@ public final class StealAccounting {
             attributed.put(t.getKey(), share);
             stolen.merge(t.getKey(), share, Long::sum);
         }
-        lastThreadCpu.keySet().retainAll(threadCpu.keySet()); // ended threads keep what was attributed
         if (!first && dSteal > 0) {
             this.machineSteal += dSteal;
         }

@@ -27,7 +27,7 @@ class StealAccountingTest {
         s.sample(100, 10, Map.of(1L, 100L, 2L, 50L));
         assertThat(s.stolenFrom(1)).isEqualTo(10);
         assertThat(s.stolenFrom(2)).isZero();
-        s.sample(200, 30, Map.of(2L, 150L)); // thread 1 ended: keeps what it had
+        s.sample(200, 30, Map.of(2L, 150L)); // thread 1 ended or used no CPU: keeps what it had
         assertThat(s.stolenFrom(1)).isEqualTo(10);
         assertThat(s.stolenFrom(2)).isEqualTo(20);
     }

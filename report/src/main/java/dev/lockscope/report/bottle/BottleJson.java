@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * The {@code bottleGraph} JSON fragment: {@code threads[]} with {@code name, osTid, group, kind,
- * shareNanos, parallelism, runningNanos, preemptedNanos}, {@code groups[]}, window and machine
+ * shareNanos, parallelism, runningNanos, preemptedNanos} (and {@code stealNanos} when the recording sampled
+ * steal time), {@code groups[]}, window and machine
  * figures, {@code approximate} (null when exact), {@code warning}; with slices, {@code slices[]} of
  * the same shape. Boxes are listed bottom (widest) first. Nanosecond values are rounded to integers.
  */
@@ -78,6 +79,9 @@ public final class BottleJson {
             n.put("parallelism", t.parallelism().doubleValue());
             n.put("runningNanos", t.running().roundedLong());
             n.put("preemptedNanos", t.preemptedNanos());
+            if (bg.hasSteal()) {
+                n.put("stealNanos", bg.stealNanos(t));
+            }
         }
         ArrayNode groups = g.putArray("groups");
         for (GroupBox x : bg.groups()) {
@@ -89,6 +93,9 @@ public final class BottleJson {
             n.put("parallelism", x.parallelism().doubleValue());
             n.put("runningNanos", x.running().roundedLong());
             n.put("preemptedNanos", x.preemptedNanos());
+            if (bg.hasSteal()) {
+                n.put("stealNanos", bg.stealNanos(x));
+            }
         }
         return g;
     }

@@ -118,7 +118,7 @@ public final class BottleSvg {
                     cx - half, y, 2 * half, h, fill, esc(String.format(Locale.ROOT,
                             "%s: share %s ms, parallelism %.3f, running %s ms", b.name(),
                             ms(b.share().doubleValue()), b.parallelism().doubleValue(),
-                            ms(b.running().doubleValue())))));
+                            ms(b.running().doubleValue())) + (g.hasSteal() ? ", of which steal " + ms(g.stealNanos(b)) + " ms" : ""))));
             if (h >= 10) {
                 String label = String.format(Locale.ROOT, "%s  P=%.2f", b.name(), b.parallelism().doubleValue());
                 double textWidth = label.length() * 6.0;

@@ -44,16 +44,23 @@ public final class BottleTextReport {
         List<? extends Box> boxes = groups ? g.groups() : g.threads();
         double total = g.busyNanos() == 0 ? 1 : g.busyNanos();
         String first = groups ? "group" : "thread";
-        b.append(String.format(Locale.ROOT, "%-24s %8s %-16s %12s %8s %12s %7s %12s%n", first, "os tid",
-                groups ? "threads" : "group", "share ms", "P", "running ms", "% total", "preempted ms"));
+        boolean steal = g.hasSteal();
+        b.append(String.format(Locale.ROOT, "%-24s %8s %-16s %12s %8s %12s %7s %12s%s%n", first, "os tid",
+                groups ? "threads" : "group", "share ms", "P", "running ms", "% total", "preempted ms",
+                steal ? String.format(Locale.ROOT, " %10s", "steal ms") : ""));
         for (int i = boxes.size() - 1; i >= 0; i--) { // top of the bottle first
             Box x = boxes.get(i);
             String tid = x instanceof ThreadBox t ? Integer.toString(t.osTid()) : "";
             String group = x instanceof ThreadBox t ? t.group() : Integer.toString(((GroupBox) x).threads());
             double s = x.share().doubleValue();
-            b.append(String.format(Locale.ROOT, "%-24s %8s %-16s %12s %8.3f %12s %6.1f%% %12s%n",
+            b.append(String.format(Locale.ROOT, "%-24s %8s %-16s %12s %8.3f %12s %6.1f%% %12s%s%n",
                     cut(x.name(), 24), tid, cut(group, 16), ms(s), x.parallelism().doubleValue(),
-                    ms(x.running().doubleValue()), 100 * s / total, ms(x.preemptedNanos())));
+                    ms(x.running().doubleValue()), 100 * s / total, ms(x.preemptedNanos()),
+                    steal ? String.format(Locale.ROOT, " %10s", ms(g.stealNanos(x))) : ""));
+        }
+        if (steal) {
+            b.append("steal ms: the thread's share of the machine's steal time (the hypervisor ran something else while "
+                    + "it seemed to run), counted in its running time\n");
         }
         return b.toString();
     }

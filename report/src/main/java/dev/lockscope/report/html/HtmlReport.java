@@ -12,6 +12,7 @@ import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
+import dev.lockscope.report.cpu.ThreadCpuReport;
 import dev.lockscope.report.deep.DeepHtml;
 import dev.lockscope.report.model.BlameKeys;
 import dev.lockscope.report.model.FrameFormat;
@@ -82,6 +83,9 @@ public final class HtmlReport {
         }
         if (report.deep() != null) {
             data.putObject("deep").put("html", DeepHtml.fragment(report.deep()));
+        }
+        if (report.cpuTimes() != null) {
+            data.putObject("cpuTimes").put("html", ThreadCpuReport.html(report.cpuTimes()));
         }
         return data;
     }

@@ -6,6 +6,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.profile.Profiles;
+import dev.lockscope.analysis.profile.ThreadCpuTimes;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Rules;
@@ -31,10 +32,13 @@ import java.util.List;
  * @param deep        deep mode's statistics ({@code record --deep}), or null when the recording has none
  * @param whatWouldHelp each lock waited for with its holds halved in a replay of the recording, the greatest
  *                    predicted throughput gain first ({@link WhatIf#ranking}); empty when nobody waited
+ * @param cpuTimes    every thread's CPU time with the machine's steal divided among them, or null when the
+ *                    recording has no CPU-time samples
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
-                     List<String> warnings, Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp) {
+                     List<String> warnings, Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
+                     ThreadCpuTimes cpuTimes) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
@@ -44,13 +48,13 @@ public record Report(LockContention contention, BlameSummary blame, BottleGraph 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   List<RuleResult> rules, WaitClasses waits) {
-        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null, List.of());
+        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null, List.of(), null);
     }
 
     /** A report without profiles, deep-mode statistics and what-if predictions. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits, List<String> warnings) {
-        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null, List.of());
+        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null, List.of(), null);
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

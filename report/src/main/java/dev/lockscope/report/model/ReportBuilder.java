@@ -26,7 +26,9 @@ import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.analysis.profile.CpuTimeAnalysis;
 import dev.lockscope.analysis.profile.ProfileAnalysis;
+import dev.lockscope.analysis.profile.ThreadCpuTimes;
 import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.whatif.HoldTrace;
@@ -62,6 +64,7 @@ public final class ReportBuilder {
     private final ProfileAnalysis profiles = new ProfileAnalysis();
     private final DeepAnalysis deep = new DeepAnalysis();
     private final HoldTrace holds = new HoldTrace();
+    private final CpuTimeAnalysis cpuTimes = new CpuTimeAnalysis();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
@@ -108,7 +111,7 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep, holds));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep, holds, cpuTimes));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -118,8 +121,13 @@ public final class ReportBuilder {
     /** The report, once the visitors have been fed the whole recording. */
     public Report build(RecordingInfo recording) {
         LockContention table = contention.result();
+        ThreadCpuTimes cpu = cpuTimes.result();
+        BottleGraph bottle = bottleGraph(recording);
+        if (bottle != null && cpu != null && cpu.sampled()) {
+            bottle = bottle.withSteal(cpu.stealByOsTid());
+        }
         return build(recording, table, table.byRow(blame.result()), pinning.result(), events, recording.warnings(),
-                bottleGraph(recording), profiles.result(), deep.result(), WhatIf.ranking(holds.result()));
+                bottle, profiles.result(), deep.result(), WhatIf.ranking(holds.result()), cpu);
     }
 
     /**
@@ -153,12 +161,13 @@ public final class ReportBuilder {
         // no bottle graph, timeline, profiles, deep statistics or what-if replay: each belongs to one JVM's run
         return merged.build(first, LockContention.merge(tables),
                 new BlameResult(contentions, waits, HandoffHold.sumBy(handoffHolds, lock -> lock)), null, seen, warnings,
-                null, null, null, List.of());
+                null, null, null, List.of(), null);
     }
 
     private Report build(RecordingInfo recording, LockContention table, BlameResult result,
                          PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
-                         Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp) {
+                         Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
+                         ThreadCpuTimes cpuTimes) {
         ChainView view = ChainView.of(raw);
         List<BlameRow> rows = BlameRows.of(result.contentions(), view);
         // the tree every format shows is the tree of the rows, which the HTML page regroups
@@ -170,7 +179,7 @@ public final class ReportBuilder {
         }
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottle, timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep, whatWouldHelp);
+                pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep, whatWouldHelp, cpuTimes);
     }
 
     /**

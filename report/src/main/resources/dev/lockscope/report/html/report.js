@@ -387,6 +387,15 @@
     box.innerHTML = bg.svg; // lockscope's own SVG (BottleSvg.java), the one lockscope bottle draws
   });
 
+  // ---- CPU per thread with steal time: shown when the recording has the agent's CPU-time samples ---
+  section('cpu-times', () => {
+    if (!data.cpuTimes) {
+      return;
+    }
+    document.getElementById('cpu-times').hidden = false;
+    document.getElementById('cpu-times-body').innerHTML = data.cpuTimes.html; // lockscope's own escaped HTML (ThreadCpuReport.java)
+  });
+
   // ---- deep mode (record --deep): shown only when the recording has it ---------------------------
   section('deep', () => {
     if (!data.deep) {

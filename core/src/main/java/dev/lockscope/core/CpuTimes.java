@@ -1,0 +1,151 @@
+package dev.lockscope.core;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Cumulative CPU times from /proc, in clock ticks (USER_HZ, 100 per second on Linux): the machine's
+ * busy and steal time from /proc/stat, and each thread's user + system time from
+ * /proc/self/task/&lt;tid&gt;/stat. The inputs of steal accounting (Hofer, <i>Method Profiling and Lock
+ * Contention Profiling on the JVM Level</i>, §5.3): the machine's CPU times exclude steal, so the
+ * apparent total is busy + steal; a thread's times include any steal that hit it while it ran, unless
+ * the kernel subtracts steal from tasks' run time itself ({@link #kernelExcludesStealFromThreads}).
+ * The agent reads these on JFR's periodic thread; nothing here throws anything but {@link IOException}.
+ */
+public final class CpuTimes {
+    /** Linux reports /proc times in USER_HZ, fixed at 100 for user space. */
+    public static final long TICKS_PER_SECOND = 100;
+    public static final long NANOS_PER_TICK = 1_000_000_000L / TICKS_PER_SECOND;
+
+    private CpuTimes() {
+    }
+
+    /** The machine's cumulative counters, all CPUs summed, and the number of CPUs /proc/stat lists. */
+    public record Machine(long busyTicks, long stealTicks, int cpus) {
+        /** Apparent CPU time of all CPUs, steal included (Δt_cpu,total's counter). */
+        public long apparentTicks() {
+            return busyTicks + stealTicks;
+        }
+    }
+
+    /** One thread's cumulative user + system ticks and its OS name (comm, at most 15 characters). */
+    public record ThreadTicks(int tid, String name, long ticks) {
+    }
+
+    /** {@code procRoot}/stat: normally {@code /proc}. */
+    public static Machine machine(Path procRoot) throws IOException {
+        return parseMachine(Files.readString(procRoot.resolve("stat"), StandardCharsets.US_ASCII));
+    }
+
+    /** The aggregate {@code cpu} line: user nice system idle iowait irq softirq steal guest guest_nice. */
+    static Machine parseMachine(String procStat) throws IOException {
+        Machine total = null;
+        int cpus = 0;
+        for (String line : procStat.split("\n")) {
+            if (line.startsWith("cpu ")) {
+                String[] f = line.trim().split("\\s+");
+                long user = field(f, 1);
+                long nice = field(f, 2);
+                long system = field(f, 3);
+                long irq = field(f, 6);
+                long softirq = field(f, 7);
+                long steal = field(f, 8);
+                // guest time is already inside user (and guest_nice inside nice): not added again
+                total = new Machine(user + nice + system + irq + softirq, steal, 0);
+            } else if (line.startsWith("cpu")) {
+                cpus++;
+            }
+        }
+        if (total == null) {
+            throw new IOException("no aggregate cpu line in /proc/stat");
+        }
+        return new Machine(total.busyTicks(), total.stealTicks(), cpus);
+    }
+
+    private static long field(String[] f, int i) throws IOException {
+        try {
+            return i < f.length ? Long.parseLong(f[i]) : 0;
+        } catch (NumberFormatException e) {
+            throw new IOException("unreadable /proc/stat field " + i + ": " + f[i]);
+        }
+    }
+
+    /**
+     * Each live thread's utime + stime under {@code taskDir} ({@code /proc/self/task}); threads that
+     * exit meanwhile are left out.
+     */
+    public static List<ThreadTicks> threads(Path taskDir) throws IOException {
+        List<ThreadTicks> out = new ArrayList<>();
+        try (DirectoryStream<Path> d = Files.newDirectoryStream(taskDir)) {
+            for (Path task : d) {
+                try {
+                    int tid = Integer.parseInt(task.getFileName().toString());
+                    String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+                    out.add(new ThreadTicks(tid, threadName(stat), parseThreadTicks(stat)));
+                } catch (IOException | RuntimeException e) {
+                    // the thread exited between listing and reading
+                }
+            }
+        }
+        return out;
+    }
+
+    /** utime (field 14) + stime (field 15) of a /proc stat line; comm may hold spaces and parentheses. */
+    static long parseThreadTicks(String stat) {
+        int close = stat.lastIndexOf(')');
+        String[] f = stat.substring(close + 2).trim().split("\\s+");
+        // f[0] is field 3 (state), so field n is f[n - 3]
+        return Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+    }
+
+    /** comm, between the first '(' and the last ')'. */
+    static String threadName(String stat) {
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        return open >= 0 && close > open ? stat.substring(open + 1, close) : "?";
+    }
+
+    /** {@link #kernelExcludesStealFromThreads}' answers. */
+    public static final int STEAL_IN_THREAD_TIMES = 0;
+    public static final int STEAL_NOT_IN_THREAD_TIMES = 1;
+    public static final int UNKNOWN = -1;
+
+    /**
+     * Whether this kernel leaves steal out of tasks' CPU times: with CONFIG_PARAVIRT_TIME_ACCOUNTING
+     * (and without the boot option {@code no-steal-acc}) the scheduler's task clock stops while the
+     * hypervisor runs something else, so a thread's utime + stime is already its real CPU time, and
+     * only the machine counts the steal. The thesis's KVM guests counted it in the threads' times.
+     * From {@code procRoot}/config.gz and cmdline; {@link #UNKNOWN} when the kernel does not publish its
+     * configuration.
+     */
+    public static int kernelExcludesStealFromThreads(Path procRoot) {
+        String config;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(procRoot.resolve("config.gz")))) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            in.transferTo(bytes);
+            config = bytes.toString(StandardCharsets.US_ASCII);
+        } catch (IOException | RuntimeException e) {
+            return UNKNOWN;
+        }
+        if (!config.contains("\nCONFIG_PARAVIRT_TIME_ACCOUNTING=y")) {
+            return STEAL_IN_THREAD_TIMES;
+        }
+        try {
+            String cmdline = Files.readString(procRoot.resolve("cmdline"), StandardCharsets.US_ASCII);
+            if (cmdline.contains("no-steal-acc")) {
+                return STEAL_IN_THREAD_TIMES;
+            }
+        } catch (IOException | RuntimeException e) {
+            // no cmdline: the option cannot have been given through it
+        }
+        return STEAL_NOT_IN_THREAD_TIMES;
+    }
+}
