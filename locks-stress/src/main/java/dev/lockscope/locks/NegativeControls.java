@@ -30,6 +30,11 @@ public final class NegativeControls {
             TasukiLock.LOCKWORD.setRelease(this, 0L);
             return flcSet();
         }
+
+        @Override
+        void fenceAgainstFlatReleaser() {
+            // no membarrier either: this is also the membarrier build with the contender's membarrier removed
+        }
     }
 
     /** Asymmetric lock lines 23-24 without the fence: the owner's status store may pass its load of other. */
@@ -43,6 +48,11 @@ public final class NegativeControls {
             AsymmetricLock.OWNER_STATUS.setRelease(this, 0);
             return false;
         }
+
+        @Override
+        void fenceAgainstOwner() {
+            // no membarrier either: this is also the membarrier build with the non-owner's membarrier removed
+        }
     }
 
     /** Asymmetric tasuki lines 47-48 without the full fence between the release and the FLC load. */
@@ -52,6 +62,11 @@ public final class NegativeControls {
             flat.releaseHeld(me);
             return flcSet();
         }
+
+        @Override
+        void fenceAgainstFlatReleaser() {
+            // no membarrier either: this is also the membarrier build with the contender's membarrier removed
+        }
     }
 
     /** Tasuki lines 20-21 with the FLC store weakened to a release store (the CAS stays a CAS). */
@@ -59,6 +74,48 @@ public final class NegativeControls {
         boolean weakMarkAndTry(long me) {
             BimodalLock.FLC.setRelease(this, 1);
             return TasukiLock.LOCKWORD.weakCompareAndSetPlain(this, 0L, me);
+        }
+    }
+
+    /** Asymmetric non-owner (Fig. 6.5, lines 32-34) with its fence removed: a plain-mode CAS, an opaque load. */
+    static final class AsymmetricWithoutOtherFence extends AsymmetricLock {
+        boolean weakOtherTry(long me) {
+            if (!AsymmetricLock.OTHER.weakCompareAndSetPlain(this, 0L, me)) {
+                return false;
+            }
+            if ((int) AsymmetricLock.OWNER_STATUS.getOpaque(this) == 0) {
+                return true;
+            }
+            AsymmetricLock.OTHER.setRelease(this, 0L);
+            return false;
+        }
+    }
+
+    /**
+     * The contender's reordering that its fence forbids, done in program order: the flat CAS before the FLC
+     * store. x86 never performs it for the code with the fence removed (its CAS is a full fence whatever the
+     * access mode); this control shows that the litmus test catches it when it happens, here too.
+     */
+    static final class TasukiContenderReorderedLock extends TasukiLock {
+        boolean tryThenMark(long me) {
+            boolean acquired = TasukiLock.LOCKWORD.compareAndSet(this, 0L, me);
+            BimodalLock.FLC.setVolatile(this, 1);
+            return acquired;
+        }
+    }
+
+    /** The asymmetric non-owner's reordering in program order: the ownerStatus load before the CAS. */
+    static final class AsymmetricOtherReorderedLock extends AsymmetricLock {
+        boolean loadThenClaim(long me) {
+            boolean ownerOut = (int) AsymmetricLock.OWNER_STATUS.getVolatile(this) == 0;
+            if (!AsymmetricLock.OTHER.compareAndSet(this, 0L, me)) {
+                return false;
+            }
+            if (ownerOut) {
+                return true;
+            }
+            AsymmetricLock.OTHER.setRelease(this, 0L);
+            return false;
         }
     }
 
@@ -142,6 +199,70 @@ public final class NegativeControls {
         @Actor
         public void contender(ZZ_Result r) {
             r.r2 = lock.weakMarkAndTry(LockStress.CONTENDER);
+        }
+    }
+
+    /** Expected NOT to be caught on x86, like the contender-side control: the CAS is a locked cmpxchg there. */
+    @JCStressTest
+    @Description("Negative control of AsymmetricOwnerAgainstOther, non-owner side: cannot fail on x86")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "both acquired (only on hardware that reorders it)")
+    @Outcome(id = {"true, false", "false, true"}, expect = ACCEPTABLE, desc = "one acquired")
+    @Outcome(id = "false, false", expect = ACCEPTABLE_INTERESTING, desc = "both backed off")
+    @State
+    public static class AsymmetricOtherWithoutFence {
+        final AsymmetricWithoutOtherFence lock = LockStress.ownedBySyntheticOwner(new AsymmetricWithoutOtherFence());
+
+        @Actor
+        public void owner(ZZ_Result r) {
+            r.r1 = lock.ownerTryAcquire();
+        }
+
+        @Actor
+        public void other(ZZ_Result r) {
+            r.r2 = lock.weakOtherTry(LockStress.CONTENDER);
+        }
+    }
+
+    @JCStressTest
+    @Description("Negative control of the contender side (lines 20-21), its reordering done in program order: must fail")
+    @Outcome(id = "false, false", expect = FORBIDDEN, desc = "lost wake-up (caught: the order is required)")
+    @Outcome(id = {"true, false", "false, true", "true, true"}, expect = ACCEPTABLE, desc = "woken or acquired")
+    @State
+    public static class TasukiContenderReordered {
+        final TasukiContenderReorderedLock lock = new TasukiContenderReorderedLock();
+
+        {
+            LockStress.heldFlatBySyntheticHolder(lock);
+        }
+
+        @Actor
+        public void releaser(ZZ_Result r) {
+            LockStress.releaseRace(lock, r);
+        }
+
+        @Actor
+        public void contender(ZZ_Result r) {
+            r.r2 = lock.tryThenMark(LockStress.CONTENDER);
+        }
+    }
+
+    @JCStressTest
+    @Description("Negative control of AsymmetricOwnerAgainstOther, non-owner side reordered in program order: must fail")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "both acquired (caught: the order is required)")
+    @Outcome(id = {"true, false", "false, true"}, expect = ACCEPTABLE, desc = "one acquired")
+    @Outcome(id = "false, false", expect = ACCEPTABLE_INTERESTING, desc = "both backed off")
+    @State
+    public static class AsymmetricOtherReordered {
+        final AsymmetricOtherReorderedLock lock = LockStress.ownedBySyntheticOwner(new AsymmetricOtherReorderedLock());
+
+        @Actor
+        public void owner(ZZ_Result r) {
+            r.r1 = lock.ownerTryAcquire();
+        }
+
+        @Actor
+        public void other(ZZ_Result r) {
+            r.r2 = lock.loadThenClaim(LockStress.CONTENDER);
         }
     }
 }
