@@ -26,15 +26,20 @@ elif (( ${#native[@]} > 0 )); then
 fi
 fence=$("$java" "${native[@]}" -cp "$jar" dev.lockscope.locks.AsymmetricFence)
 if [[ ${LOCKS_FENCE:-volatile} == membarrier && $fence != membarrier ]]; then
+  case $fence in
+    *kernel*|*"membarrier is Linux"*|*"registration failed"*)  # the machine cannot, not a mistake here
+      echo "skipped: LOCKS_FENCE=membarrier, but this machine offers no membarrier: $fence"; exit 0 ;;
+  esac
   echo "FAIL: LOCKS_FENCE=membarrier but this JVM's locks use: $fence"; exit 1
 fi
 all_controls=(TasukiReleaseWithoutFence AsymmetricTasukiReleaseWithoutFence AsymmetricOwnerWithoutFence
-  TasukiContenderWithoutFence AsymmetricOtherWithoutFence TasukiContenderReordered AsymmetricOtherReordered)
+  TasukiContenderWithoutFence AsymmetricOtherWithoutFence TasukiContenderReordered AsymmetricOtherReordered
+  ReservationWithoutOwnerStop)
 # Store->load reordering is all x86 (TSO) shows. With the volatile form the two contender/non-owner-side
 # controls remove a fence that is a CAS (a locked instruction on x86 whatever the access mode), so only a
 # weaker CPU (AArch64) can show them; with membarrier the other side has no fence, so x86 shows them too.
 caught_here=(TasukiReleaseWithoutFence AsymmetricTasukiReleaseWithoutFence AsymmetricOwnerWithoutFence
-  TasukiContenderReordered AsymmetricOtherReordered)
+  TasukiContenderReordered AsymmetricOtherReordered ReservationWithoutOwnerStop)
 if [[ $fence == membarrier ]]; then
   caught_here+=(TasukiContenderWithoutFence AsymmetricOtherWithoutFence)
 else
@@ -48,7 +53,7 @@ mkdir -p "$out"
 status=0
 echo "jcstress $mode on $("$java" -version 2>&1 | head -1), $(uname -m), $(nproc) CPUs; fence: $fence"
 # One jcstress run for the tests and the negative controls: jcstress interleaves them, so a long run cut
-# short still has results of both (locks-stress/summarize-partial.sh reads a run's progress lines).
+# short still has results of both (locks-stress/summarize-run.py reads a run's progress lines).
 "$java" -jar "$jar" -m "$mode" -v -t 'dev\.lockscope\.locks\.(LockStress|NegativeControls)' -r "$out/tests" "${extra[@]}" \
   > "$out/tests.log" 2>&1 || true
 verdicts() { sed -n '/^RUN RESULTS/,$p' "$1" | grep -oE "\[[A-Z_]+\] dev\.lockscope\.locks\.$2\.\S+" | sort -u; }

@@ -5,10 +5,12 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
@@ -116,6 +118,14 @@ public final class NegativeControls {
             }
             AsymmetricLock.OTHER.setRelease(this, 0L);
             return false;
+        }
+    }
+
+    /** The cancellation without its stop of the owner: the owner's in-flight reserved store can land after it. */
+    static final class ReservationWithoutOwnerStopLock extends ReservationLock {
+        @Override
+        void stopOwnerOutsideUnsafeRegion(Thread owner) {
+            // no stop: the canceller reads the word once more and hands over at once
         }
     }
 
@@ -263,6 +273,58 @@ public final class NegativeControls {
         @Actor
         public void other(ZZ_Result r) {
             r.r2 = lock.loadThenClaim(LockStress.CONTENDER);
+        }
+    }
+
+    /**
+     * Negative control of ReservationExclusion: the canceller does not stop the owner, so an owner between
+     * its read (1) and store (2) overwrites the cancellation: a lost update, a hold handed to the base lock
+     * that nobody releases (the actors' timed tryLock gives up instead of hanging), or an unlock of a lock
+     * the owner no longer holds.
+     */
+    @JCStressTest
+    @Description("Negative control of ReservationExclusion: cancellation without stopping the owner must lose exclusion")
+    @Outcome(id = "6, 0", expect = ACCEPTABLE, desc = "every increment under the lock")
+    @Outcome(expect = FORBIDDEN, desc = "lost update, a stuck hold or an illegal unlock (caught: the stop is required)")
+    @State
+    public static class ReservationWithoutOwnerStop {
+        final ReservationLock lock = new ReservationWithoutOwnerStopLock();
+        int value; // guarded by lock
+        volatile int troubleA;
+        volatile int troubleB;
+
+        int incrementThrice() {
+            for (int i = 0; i < 3; i++) {
+                try {
+                    if (!lock.tryLock(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                        return 1;
+                    }
+                    try {
+                        value++;
+                    } finally {
+                        lock.unlock();
+                    }
+                } catch (InterruptedException | RuntimeException e) {
+                    return 1;
+                }
+            }
+            return 0;
+        }
+
+        @Actor
+        public void a() {
+            troubleA = incrementThrice();
+        }
+
+        @Actor
+        public void b() {
+            troubleB = incrementThrice();
+        }
+
+        @Arbiter
+        public void count(II_Result r) {
+            r.r1 = value;
+            r.r2 = troubleA + troubleB;
         }
     }
 }

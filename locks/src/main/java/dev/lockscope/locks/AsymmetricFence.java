@@ -17,7 +17,7 @@ import java.util.Optional;
  * store of X was visible before the heavy side's load): in every case one side sees the other's store, the
  * SB outcome is forbidden. The light side still needs its store and load kept in program order by the
  * compiler: its accesses are opaque/release/acquire {@code VarHandle} accesses, which HotSpot's JITs keep
- * in order (a compiler barrier around every non-plain Unsafe access) and x86 issues with plain moves. That
+ * in order (as we read C2: CPU-order barriers around ordered Unsafe accesses) and x86 issues with plain moves. That
  * is an implementation property outside the Java memory model, as membarrier itself is; the jcstress tests
  * check it (both paths) and their negative controls show the races are caught when the fence is missing.
  *
