@@ -275,7 +275,7 @@ public final class LockStress {
 
     // ---- §6.4: the asymmetric lock's owner/non-owner Dekker race (lines 23/24 against the CAS) -----------
 
-    static AsymmetricLock ownedBySyntheticOwner(AsymmetricLock lock) {
+    static <L extends AsymmetricLock> L ownedBySyntheticOwner(L lock) {
         AsymmetricLock.OWNER.setVolatile(lock, HOLDER);
         return lock;
     }

@@ -24,7 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Store-&gt;load order on a stock JDK costs a volatile store (a locked instruction on x86, about one CAS),
  * so on x86 the owner saves the CAS's read-modify-write but not its fence; on AArch64 a volatile store and
  * load are {@code stlr}/{@code ldar}, ordered without a {@code dmb}. The thesis's cheaper forms (byte stores
- * into one word, an asymmetric {@code membarrier}) are outside the Java memory model. Not final only for the
+ * into one word) are outside the Java memory model; the asymmetric {@code membarrier} is used where the JVM
+ * allows it ({@link AsymmetricFence}: JDK 22+ with native access enabled, Linux). Not final only for the
  * stress tests' negative control; its hooks are package-private.
  */
 public class AsymmetricLock implements Lock {
@@ -75,9 +76,19 @@ public class AsymmetricLock implements Lock {
      * The owner's side of Dekker (lines 23-24): store ownerStatus = 1, then load other. Both volatile, so in
      * the JMM's total synchronization order the load cannot be satisfied before the store is visible (the
      * SB outcome "both enter" is forbidden). Reading other == 0 as a volatile read of the value a non-owner
-     * released with setRelease gives that holder's critical section happens-before ours.
+     * released with setRelease gives that holder's critical section happens-before ours. With the
+     * {@link AsymmetricFence} the non-owner's membarrier provides the store-&gt;load order instead: an opaque
+     * store and an acquire load (plain moves on x86, kept in program order by the JIT), no fence at all.
      */
     boolean ownerTryAcquire() {
+        if (AsymmetricFence.ENABLED) {
+            OWNER_STATUS.setOpaque(this, 1);
+            if ((long) OTHER.getAcquire(this) == 0L) {
+                return true;
+            }
+            OWNER_STATUS.setRelease(this, 0);
+            return false;
+        }
         OWNER_STATUS.setVolatile(this, 1);
         if ((long) OTHER.getVolatile(this) == 0L) {
             return true;
@@ -89,17 +100,26 @@ public class AsymmetricLock implements Lock {
     /**
      * The non-owner's side: the CAS on other serializes non-owners (preliminary round) and, being a full
      * fence, orders our claim before the load of ownerStatus (final round). Reading ownerStatus == 0 that the
-     * owner released with setRelease gives the owner's critical section happens-before ours.
+     * owner released with setRelease gives the owner's critical section happens-before ours. With the
+     * {@link AsymmetricFence}, the membarrier after the CAS is the fence the owner no longer executes.
      */
     final boolean otherTryAcquire(long me) {
         if (!OTHER.compareAndSet(this, 0L, me)) {
             return false;
         }
+        fenceAgainstOwner();
         if ((int) OWNER_STATUS.getVolatile(this) == 0) {
             return true;
         }
         OTHER.setRelease(this, 0L);
         return false;
+    }
+
+    /** The heavy side of the {@link AsymmetricFence} when the locks use it; overridden only by negative controls. */
+    void fenceAgainstOwner() {
+        if (AsymmetricFence.ENABLED) {
+            AsymmetricFence.heavy();
+        }
     }
 
     /** Whether {@code me} holds the lock (asked by {@code me} about itself). */

@@ -48,11 +48,15 @@ public class AsymmetricTasukiLock extends BimodalLock {
     /**
      * Lines 47-48 of Fig. 4.7 over the asymmetric spin lock: release (a release store), then a full fence so
      * that the FLC load cannot be satisfied before the release is visible (the store-&gt;load order Property
-     * 4.3 needs, which x86 TSO does not give by itself).
+     * 4.3 needs, which x86 TSO does not give by itself). With the {@link AsymmetricFence} the contender's
+     * membarrier provides that order instead, and the release is a plain store and load on x86.
      */
     @Override
     boolean releaseFlatAndTestFlc(long me) {
         flat.releaseHeld(me);
+        if (AsymmetricFence.ENABLED) {
+            return (int) FLC.getAcquire(this) != 0;
+        }
         VarHandle.fullFence();
         return flcSet();
     }

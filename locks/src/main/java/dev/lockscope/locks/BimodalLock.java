@@ -96,7 +96,19 @@ abstract class BimodalLock implements Lock {
      */
     final boolean markContendedAndTryFlat(long me) {
         FLC.setVolatile(this, 1);
+        fenceAgainstFlatReleaser();
         return flatTryAcquire(me);
+    }
+
+    /**
+     * The heavy side of the {@link AsymmetricFence}, when the locks use it: the flat releaser then has no
+     * fence between its releasing store and its FLC load, and this membarrier orders them against our FLC
+     * store and flat attempt instead (Property 4.3). Overridden only by the negative controls.
+     */
+    void fenceAgainstFlatReleaser() {
+        if (AsymmetricFence.ENABLED) {
+            AsymmetricFence.heavy();
+        }
     }
 
     /** The racy FLC test of a flat releaser; volatile so it is ordered after the releasing store. */

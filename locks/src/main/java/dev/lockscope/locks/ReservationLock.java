@@ -46,8 +46,10 @@ import java.util.concurrent.locks.Lock;
  * <p>Memory order on the owner's path: the read (1) is an acquire and the store (2) a release (both plain
  * moves on x86), so a canceller whose CAS reads the owner's last release store happens-after the owner's
  * critical sections within the memory model.
+ *
+ * <p>Not final only for the stress tests' negative control; its hook is package-private.
  */
-public final class ReservationLock implements Lock {
+public class ReservationLock implements Lock {
 
     // Reservation word: RESERVED | owner id << RCNT_BITS | hold count, CANCELLING | canceller id, or BASE.
     // HotSpot's thread ids are counted from 1 (far below 2^45), so an owner id shifted by RCNT_BITS stays
@@ -172,7 +174,7 @@ public final class ReservationLock implements Lock {
         }
         long last = reserved;
         while (true) {
-            waitUntilOutsideUnsafeRegion(owner);
+            stopOwnerOutsideUnsafeRegion(owner);
             long now = (long) WORD.getVolatile(this);
             if (now == token) {
                 // The owner was stopped outside its regions after our token was in place: any region it
@@ -223,9 +225,11 @@ public final class ReservationLock implements Lock {
     /**
      * Step (b): stop the owner (safepoint/handshake) until it is not inside an unsafe region. A
      * terminated owner needs no stop: seeing {@code isAlive() == false} happens-after its last action (JLS
-     * 17.4.4), so its last store is visible and it makes no further one.
+     * 17.4.4), so its last store is visible and it makes no further one. The stop is the reservation
+     * lock's asymmetric fence (the owner's path has none); overridden only by the stress tests' negative
+     * control, which drops it.
      */
-    private static void waitUntilOutsideUnsafeRegion(Thread owner) {
+    void stopOwnerOutsideUnsafeRegion(Thread owner) {
         for (int spins = 0; owner.isAlive() && inUnsafeRegion(owner.getStackTrace()); spins++) {
             pause(spins + 64);
         }

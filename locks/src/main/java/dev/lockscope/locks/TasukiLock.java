@@ -55,9 +55,16 @@ public class TasukiLock extends BimodalLock {
      * total synchronization order, so the store-&gt;load reordering of x86 TSO (the SB litmus) cannot happen:
      * if a contender's CAS failed (it saw our id), its earlier FLC store is visible to our read, and it is
      * woken (Property 4.3). On x86 HotSpot the volatile store costs a locked instruction, about one CAS.
+     * With the {@link AsymmetricFence} the contender pays instead (a membarrier between its FLC store and its
+     * CAS): the release store (the next CAS that reads 0 happens-after our critical section) and the FLC load
+     * are plain moves on x86, kept in program order by the JIT.
      */
     @Override
     boolean releaseFlatAndTestFlc(long me) {
+        if (AsymmetricFence.ENABLED) {
+            LOCKWORD.setRelease(this, 0L);
+            return (int) FLC.getAcquire(this) != 0;
+        }
         LOCKWORD.setVolatile(this, 0L);
         return flcSet();
     }
