@@ -21,12 +21,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *                  (say, main's and a change's) with its extra options, measured side by side with
  *                  the others in the same interleaved run; in insertion order
  * @param soakDuration how long the soak section runs the workload
+ * @param soakJvmOptions the soak's heap options (the soak section's default when empty)
  * @param baselineCli analysis-speed section: another build's {@code lockscope.jar} timed beside this one; null: none
  * @param recordingSizesMb analysis-speed section: sizes of the recordings analysed; empty: 10, 100 and 1024 MB
  */
 record BenchSettings(Path root, String java, int repeats, boolean smoke, Path work, AtomicInteger failures,
                      Set<String> workloads, Set<String> configs, Map<String, String> agents, java.time.Duration soakDuration,
-                     Path baselineCli, List<Long> recordingSizesMb) {
+                     Path baselineCli, List<Long> recordingSizesMb, List<String> soakJvmOptions) {
     boolean keep(Set<String> only, String name) {
         return only.isEmpty() || only.contains(name);
     }

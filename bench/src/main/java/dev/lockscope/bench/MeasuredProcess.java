@@ -8,14 +8,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 
 /**
- * A child process run to completion while its peak resident set size is polled from
- * {@code /proc/<pid>/statm} every 50 ms (the JVM's own counters would miss native memory:
- * JFR buffers, async-profiler, thread stacks), and its CPU time from {@code /proc/<pid>/stat}.
+ * A child process run to completion while its peak resident set size is polled from the kernel's
+ * high-water mark ({@code VmHWM} in {@code /proc/<pid>/status}) every 50 ms (the JVM's own counters
+ * would miss native memory: JFR buffers, async-profiler, thread stacks; the current RSS polled
+ * missed spikes shorter than a poll, such as a JIT compilation's scratch memory), and its CPU time
+ * from {@code /proc/<pid>/stat}.
  *
  * @param exitCode   the process's exit status
  * @param output     stdout and stderr together
  * @param wallNanos  from start to exit, as seen by the harness
- * @param peakRssBytes largest RSS seen; 0 if the process exited before the first poll
+ * @param peakRssBytes the largest RSS the process had up to the last poll; 0 if it exited before the first poll
  * @param cpuNanos   user + system CPU time of the process (all its threads) at the last poll of
  *                   {@code /proc/<pid>/stat}: up to one poll interval (50 ms) short of the total
  */
@@ -39,11 +41,11 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
         long peak = 0;
         long cpu = 0;
         long wall;
-        Path statm = Path.of("/proc", Long.toString(p.pid()), "statm");
+        Path status = Path.of("/proc", Long.toString(p.pid()), "status");
         Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
         try (AutoCloseable ignored = sidecar.apply(p.pid())) {
             while (!p.waitFor(50, TimeUnit.MILLISECONDS)) {
-                peak = Math.max(peak, residentBytes(statm));
+                peak = Math.max(peak, peakResidentBytes(status));
                 cpu = Math.max(cpu, cpuNanos(stat));
             }
             wall = System.nanoTime() - start;
@@ -54,6 +56,20 @@ record MeasuredProcess(int exitCode, String output, long wallNanos, long peakRss
             throw new IOException("closing " + command.get(0) + "'s sidecar failed: " + e.getMessage(), e);
         }
         return new MeasuredProcess(p.exitValue(), Files.readString(log), wall, peak, cpu);
+    }
+
+    /** The process's peak RSS so far ({@code VmHWM} of /proc/PID/status); 0 when unreadable. */
+    static long peakResidentBytes(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the process may have just exited
+        }
+        return 0;
     }
 
     static long residentBytes(Path statm) {

@@ -198,7 +198,7 @@ public final class OverheadHarness {
                 .append("each measured after ").append(settings.smoke() ? "up to 1" : WARMUP_SECONDS).append(" s of warm-up (steady state; start-up JIT is not counted), ")
                 .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
-                .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS polled from /proc/<pid>/statm every 50 ms. ")
+                .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS: the kernel's high-water mark (VmHWM of /proc/<pid>/status), polled every 50 ms. ")
                 .append("CPU per operation: the process's user + system CPU time (/proc/<pid>/stat, all threads, start-up and warm-up ")
                 .append("included, alike in every configuration) divided by the operations of its measured window; [95% CI] of a median ")
                 .append("is distribution-free (order statistics), so with 5 runs it spans them all. CPU per operation separates ")
