@@ -81,6 +81,20 @@ public final class AccuracyHarness {
             w.add(new Workload("frequent-" + kind, what + ", 8 threads, seed 000 §5.3: locks `frequent` (p 0.75) and `rare`, 32 ms holds",
                     List.of("frequent", kind, "--seconds", seconds)));
         }
+        // issue 16: holding sites back to back, no pause between a release and the next acquisition
+        for (String kind : List.of("juc", "sync")) {
+            String what = kind.equals("juc") ? "ReentrantLock" : "synchronized";
+            for (String threads : List.of("4", "16")) {
+                for (String split : List.of("3:7", "1:9", "1:1:1")) {
+                    String unit = split.equals("1:1:1") ? "3" : "1";
+                    w.add(new Workload("split-" + split.replace(':', '-') + "-t" + threads + "-" + kind,
+                            what + ", " + threads + " threads, one lock held back to back at sites A, B" + (split.equals("1:1:1") ? ", C" : "")
+                                    + " for " + split + " × " + unit + " ms, no pause between a release and the next acquisition",
+                            List.of("split", kind, "--threads", threads, "--split", split, "--unit-ms", unit,
+                                    "--seconds", smoke ? "1" : "3")));
+                }
+            }
+        }
         return w;
     }
 
@@ -277,7 +291,7 @@ public final class AccuracyHarness {
             md.append("\nFailed runs (left out above):\n\n");
             failures.forEach(f -> md.append("- ").append(f).append('\n'));
         }
-        md.append("\nWorkloads (`java -cp bench/target/lockscope-bench.jar dev.lockscope.bench.GroundTruthWorkload <shape> <juc|sync>`):\n\n");
+        md.append("\nWorkloads (`java -cp bench/target/lockscope-bench.jar dev.lockscope.bench.GroundTruthWorkload <shape> <juc|sync> [options]`):\n\n");
         for (Workload w : workloads) {
             md.append("- `").append(w.name()).append("`: ").append(w.description()).append('\n');
         }

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and just before release), independently of any profiler. At exit they print {@link GroundTruth}'s
  * {@code truth <lock> <metric> <value>} lines.
  *
- * <pre>GroundTruthWorkload &lt;two-sites|frequent&gt; &lt;juc|sync&gt; [--threads N] [--seconds S]</pre>
+ * <pre>GroundTruthWorkload &lt;two-sites|frequent|split&gt; &lt;juc|sync&gt; [--threads N] [--seconds S] [--split P:Q[:R]] [--unit-ms U]</pre>
  *
  * <ul>
  * <li>{@code two-sites}: one lock taken in turn at two call sites, {@link #siteA} holding it 9 ms and
@@ -25,9 +25,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * site A (the owner-blame calibration of seed 001 §6 item 16, measured here rather than assumed).</li>
  * <li>{@code frequent}: seed 000 §5.3's shape: two locks with 32 ms sections, the first chosen with
  * probability 0.75, 1 ms outside any lock per operation, 8 threads.</li>
+ * <li>{@code split}: issue 16's owner-blame truth: one lock held back to back by {@link #siteA},
+ * {@link #siteB} and with three parts {@link #siteC}, {@code part × unit} ms each ({@code --split 3:7
+ * --unit-ms 1}), with no pause between a release and the next acquisition: a releasing thread often takes
+ * a monitor back without contention, which no JDK event shows.</li>
  * </ul>
  *
- * <p>Holds are sleeps, so waiters block for real. Each thread pauses briefly outside the lock after
+ * <p>Holds are sleeps, so waiters block for real. Except in {@code split}, each thread pauses briefly outside the lock after
  * each release ({@code parkNanos} without a blocker, which no tool counts as a lock wait), so that a
  * woken waiter usually gets the lock before the releasing thread comes back; without it a thread that
  * re-takes a monitor at once leaves no JDK event at all.
@@ -54,7 +58,9 @@ public final class GroundTruthWorkload {
         perThread.add(l);
         return l;
     });
-    private final List<String> sites = List.of("siteA", "siteB", "frequentSection", "rareSection");
+    private final List<String> sites = List.of("siteA", "siteB", "frequentSection", "rareSection", "siteC");
+    /** How long siteA, siteB and siteC hold the lock, ms. */
+    private final long[] siteHoldMs = {HOLD_A_MS, HOLD_B_MS, 0};
 
     private GroundTruthWorkload(boolean intrinsic, String... lockNames) {
         this.intrinsic = intrinsic;
@@ -63,7 +69,8 @@ public final class GroundTruthWorkload {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: GroundTruthWorkload <two-sites|frequent> <juc|sync> [--threads N] [--seconds S]");
+            System.err.println("usage: GroundTruthWorkload <two-sites|frequent|split> <juc|sync> [--threads N] [--seconds S]"
+                    + " [--split P:Q[:R]] [--unit-ms U]");
             System.exit(2);
         }
         String shape = args[0];
@@ -74,10 +81,14 @@ public final class GroundTruthWorkload {
         };
         int threads = shape.equals("two-sites") ? 4 : 8;
         double seconds = 5;
+        String split = "3:7";
+        long unitMs = 1;
         for (int i = 2; i < args.length; i++) {
             switch (args[i]) {
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                case "--split" -> split = args[++i];
+                case "--unit-ms" -> unitMs = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -104,6 +115,25 @@ public final class GroundTruthWorkload {
                         ww.rareSection();
                     }
                     Thread.sleep(FREQUENT_OUTSIDE_MS);
+                };
+            }
+            case "split" -> {
+                String[] parts = split.split(":");
+                if (parts.length < 2 || parts.length > 3) {
+                    throw new IllegalArgumentException("--split needs 2 or 3 parts: " + split);
+                }
+                w = new GroundTruthWorkload(intrinsic, "L");
+                for (int i = 0; i < parts.length; i++) {
+                    w.siteHoldMs[i] = Long.parseLong(parts[i]) * unitMs;
+                }
+                GroundTruthWorkload ww = w;
+                boolean third = parts.length == 3;
+                body = () -> {
+                    ww.siteA();
+                    ww.siteB();
+                    if (third) {
+                        ww.siteC();
+                    }
                 };
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
@@ -155,11 +185,15 @@ public final class GroundTruthWorkload {
     }
 
     void siteA() throws InterruptedException {
-        hold(0, 0, HOLD_A_MS);
+        hold(0, 0, siteHoldMs[0]);
     }
 
     void siteB() throws InterruptedException {
-        hold(0, 1, HOLD_B_MS);
+        hold(0, 1, siteHoldMs[1]);
+    }
+
+    void siteC() throws InterruptedException {
+        hold(0, 4, siteHoldMs[2]);
     }
 
     void frequentSection() throws InterruptedException {

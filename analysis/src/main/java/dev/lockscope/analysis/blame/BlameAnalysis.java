@@ -73,6 +73,7 @@ public final class BlameAnalysis implements RecordingVisitor {
     @Override
     public void finish(RecordingInfo info) {
         parks.finish(info);
+        monitors.finish();
         result = out.result(info.threads()).withHandoffHolds(holds.result());
     }
 

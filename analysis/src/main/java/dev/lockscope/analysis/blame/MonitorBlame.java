@@ -32,6 +32,8 @@ final class MonitorBlame {
     private static final long AFTER_WAIT_SLACK_NANOS = 1_000_000;
     /** Object.wait calls kept per thread to recognise re-acquiring after a wait. */
     private static final int WAITS_KEPT = 4;
+    /** Spans kept for weighing later; the oldest is weighed with what is known when more wait (bounded memory). */
+    static final int PENDING_KEPT = 1 << 16;
     private static final Comparator<MonitorEnter> BY_END = Comparator.comparingLong(MonitorEnter::endNanos)
             .thenComparingLong(e -> e.thread().javaTid());
 
@@ -39,6 +41,16 @@ final class MonitorBlame {
     private final HandoffHolds holds;
     private final MonitorOwnerChains chains = new MonitorOwnerChains();
     private final Map<Long, ArrayDeque<MonitorWait>> recentWaitsByThread = new HashMap<>();
+    /** Spans whose owner's stacks are not all cut at a known holding method yet, oldest first. */
+    private final ArrayDeque<PendingSpan> pending = new ArrayDeque<>();
+
+    /**
+     * A span weighed later ({@link #blame}), with what to blame when nothing of its evidence weighs: the
+     * fallback as it stood when the span was seen.
+     */
+    private record PendingSpan(MonitorEnter enter, boolean afterWait, MonitorOwnerChains.Evidence evidence,
+                               List<MonitorOwnerChains.Weighted> otherwise) {
+    }
 
     MonitorBlame(BlameCollector out, HandoffHolds holds) {
         this.out = out;
@@ -72,7 +84,7 @@ final class MonitorBlame {
 
     /**
      * Splits the wait at the hand-offs seen by other waiters of the monitor; each piece is shared among
-     * the chains its owner held the monitor in ({@link MonitorOwnerChains#causesOf}).
+     * the chains its owner held the monitor in ({@link MonitorOwnerChains}).
      */
     void monitorEnter(MonitorEnter w) {
         LockId lock = lockOf(w);
@@ -105,9 +117,40 @@ final class MonitorBlame {
         }
     }
 
-    /** Blames [from, to] of the wait on {@code owner}, shared among its chains; the parts add up to the span exactly. */
+    /**
+     * Blames [from, to] of the wait on {@code owner}, shared among its chains. Weighed now when every stack
+     * of the owner in the span is cut at a method known to enter the monitor; otherwise later, with the
+     * methods seen entering it by then ({@link #finish}, or when {@link #PENDING_KEPT} spans wait).
+     */
     private void blame(MonitorEnter w, LockId lock, boolean afterWait, long from, long to, ThreadRef owner) {
-        List<MonitorOwnerChains.Weighted> parts = chains.causesOf(owner, lock, from, to);
+        MonitorOwnerChains.Evidence seen = chains.evidence(owner, lock, from, to);
+        if (seen == null) {
+            share(w, lock, afterWait, from, to, chains.withoutEvidence(owner, lock, from, to));
+        } else if (chains.settled(seen)) {
+            share(w, lock, afterWait, from, to, chains.weigh(seen));
+        } else {
+            pending.addLast(new PendingSpan(w, afterWait, seen, chains.withoutEvidence(owner, lock, from, to)));
+            if (pending.size() > PENDING_KEPT) {
+                weighPending(pending.removeFirst());
+            }
+        }
+    }
+
+    /** Weighs the spans still pending, with every method seen entering their monitors. */
+    void finish() {
+        while (!pending.isEmpty()) {
+            weighPending(pending.removeFirst());
+        }
+    }
+
+    private void weighPending(PendingSpan p) {
+        MonitorOwnerChains.Evidence e = p.evidence();
+        List<MonitorOwnerChains.Weighted> parts = chains.weigh(e);
+        share(p.enter(), e.lock(), p.afterWait(), e.from(), e.to(), parts.isEmpty() ? p.otherwise() : parts);
+    }
+
+    /** Splits [from, to] over the parts in proportion; the pieces add up to the span exactly. */
+    private void share(MonitorEnter w, LockId lock, boolean afterWait, long from, long to, List<MonitorOwnerChains.Weighted> parts) {
         double total = 0;
         for (MonitorOwnerChains.Weighted p : parts) {
             total += p.nanos();

@@ -49,11 +49,15 @@ final class MonitorOwnerChains {
     record Weighted(Cause cause, double nanos) {
     }
 
+    /** What the owner of {@code lock} was recorded doing inside the span [from, to] ({@link #evidence}). */
+    record Evidence(ThreadRef owner, LockId lock, long from, long to, List<Activity> activities) {
+    }
+
     /**
      * Something a thread was recorded doing: a wait [begin, end] with its stack, or a CPU sample
      * (begin == end). {@code lock} is the monitor a monitor enter or wait was on, else null.
      */
-    private record Activity(long beginNanos, long endNanos, List<String> frames, LockId lock) {
+    record Activity(long beginNanos, long endNanos, List<String> frames, LockId lock) {
         boolean isSample() {
             return beginNanos == endNanos;
         }
@@ -137,18 +141,52 @@ final class MonitorOwnerChains {
     }
 
     /**
-     * The chains {@code owner} held {@code lock} in during [from, to], each with its part of the span
-     * (parts in the order of their chains' text); one unknown cause when the owner is not known.
+     * What {@code owner} was recorded doing inside [from, to] of a wait for {@code lock}: its waits and
+     * samples overlapping the span, not its waits for or on this very monitor (it did not hold it then).
+     * Null when the owner is not known or nothing of it was recorded inside the span.
      */
-    List<Weighted> causesOf(ThreadRef owner, LockId lock, long from, long to) {
+    Evidence evidence(ThreadRef owner, LockId lock, long from, long to) {
+        if (owner == null || owner.equals(ThreadRef.UNKNOWN)) {
+            return null;
+        }
+        List<Activity> inside = new ArrayList<>();
+        for (Activity a : activitiesByThread.getOrDefault(owner.javaTid(), new ArrayDeque<>())) {
+            boolean overlaps = a.isSample() ? a.beginNanos() >= from && a.beginNanos() <= to
+                    : a.beginNanos() < to && a.endNanos() > from;
+            if (overlaps && !lock.equals(a.lock())) {
+                inside.add(a);
+            }
+        }
+        return inside.isEmpty() ? null : new Evidence(owner, lock, from, to, inside);
+    }
+
+    /**
+     * Whether every stack of the evidence has a frame in a method seen entering the monitor. Otherwise its
+     * weighing may change as further methods are seen entering it: a method whose first contended enter
+     * comes later in the recording (a busy start, where one thread keeps the monitor across its methods for
+     * hundreds of milliseconds) would have its holds given to the methods seen so far.
+     */
+    boolean settled(Evidence e) {
+        Monitor m = monitors.get(e.lock());
+        Set<String> sites = m == null ? Set.of() : m.sites;
+        for (Activity a : e.activities()) {
+            if (holdingFrame(a.frames(), sites) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The chains {@code owner} held {@code lock} in during [from, to], each with its part of the span
+     * (parts in the order of their chains' text), when nothing of the owner was recorded inside the span:
+     * its last contended acquisition, else the owner thread only; one unknown cause when the owner is not known.
+     */
+    List<Weighted> withoutEvidence(ThreadRef owner, LockId lock, long from, long to) {
         if (owner == null || owner.equals(ThreadRef.UNKNOWN)) {
             return List.of(new Weighted(Cause.UNKNOWN, to - from));
         }
         Monitor m = monitors.get(lock);
-        List<Weighted> seen = whatTheOwnerDid(owner, lock, m == null ? Set.of() : m.sites, from, to);
-        if (!seen.isEmpty()) {
-            return seen;
-        }
         ThreadOnMonitor history = m == null ? null : m.threads.get(owner.javaTid());
         MonitorEnter site = history == null ? null : lastAcquisition(history, to);
         if (site != null && !handedOffBetween(history, site.endNanos(), to)) {
@@ -157,25 +195,25 @@ final class MonitorOwnerChains {
         return List.of(new Weighted(Cause.threadOnly(owner), to - from));
     }
 
-    /** The owner's own waits and samples inside [from, to], weighted over it (see the class comment); empty when none. */
-    private List<Weighted> whatTheOwnerDid(ThreadRef owner, LockId lock, Set<String> sites, long from, long to) {
-        List<Activity> inside = new ArrayList<>();
+    /**
+     * The evidence weighted over its span (see the class comment), stacks cut at the methods seen entering
+     * the monitor so far; empty when no part has any weight.
+     */
+    List<Weighted> weigh(Evidence e) {
+        Monitor m = monitors.get(e.lock());
+        Set<String> sites = m == null ? Set.of() : m.sites;
+        long from = e.from();
+        long to = e.to();
         boolean anyHeld = false;
-        for (Activity a : activitiesByThread.getOrDefault(owner.javaTid(), new ArrayDeque<>())) {
-            boolean overlaps = a.isSample() ? a.beginNanos() >= from && a.beginNanos() <= to
-                    : a.beginNanos() < to && a.endNanos() > from;
-            // waiting for or on this very monitor: the owner did not hold it then
-            if (overlaps && !lock.equals(a.lock())) {
-                inside.add(a);
-                anyHeld |= holdingFrame(a.frames(), sites) >= 0;
-            }
+        for (Activity a : e.activities()) {
+            anyHeld |= holdingFrame(a.frames(), sites) >= 0;
         }
         Map<String, List<String>> chains = new TreeMap<>();
         Map<String, Double> waited = new HashMap<>();
         Map<String, Integer> samples = new HashMap<>();
         long covered = 0;
         int sampleCount = 0;
-        for (Activity a : inside) {
+        for (Activity a : e.activities()) {
             int at = holdingFrame(a.frames(), sites);
             if (anyHeld && at < 0) {
                 continue;
@@ -198,7 +236,7 @@ final class MonitorOwnerChains {
         chains.forEach((key, chain) -> {
             double weight = waited.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0);
             if (weight > 0) {
-                out.add(new Weighted(new Cause(owner, chain, OwnerChain.SAMPLED), weight));
+                out.add(new Weighted(new Cause(e.owner(), chain, OwnerChain.SAMPLED), weight));
             }
         });
         return out;

@@ -76,6 +76,29 @@ class MonitorAndGenericBlameTest {
         assertThat(onT1.stream().mapToLong(Contention::nanos).sum()).isEqualTo(RecordingBuilder.ns(17));
     }
 
+    /**
+     * The same, but siteB is first seen entering the monitor after T2's wait (a busy start: the first
+     * waiters all queued in siteA). T1's holds in siteB still count for T2's wait, in proportion, not
+     * given to siteA: the span is weighed once the recording has shown where the monitor is entered.
+     */
+    @Test
+    void aHoldingMethodSeenEnteringOnlyLaterStillGetsItsShare() {
+        List<String> atA = List.of("app.S.siteA:10", "app.S.loop:3");
+        List<String> atB = List.of("app.S.siteB:20", "app.S.loop:4");
+        b.enter(t1, MON, 0x7f00, 0, 2, t3, atA)
+                .sleep(t1, 2, 9, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
+                .sleep(t1, 9, 12, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteB:21", "app.S.loop:4"))
+                .sleep(t1, 12, 19, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
+                .enter(t2, MON, 0x7f00, 5, 22, t1, atA)
+                .enter(t3, MON, 0x7f00, 30, 40, t2, atB);
+        BlameResult r = b.build().blame();
+
+        assertThat(BlameSums.byOwnerChain(r, "T2")).containsOnlyKeys("app.S.siteA:11 <- app.S.loop:3", "app.S.siteB:21 <- app.S.loop:4");
+        assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteB:21 <- app.S.loop:4")).isCloseTo(17 * 3 / 14.0, within(1e-6));
+        assertThat(r.contentions().stream().filter(c -> c.waiter().equals(t2)).mapToLong(Contention::nanos).sum())
+                .isEqualTo(RecordingBuilder.ns(17));
+    }
+
     /** Monitors: from a contended acquisition to the hand-off naming the thread previous owner; other tenures unseen. */
     @Test
     void monitorHoldsRunFromOneHandOffToTheNext() {

@@ -108,7 +108,11 @@ public final class BlameTextReport {
             }
             out.append(System.lineSeparator());
             HandoffHold hold = s.handoffHold(l.lock());
-            if (hold != null) {
+            if (hold != null && l.lock().kind() == dev.lockscope.core.LockKind.MONITOR) {
+                // no JDK event shows a monitor taken back without contention: a measured tenure is one or more holds
+                out.append(String.format(Locale.ROOT, "     avg tenure %.2f ms between hand-offs (%s of one or more holds)%n",
+                        hold.avgNanos() / 1e6, TextReport.count(hold.holds(), "tenure")));
+            } else if (hold != null) {
                 out.append(String.format(Locale.ROOT, "     avg hold %.2f ms between hand-offs (%s)%n", hold.avgNanos() / 1e6,
                         TextReport.count(hold.holds(), "hold")));
             }
