@@ -28,7 +28,7 @@ import java.util.Map;
  *                            print threshold left out
  * @param sites               the lock sites ({@link LockSites}: every collected object grouped by kind,
  *                            class and acquiring site) at or above the print threshold, ranked alike
- * @param siteOfLock          each collected object's {@code class@hash} label to its site's identity
+ * @param siteOfLock          each collected object's kind and {@code class@hash} label ({@link #objectKey}) to its site's identity
  *                            ({@code at Frame.method:line}); how blame rows are grouped by site
  * @param parts               the results merged into this one, one per recording; empty for one recording
  */
@@ -54,13 +54,21 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         return options.byInstance() ? locks : sites;
     }
 
-    /** {@code class@hash} → {@code at Frame.method:line} for each of these objects. */
+    /** kind and {@code class@hash} → {@code at Frame.method:line} for each of these objects. */
     static Map<String, String> sitesOf(List<LockMetrics> instances) {
         Map<String, String> out = new HashMap<>();
         for (LockMetrics m : instances) {
-            out.put(m.label(), LockSites.siteOf(m));
+            out.put(objectKey(m.kind(), m.label()), LockSites.siteOf(m));
         }
         return out;
+    }
+
+    /**
+     * The key of one object in {@link #siteOfLock}: with its kind, since one object's monitor can be
+     * both entered (kind monitor) and waited on (kind wait) at different sites under the same address.
+     */
+    private static String objectKey(dev.lockscope.core.LockKind kind, String label) {
+        return kind.name() + ' ' + label;
     }
 
     /**
@@ -71,7 +79,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         if (options.byInstance() || lock.id().startsWith(LockSites.SITE_PREFIX)) {
             return lock;
         }
-        String site = siteOfLock.get(LockMetrics.label(lock.lockClass(), lock.id()));
+        String site = siteOfLock.get(objectKey(lock.kind(), LockMetrics.label(lock.lockClass(), lock.id())));
         return site == null ? lock : new LockId(lock.kind(), lock.lockClass(), site);
     }
 

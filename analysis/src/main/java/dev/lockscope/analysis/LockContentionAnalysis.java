@@ -3,6 +3,7 @@ package dev.lockscope.analysis;
 import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingVisitor;
@@ -51,6 +52,16 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     private final ContentionOptions options;
     private final Map<LockKey, LockWaits> blockers = new HashMap<>();
     private final Map<LockKey, LockWaits> monitors = new HashMap<>();
+    /** Monitors waited on with Object.wait until another thread notified: locks built on wait/notify. */
+    private final Map<LockKey, LockWaits> waitLocks = new HashMap<>();
+    /**
+     * Each lock site's waits, all its objects' together, replayed like one lock's: its real-time is the
+     * union of its objects' waiting intervals, the site's one %real ({@link LockSites#group(List, long, Map)}).
+     * Keyed by {@link LockSites#keyOf}, each object's site taken from the first of its waits to arrive.
+     */
+    private final Map<String, LockWaits> siteUnions = new HashMap<>();
+    /** Each object's entry of {@link #siteUnions}. */
+    private final Map<LockWaits, LockWaits> siteUnionOf = new HashMap<>();
     /** The latest {@code lockscope.LockSummary} of each blocker: exact totals, recorded parks or not. */
     private final Map<LockKey, LockSummary> summaries = new HashMap<>();
     private long held;
@@ -66,6 +77,9 @@ public final class LockContentionAnalysis implements RecordingVisitor {
                 LockKind.PARK, p.blockerClass(), Integer.toHexString(p.blockerHash()), options.collectionThreshold()));
         lock.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
         held(lock);
+        LockWaits site = siteUnion(lock, LockKind.PARK, p.blockerClass(), p.frames());
+        site.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
+        held(site);
     }
 
     @Override
@@ -73,6 +87,9 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         LockWaits lock = blockers.get(new LockKey(p.blockerClass(), p.blockerHash()));
         lock.end(p.beginNanos(), p.endNanos());
         held(lock);
+        LockWaits site = siteUnionOf.get(lock);
+        site.end(p.beginNanos(), p.endNanos());
+        held(site);
     }
 
     @Override
@@ -87,10 +104,41 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     public void monitorEnter(MonitorEnter e) {
         LockWaits lock = monitors.computeIfAbsent(new LockKey(e.monitorClass(), e.address()), k -> new LockWaits(
                 LockKind.MONITOR, e.monitorClass(), Long.toHexString(e.address()), options.collectionThreshold()));
-        lock.begin(e.beginNanos(), e.thread().javaTid(), e.thread().name(), e.frames());
-        held(lock);
-        lock.end(e.beginNanos(), e.endNanos());
-        held(lock);
+        whole(lock, siteUnion(lock, LockKind.MONITOR, e.monitorClass(), e.frames()), e.beginNanos(), e.endNanos(),
+                e.thread().javaTid(), e.thread().name(), e.frames());
+    }
+
+    /**
+     * An {@code Object.wait} that another thread's notify ended counts as a wait for a lock of kind
+     * {@code wait} (a row lock of a database, a hand-made latch): the seed's formulas over its waits, as
+     * for parks; timed-out waits are sleeps, not waits for another thread. Whether such a lock's waits
+     * are contention or idle is decided where every lock's are (the report's wait classifier).
+     */
+    @Override
+    public void monitorWait(MonitorWait w) {
+        if (!w.wokenByAnotherThread()) {
+            return;
+        }
+        LockWaits lock = waitLocks.computeIfAbsent(new LockKey(w.monitorClass(), w.address()), k -> new LockWaits(
+                LockKind.WAIT, w.monitorClass(), Long.toHexString(w.address()), options.collectionThreshold()));
+        whole(lock, siteUnion(lock, LockKind.WAIT, w.monitorClass(), w.frames()), w.beginNanos(), w.endNanos(),
+                w.thread().javaTid(), w.thread().name(), w.frames());
+    }
+
+    /** A wait that arrived whole (JFR writes a monitor's at its end), on its lock and on its lock's site. */
+    private void whole(LockWaits lock, LockWaits site, long begin, long end, long tie, String thread, List<String> frames) {
+        for (LockWaits l : List.of(lock, site)) {
+            l.begin(begin, tie, thread, frames);
+            held(l);
+            l.end(begin, end);
+            held(l);
+        }
+    }
+
+    /** The site union an object's waits also count in: its site is that of the first of its waits to arrive. */
+    private LockWaits siteUnion(LockWaits object, LockKind kind, String className, List<String> frames) {
+        return siteUnionOf.computeIfAbsent(object, o -> siteUnions.computeIfAbsent(
+                LockSites.keyOf(kind, className, LockSites.siteOf(frames)), key -> new LockWaits(kind, className, key, 0)));
     }
 
     /** One more point held by {@code lock}: replays its earliest when it, or all locks together, hold too many. */
@@ -107,7 +155,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         long total = info.durationNanos();
         List<LockMetrics> collected = new ArrayList<>(summarized(summaries, total));
         blockers.keySet().removeAll(summaries.keySet());
-        for (Map<LockKey, LockWaits> locks : List.of(blockers, monitors)) {
+        for (Map<LockKey, LockWaits> locks : List.of(blockers, monitors, waitLocks)) {
             for (LockWaits l : locks.values()) {
                 LockMetrics m = l.metrics(total);
                 if (m != null) {
@@ -119,7 +167,16 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         // §3.3.2: "filtering all the records with number of parks less than valueprintThreshold", applied
         // to the rows shown: a site of many objects parked on a few times each is one row
         List<LockMetrics> shown = aboveThreshold(collected);
-        List<LockMetrics> allSites = LockSites.group(collected, total);
+        Map<String, Long> unionRealTime = new HashMap<>();
+        siteUnions.forEach((key, site) -> {
+            LockMetrics m = site.metrics(total);
+            if (m != null) {
+                unionRealTime.put(key, m.realTimeNanos());
+            }
+        });
+        siteUnions.clear();
+        siteUnionOf.clear();
+        List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);
         List<LockMetrics> sites = aboveThreshold(allSites);
         int below = options.byInstance() ? collected.size() - shown.size() : allSites.size() - sites.size();
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,

@@ -18,9 +18,12 @@ import java.util.Map;
  * of its first measured wait (seed 000 §3.7.2's stack): the code that acquired it. Used by the
  * agent's table and by {@code lockscope report}, so both group alike.
  *
- * <p>A site sums its instances' tallies: times parked, parked now, thread-time and real-time add up
- * (real-time is then the summed hold-time estimate: instances held at the same time count once
- * each, so a site's %real may exceed 100); its peak is the highest of one instance; its life
+ * <p>A site sums its instances' tallies: times parked, parked now and thread-time add up. Its real-time
+ * is the time at least one of its objects was waited for, the union of their waiting intervals,
+ * where the caller measured it ({@link #group(List, long, Map)}: {@code lockscope report}), so its
+ * %real is a share of the wall time like any lock's and never passes 100; where nobody measured it (the
+ * agent's live table keeps no intervals) the objects' real-times are summed, and objects held at the
+ * same time count once each. Its peak is the highest of one instance; its life
  * (§3.7.14's Time(n) − Time(1)) is the sum of its instances' lives, so its %real-life-time is how busy
  * its objects were over their own lives, on average (and times from different JVMs never mix). The
  * first thread and stack are those of the instance measured first.
@@ -34,7 +37,12 @@ public final class LockSites {
 
     /** The site identity of one lock: {@code at } and its acquiring frame ({@code at ?} without a stack). */
     public static String siteOf(LockMetrics instance) {
-        String frame = Frames.firstApplicationFrame(instance.firstFrames());
+        return siteOf(instance.firstFrames());
+    }
+
+    /** The site identity of a lock first waited for with this stack (innermost frame first). */
+    public static String siteOf(List<String> firstFrames) {
+        String frame = Frames.firstApplicationFrame(firstFrames);
         return SITE_PREFIX + (frame == null ? "?" : frame);
     }
 
@@ -56,14 +64,21 @@ public final class LockSites {
      * @param totalExecutionNanos the denominator of the sites' utilisation percentages
      */
     public static List<LockMetrics> group(List<LockMetrics> locks, long totalExecutionNanos) {
+        return group(locks, totalExecutionNanos, Map.of());
+    }
+
+    /**
+     * The same, where {@code unionRealTime} has a site's real-time measured as the union of its objects'
+     * waiting intervals (by {@link #keyOf}): used when it is smaller than the objects' sum, which it is
+     * unless they never waited at the same time.
+     */
+    public static List<LockMetrics> group(List<LockMetrics> locks, long totalExecutionNanos, Map<String, Long> unionRealTime) {
         Map<String, List<LockMetrics>> bySite = new LinkedHashMap<>();
         for (LockMetrics m : locks) {
             bySite.computeIfAbsent(keyOf(m), k -> new ArrayList<>()).add(m);
         }
         List<LockMetrics> sites = new ArrayList<>(bySite.size());
-        for (List<LockMetrics> members : bySite.values()) {
-            sites.add(sum(members, totalExecutionNanos));
-        }
+        bySite.forEach((key, members) -> sites.add(sum(members, totalExecutionNanos, unionRealTime.get(key))));
         return LockTable.ranked(sites);
     }
 
@@ -80,7 +95,7 @@ public final class LockSites {
             .comparingLong((LockMetrics m) -> m.tally().firstTime)
             .thenComparing(LockMetrics::identityHash);
 
-    private static LockMetrics sum(List<LockMetrics> members, long totalExecutionNanos) {
+    private static LockMetrics sum(List<LockMetrics> members, long totalExecutionNanos, Long unionRealTime) {
         LockMetrics first = members.stream().min(FIRST_MEASURED).orElseThrow();
         long parks = 0;
         long threadTime = 0;
@@ -98,6 +113,9 @@ public final class LockSites {
             realTime += t.realTimeNanos;
             lives += t.lifeTimeNanos();
             instances += m.instances();
+        }
+        if (unionRealTime != null) {
+            realTime = Math.min(realTime, unionRealTime);
         }
         ParkTally tally = ParkTally.of(first.tally().collectionThreshold, parks, parkedNow, peak, threadTime, realTime,
                 0, lives, true);

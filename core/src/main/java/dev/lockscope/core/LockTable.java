@@ -73,7 +73,11 @@ public final class LockTable {
         int undetailed = 0;
         String verb = "parked";
         for (LockMetrics m : sorted) {
-            verb = m.kind() == LockKind.MONITOR ? "blocked" : "parked";
+            verb = switch (m.kind()) {
+                case MONITOR -> "blocked";
+                case WAIT -> "waited";
+                case PARK -> "parked";
+            };
             if (m.threadTimeNanos() < detailShare * allWait) {
                 i++;
                 undetailed++;
@@ -96,7 +100,7 @@ public final class LockTable {
             sb.append(String.format(Locale.ROOT, "    thread-time %s ms, real-time %s ms%n",
                     ms(m.threadTimeNanos()), ms(m.realTimeNanos())));
             sb.append(String.format(Locale.ROOT, "    avg %s time %s ms, avg hold time %s ms%n",
-                    m.kind() == LockKind.MONITOR ? "block" : "park", ms(m.avgParkNanos()), ms(m.avgHoldNanos())));
+                    m.kind() == LockKind.PARK ? "park" : m.kind() == LockKind.MONITOR ? "block" : "wait", ms(m.avgParkNanos()), ms(m.avgHoldNanos())));
             sb.append(String.format(Locale.ROOT, "    util %%real-time %s, %%thread-time %s%n",
                     pct(m.realTimeUtilPct()), pct(m.threadTimeUtilPct())));
             sb.append(String.format(Locale.ROOT, "    util %%real-life-time %s, %%thread-life-time %s%n",

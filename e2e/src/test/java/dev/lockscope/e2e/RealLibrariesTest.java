@@ -1,5 +1,7 @@
 package dev.lockscope.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +40,44 @@ class RealLibrariesTest {
     void exhaustedObjectPoolLeadsWithTheBorrowersWait() throws Exception {
         List<String> findings = findings(run("object-pool"));
         assertThat(findings.get(0)).startsWith("Condition in LinkedBlockingDeque.takeFirst blocked up to");
+    }
+
+    /**
+     * Derby 10.16 embedded, 16 threads updating 4 hot rows: a thread that finds its row locked waits in
+     * Object.wait (ActiveLock.waitForGrant) until the committing thread's release notifies it. Those
+     * waits are a lock built on wait/notify: its site leads, as contention, blamed on the notifiers,
+     * whose chains are the committing transactions' code (the workload's update); its %real is the
+     * union of thousands of ActiveLock objects' waits, a part of the wall time.
+     */
+    @Test
+    void derbyLeadsWithItsRowLockWaitsBlamedOnTheCommittingThreads() throws Exception {
+        List<String> findings = findings(run("derby"));
+        assertThat(findings.get(0)).startsWith("Object.wait on ActiveLock (").contains("in ActiveLock.waitForGrant blocked");
+
+        Proc json = Proc.lockscope(dir, 180, "report", dir.resolve("derby.jfr").toString(), "--format", "json");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.out());
+        JsonNode top = report.get("locks").get(0);
+        assertThat(top.get("kind").asText()).isEqualTo("wait");
+        assertThat(top.get("className").asText()).isEqualTo("org.apache.derby.impl.services.locks.ActiveLock");
+        assertThat(top.get("waitClass").asText()).isEqualTo("contention");
+        assertThat(top.get("instances").asInt()).as("ActiveLock objects at one site").isGreaterThan(1);
+        assertThat(top.get("realTimeUtilPct").asDouble()).as("a site's %%real is a union").isBetween(1.0, 100.0);
+        long blamed = 0;
+        long onTheWorkload = 0;
+        for (JsonNode row : report.get("blame")) {
+            if (row.get("kind").asText().equals("wait") && row.get("lockClass").asText().equals(top.get("className").asText())) {
+                blamed += row.get("nanos").asLong();
+                if (row.get("ownerFrames").toString().contains("dev.lockscope.bench.LibraryWorkloads")) {
+                    onTheWorkload += row.get("nanos").asLong();
+                }
+            }
+        }
+        long waited = top.get("totalWaitNanos").asLong();
+        // equal when the table replayed every wait in time order (1% for a late arrival past its window)
+        assertThat(blamed).as("the row-lock waits are blamed").isBetween(waited * 99 / 100, waited * 101 / 100);
+        // the notifiers' chains: their own transactions (observed 99.9%; a notifier's chain may go unrecorded)
+        assertThat(onTheWorkload).as("blamed on the committing transactions' code").isGreaterThan(blamed / 2);
     }
 
     /** Runs the workload under the agent and returns the text report of its recording. */

@@ -4,11 +4,14 @@ import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.VirtualThreads;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * How call chains and threads are shown and grouped. By default the JDK's lock internals on top of a
- * chain ({@code LockSupport}, AQS, {@code ReentrantLock.unlock}, {@code Object.wait}, ...) are hidden, so that a chain
- * starts at the code that used the lock; {@link #RAW} keeps every frame.
+ * chain ({@code LockSupport}, AQS, {@code ReentrantLock.unlock}, {@code Object.wait}, ...) are hidden, and
+ * so are the application's own wrappers of them right below ({@code AutoLock.close}, a lock table's
+ * {@code Entry.unlock}: methods named like a lock operation, see {@link #WRAPPER_METHODS}), so that a
+ * chain starts at the code that used the lock; {@link #RAW} keeps every frame.
  */
 public final class ChainView {
     public static final ChainView FILTERED = new ChainView(false);
@@ -24,6 +27,14 @@ public final class ChainView {
             "java.util.concurrent.Semaphore.", "java.util.concurrent.CountDownLatch.", "java.util.concurrent.CyclicBarrier.",
             "sun.misc.Unsafe.", "java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
             "java.lang.Object.wait");
+
+    /**
+     * Methods that wrap a lock operation when they call the JDK's lock internals directly: Jetty's
+     * {@code AutoLock.lock}/{@code close}, Derby's {@code ConcurrentLockSet$Entry.lock}/{@code unlock}, a
+     * pool's {@code acquire}/{@code release}. Naming the owner or the waiter by them says nothing.
+     */
+    static final Set<String> WRAPPER_METHODS = Set.of("lock", "unlock", "close", "tryLock", "lockInterruptibly",
+            "acquire", "acquireUninterruptibly", "tryAcquire", "release", "await", "signal", "signalAll");
 
     private final boolean raw;
 
@@ -42,6 +53,10 @@ public final class ChainView {
         }
         int first = 0;
         while (first < frames.size() && isInternal(frames.get(first))) {
+            first++;
+        }
+        // wrappers count only right below the JDK's lock internals: an application method named close is not one otherwise
+        while (first > 0 && first < frames.size() - 1 && isWrapper(frames.get(first))) {
             first++;
         }
         return first == frames.size() ? frames : frames.subList(first, frames.size());
@@ -65,6 +80,11 @@ public final class ChainView {
             return UNKNOWN;
         }
         return VirtualThreads.isVirtual(t) ? t.name() : t.name() + " #" + t.javaTid(); // "virtual#<id>" has it already
+    }
+
+    private static boolean isWrapper(String frame) {
+        String method = FrameText.method(frame);
+        return WRAPPER_METHODS.contains(method.substring(method.lastIndexOf('.') + 1));
     }
 
     private static boolean isInternal(String frame) {

@@ -5,7 +5,7 @@ import dev.lockscope.core.LockKind;
 /**
  * Identity of one lock in a recording.
  *
- * @param kind      park (java.util.concurrent blocker) or monitor
+ * @param kind      park (java.util.concurrent blocker), monitor, or wait (Object.wait woken by a notify)
  * @param lockClass the blocker's class (e.g. {@code java.util.concurrent.locks.ReentrantLock$NonfairSync})
  *                  or the monitor object's class
  * @param id        identity hash in hex for blockers; the JVM monitor address in hex for monitors
@@ -18,6 +18,11 @@ public record LockId(LockKind kind, String lockClass, String id) implements Comp
 
     public static LockId monitor(String monitorClass, long address) {
         return new LockId(LockKind.MONITOR, monitorClass, Long.toHexString(address)); // the same id as locks[].identityHash
+    }
+
+    /** {@code Object.wait} on a monitor woken by another thread: a lock built on wait/notify ({@link LockKind#WAIT}). */
+    public static LockId waitOn(String monitorClass, long address) {
+        return new LockId(LockKind.WAIT, monitorClass, Long.toHexString(address));
     }
 
     /** {@code class@id}, the form shown to users; {@code class at Frame.method:line} for a lock site. */

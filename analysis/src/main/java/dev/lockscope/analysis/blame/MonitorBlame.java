@@ -34,6 +34,8 @@ final class MonitorBlame {
     private static final int WAITS_KEPT = 4;
     /** Spans kept for weighing later; the oldest is weighed with what is known when more wait (bounded memory). */
     static final int PENDING_KEPT = 1 << 16;
+    /** Notifiers queued before a wait/notify lock's waiter followed back at most (see {@link #monitorWait}). */
+    private static final int QUEUE_DEPTH = 16;
     private static final Comparator<MonitorEnter> BY_END = Comparator.comparingLong(MonitorEnter::endNanos)
             .thenComparingLong(e -> e.thread().javaTid());
 
@@ -70,16 +72,73 @@ final class MonitorBlame {
         chains.waited(thread, beginNanos, endNanos, frames, null);
     }
 
+    /**
+     * A wait that another thread's notify ended is contention on a wait/notify lock ({@link LockId#waitOn}),
+     * blamed on the notifier, the thread that released (or produced) what the waiter waited for, and
+     * on what it was recorded doing ({@link #notifierCauses}). A notifier that was itself waiting on a
+     * monitor of the same class during the wait (queued for the same kind of lock: a database row
+     * lock's earlier waiter) held nothing then: that part is blamed on its own notifier, and so on back
+     * (at most {@link #QUEUE_DEPTH} hand-offs), as a monitor wait is split at its hand-offs. Other waits
+     * (timed out, nobody known) are conditional waits, kept apart.
+     */
     void monitorWait(MonitorWait w) {
         ThreadRef notifier = w.notifier() == null ? ThreadRef.UNKNOWN : w.notifier();
         LockId lock = LockId.monitor(w.monitorClass(), w.address());
-        out.wait(lock, w.thread(), w.frames(), w.beginNanos(), w.endNanos() - w.beginNanos(), notifier, w.timedOut());
+        if (w.wokenByAnotherThread()) {
+            LockId waitLock = LockId.waitOn(w.monitorClass(), w.address());
+            long end = w.endNanos();
+            ThreadRef owner = notifier;
+            for (int handoffs = 0; end > w.beginNanos(); handoffs++) {
+                MonitorWait queued = handoffs == QUEUE_DEPTH ? null : latestWaitOnClass(owner, w.monitorClass(), end);
+                boolean split = queued != null && queued.endNanos() > w.beginNanos() && queued.wokenByAnotherThread();
+                long from = split ? queued.endNanos() : w.beginNanos();
+                blame(notifierCauses(owner, waitLock, w.monitorClass(), from, end), waitLock, w.thread(), w.frames(), false,
+                        from, end);
+                if (!split) {
+                    break;
+                }
+                end = from;
+                owner = queued.notifier();
+            }
+        } else {
+            out.wait(lock, w.thread(), w.frames(), w.beginNanos(), w.endNanos() - w.beginNanos(), notifier, w.timedOut());
+        }
         chains.waited(w.thread(), w.beginNanos(), w.endNanos(), w.frames(), lock);
         ArrayDeque<MonitorWait> recent = recentWaitsByThread.computeIfAbsent(w.thread().javaTid(), k -> new ArrayDeque<>());
         recent.addLast(w);
         if (recent.size() > WAITS_KEPT) {
             recent.removeFirst();
         }
+    }
+
+    /**
+     * What a wait/notify lock's notifier held it in during [from, to]: what it was recorded doing then
+     * ({@link MonitorOwnerChains#causesOf}); when nothing of it was recorded then, the chain of its own
+     * latest wait on a monitor of the same class (where it waited for, and then took, that kind of lock).
+     */
+    private List<MonitorOwnerChains.Weighted> notifierCauses(ThreadRef notifier, LockId waitLock, String monitorClass,
+                                                             long from, long to) {
+        List<MonitorOwnerChains.Weighted> parts = chains.causesOf(notifier, waitLock, from, to);
+        if (parts.size() == 1 && parts.get(0).cause().chain() == OwnerChain.NOT_RECORDED) {
+            MonitorWait own = latestWaitOnClass(notifier, monitorClass, to);
+            if (own != null && !own.frames().isEmpty()) {
+                return List.of(new MonitorOwnerChains.Weighted(new Cause(notifier, own.frames(), OwnerChain.ACQUISITION_SITE),
+                        to - from));
+            }
+        }
+        return parts;
+    }
+
+    /** {@code thread}'s latest kept Object.wait on a monitor of {@code monitorClass} that ended by {@code notAfter}. */
+    private MonitorWait latestWaitOnClass(ThreadRef thread, String monitorClass, long notAfter) {
+        MonitorWait best = null;
+        for (MonitorWait w : recentWaitsByThread.getOrDefault(thread.javaTid(), new ArrayDeque<>())) {
+            if (w.monitorClass().equals(monitorClass) && w.endNanos() <= notAfter
+                    && (best == null || w.endNanos() >= best.endNanos())) {
+                best = w;
+            }
+        }
+        return best;
     }
 
     /**
@@ -149,8 +208,13 @@ final class MonitorBlame {
         share(p.enter(), e.lock(), p.afterWait(), e.from(), e.to(), parts.isEmpty() ? p.otherwise() : parts);
     }
 
-    /** Splits [from, to] over the parts in proportion; the pieces add up to the span exactly. */
     private void share(MonitorEnter w, LockId lock, boolean afterWait, long from, long to, List<MonitorOwnerChains.Weighted> parts) {
+        blame(parts, lock, w.thread(), w.frames(), afterWait, from, to);
+    }
+
+    /** Blames [from, to] of a wait on {@code parts}, each its share; the parts add up to the span exactly. */
+    private void blame(List<MonitorOwnerChains.Weighted> parts, LockId lock, ThreadRef waiter, List<String> frames,
+                       boolean afterWait, long from, long to) {
         double total = 0;
         for (MonitorOwnerChains.Weighted p : parts) {
             total += p.nanos();
@@ -161,7 +225,7 @@ final class MonitorBlame {
         for (MonitorOwnerChains.Weighted p : parts) {
             sum += p.nanos();
             long upTo = Math.round(length * (sum / total)); // cumulative rounding: no nanosecond lost or doubled
-            out.contention(lock, w.thread(), w.frames(), from + given, upTo - given, p.cause(), afterWait);
+            out.contention(lock, waiter, frames, from + given, upTo - given, p.cause(), afterWait);
             given = upTo;
         }
     }

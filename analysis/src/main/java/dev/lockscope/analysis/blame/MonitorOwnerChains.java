@@ -196,6 +196,16 @@ final class MonitorOwnerChains {
     }
 
     /**
+     * The chains {@code owner} held {@code lock} in during [from, to], weighed now with the methods seen
+     * entering it so far: for wait/notify locks, whose notifier's span is blamed when the waiter wakes.
+     */
+    List<Weighted> causesOf(ThreadRef owner, LockId lock, long from, long to) {
+        Evidence seen = evidence(owner, lock, from, to);
+        List<Weighted> parts = seen == null ? List.of() : weigh(seen);
+        return parts.isEmpty() ? withoutEvidence(owner, lock, from, to) : parts;
+    }
+
+    /**
      * The evidence weighted over its span (see the class comment), stacks cut at the methods seen entering
      * the monitor so far; empty when no part has any weight.
      */

@@ -18,6 +18,21 @@ class ChainViewTest {
         assertThat(ChainView.FILTERED.method(List.of())).isEqualTo(ChainView.UNKNOWN);
     }
 
+    /** Jetty's AutoLock, a lock table's Entry.unlock: wrappers right under the JDK's lock frames are hidden too. */
+    @Test
+    void hidesTheApplicationsLockWrappersRightBelowTheLockInternals() {
+        List<String> frames = RecordingBuilder.chain(RecordingBuilder.UNLOCK, "org.eclipse.jetty.util.thread.AutoLock.close:88",
+                "app.Shop.checkout:42", "app.Shop.run:7");
+        assertThat(ChainView.FILTERED.method(frames)).isEqualTo("app.Shop.checkout");
+        assertThat(ChainView.RAW.visible(frames)).contains("org.eclipse.jetty.util.thread.AutoLock.close:88");
+        // a method named close with no lock frames above it is the application's own code
+        List<String> own = List.of("app.Channel.close:9", "app.Shop.run:7");
+        assertThat(ChainView.FILTERED.visible(own)).isEqualTo(own);
+        // nothing but wrappers: the innermost of them stays
+        assertThat(ChainView.FILTERED.method(RecordingBuilder.chain(RecordingBuilder.UNLOCK, "app.Lock.unlock:3")))
+                .isEqualTo("app.Lock.unlock");
+    }
+
     @Test
     void aspectsParseAndRejectUnknownNames() {
         assertThat(Aspect.parseList("owner-method, lock-class,waiter-method"))

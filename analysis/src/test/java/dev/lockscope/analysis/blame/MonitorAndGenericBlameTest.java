@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.core.LockKind;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -122,21 +123,56 @@ class MonitorAndGenericBlameTest {
         assertThat(Aspect.OWNER_METHOD.keyOf(c, ChainView.FILTERED)).isEqualTo("(chain not recorded)");
     }
 
+    /**
+     * An Object.wait that another thread's notify ended is contention on a wait/notify lock, blamed on
+     * the notifier; a timed-out one stays a conditional wait; the re-entry after the wait is flagged.
+     */
     @Test
-    void objectWaitIsKeptApartWithItsNotifierAndReacquisitionIsFlagged() {
+    void notifiedObjectWaitIsContentionOnTheNotifierAndATimedOutOneIsKeptApart() {
         b.monitorWait(t2, MON, 0x10, 0, 50, t1, List.of("java.lang.Object.wait:-1", "app.W.take:3"))
                 .enter(t2, MON, 0x10, 50.2, 70, t1, List.of("java.lang.Object.wait:-1", "app.W.take:3"))
                 .monitorWait(t3, MON, 0x10, 0, 40, null, List.of("java.lang.Object.wait:-1", "app.W.poll:3"));
         BlameResult r = b.build().blame();
 
-        assertThat(r.waits()).hasSize(2);
-        assertThat(r.waits()).filteredOn(w -> w.waiter().equals(t2)).singleElement()
-                .satisfies(w -> assertThat(w.notifier()).isEqualTo(t1));
-        assertThat(r.waits()).filteredOn(w -> w.waiter().equals(t3)).singleElement()
-                .satisfies(w -> assertThat(w.timedOut()).isEqualTo(1));
-        assertThat(r.contentions()).singleElement().satisfies(c -> {
+        assertThat(r.waits()).singleElement().satisfies(w -> {
+            assertThat(w.waiter()).isEqualTo(t3);
+            assertThat(w.timedOut()).isEqualTo(1);
+        });
+        assertThat(r.contentions()).filteredOn(c -> c.lock().kind() == LockKind.WAIT).singleElement().satisfies(c -> {
+            assertThat(c.lock()).isEqualTo(LockId.waitOn(MON, 0x10));
+            assertThat(c.waiter()).isEqualTo(t2);
+            assertThat(c.cause().owner()).isEqualTo(t1);
+            assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(50));
+        });
+        assertThat(r.contentions()).filteredOn(c -> c.lock().kind() == LockKind.MONITOR).singleElement().satisfies(c -> {
             assertThat(c.afterWait()).isTrue();
             assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(70) - RecordingBuilder.ns(50.2));
+        });
+    }
+
+    /**
+     * Row-lock style: T1 itself waited for the same kind of lock (a monitor of the same class) until T3
+     * notified it, then held it until it notified T2. T2's wait is T3's until T1 got its grant, then
+     * T1's, each on the chain of its own grant wait where nothing else of it was recorded.
+     */
+    @Test
+    void aNotifierThatWasQueuedItselfIsBlamedOnlyFromItsOwnGrant() {
+        List<String> grantOfT1 = List.of("java.lang.Object.wait:-1", "app.Rows.waitForGrant:3", "app.Tx.update:9");
+        List<String> grantOfT3 = List.of("java.lang.Object.wait:-1", "app.Rows.waitForGrant:3", "app.Tx.insert:5");
+        b.monitorWait(t3, MON, 0x30, 0, 5, t1, grantOfT3)
+                .monitorWait(t1, MON, 0x20, 6, 30, t3, grantOfT1)
+                .monitorWait(t2, MON, 0x10, 10, 50, t1, List.of("java.lang.Object.wait:-1", "app.Rows.waitForGrant:3"));
+        List<Contention> onT2 = b.build().blame().contentions().stream().filter(c -> c.waiter().equals(t2)).toList();
+
+        assertThat(onT2).hasSize(2);
+        assertThat(onT2).filteredOn(c -> c.cause().owner().equals(t1)).singleElement().satisfies(c -> {
+            assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(20));
+            assertThat(c.cause().chain()).isEqualTo(OwnerChain.ACQUISITION_SITE);
+            assertThat(c.cause().frames()).isEqualTo(grantOfT1);
+        });
+        assertThat(onT2).filteredOn(c -> c.cause().owner().equals(t3)).singleElement().satisfies(c -> {
+            assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(20));
+            assertThat(c.cause().frames()).isEqualTo(grantOfT3);
         });
     }
 

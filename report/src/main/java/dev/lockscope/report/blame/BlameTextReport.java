@@ -70,11 +70,28 @@ public final class BlameTextReport {
         return out.toString();
     }
 
+    /**
+     * Below the first level of a cut tree, groups under this share of all contention are left out too
+     * (the first of each level stays), as the table leaves out small locks' details: a real application's
+     * tree under ten locks is otherwise mostly lines of 0.0%.
+     */
+    static final double SMALL_GROUP_SHARE = 0.01;
+
     private static void children(StringBuilder out, List<BlameNode> children, int depth, int top) {
+        int shown = 0;
         for (BlameNode child : children.subList(0, Math.min(top, children.size()))) {
+            if (shown > 0 && depth > 0 && top != Integer.MAX_VALUE && child.share() < SMALL_GROUP_SHARE) {
+                break; // children are ordered by total: the rest are smaller still
+            }
             node(out, child, depth, top);
+            shown++;
         }
-        more(out, children.size(), top, "  ".repeat(depth + 1));
+        if (shown < Math.min(top, children.size())) {
+            out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s(%d more under %s of all, or past --top)%n", "", "", "",
+                    "  ".repeat(depth + 1), children.size() - shown, BlameText.percent(SMALL_GROUP_SHARE).trim()));
+        } else {
+            more(out, children.size(), top, "  ".repeat(depth + 1));
+        }
     }
 
     /** "(N more, --top)" when a section was cut. */

@@ -29,7 +29,11 @@ final class LockSentence {
 
     static String of(LockMetrics lock, List<BlameRow> blame) {
         String name = outerSimpleName(lock.className());
-        String what = (lock.kind() == LockKind.MONITOR ? "The monitor of `" + name + "`" : "`" + name + "`")
+        String what = (switch (lock.kind()) {
+            case MONITOR -> "The monitor of `" + name + "`";
+            case WAIT -> "Object.wait on `" + name + "`";
+            case PARK -> "`" + name + "`";
+        })
                 + (lock.instances() > 1 ? " (" + lock.instances() + " objects at one site)" : "");
         Top waiterMethod = top(blame, r -> r.waiterFrames().isEmpty() ? null : appMethod(r.waiterFrames()));
         String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
@@ -37,14 +41,17 @@ final class LockSentence {
         blame.forEach(r -> waiters.add(r.waiterThread().name()));
         String threads = waiters.isEmpty() ? (lock.peakParked() == 1 ? "1 thread at a time"
                 : "up to " + lock.peakParked() + " threads at once") : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
-        // a site's real-time sums its objects', which may be held at the same time: a share, not a part of the wall time
-        String wall = lock.instances() > 1 ? "of wall time summed over its objects" : "of wall time";
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s in `%s` blocked %s for %.0f%% %s "
-                + "(%.1f s of waiting in all)", what, waiter, threads, lock.realTimeUtilPct(), wall, lock.totalWaitNanos() / 1e9));
-        Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() ? null : appMethod(r.ownerFrames()));
+        // a site's real-time is the union of its objects' waits (LockSites): a part of the wall time like any lock's
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s in `%s` blocked %s for %.0f%% of wall time "
+                + "(%.1f s of waiting in all)", what, waiter, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
+        Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() ? null : appMethod(withoutOwnClass(r.ownerFrames(), lock)));
         Top ownerThread = ownerMethod != null ? null
                 : top(blame, r -> r.ownerThread() == null || r.ownerThread().equals(ThreadRef.UNKNOWN) ? null : r.ownerThread().name());
-        if (ownerMethod != null) {
+        if (ownerMethod != null && lock.kind() == LockKind.WAIT) {
+            // the notifier released what the waiters waited for: it held that in its chain (or took it there)
+            s.append(String.format(Locale.ROOT, "; the threads that notified them held it in `%s` %.0f%% of that time",
+                    ownerMethod.key, ownerMethod.pct));
+        } else if (ownerMethod != null) {
             s.append(String.format(Locale.ROOT, "; it was held in `%s` %.0f%% of that time", ownerMethod.key, ownerMethod.pct));
         } else if (ownerThread != null) {
             s.append(String.format(Locale.ROOT, "; it was held by `%s` %.0f%% of that time", ownerThread.key, ownerThread.pct));
@@ -94,6 +101,30 @@ final class LockSentence {
             }
         }
         return chosen == null ? "?" : FrameFormat.classAndMethod(chosen);
+    }
+
+    /**
+     * A wait/notify lock's notifier frames without those on top in the lock object's own package: the
+     * lock manager's own code (its grant method, where the notifier took it) says nothing about who held
+     * it where. All frames when every one is there; other kinds' frames as they are (a monitor's owner
+     * method is often the lock's own {@code synchronized} method, which is the answer).
+     */
+    static List<String> withoutOwnClass(List<String> frames, LockMetrics lock) {
+        if (lock.kind() != LockKind.WAIT) {
+            return frames;
+        }
+        String own = lock.className().substring(0, lock.className().lastIndexOf('.') + 1);
+        int first = 0;
+        while (first < frames.size() - 1 && isIn(own, FrameFormat.function(frames.get(first)))) {
+            first++;
+        }
+        return frames.subList(first, frames.size());
+    }
+
+    /** Whether {@code package.Class.method} is in a class of {@code pkg} (with its trailing dot) itself. */
+    private static boolean isIn(String pkg, String function) {
+        String cls = function.substring(0, Math.max(0, function.lastIndexOf('.')));
+        return cls.startsWith(pkg) && cls.indexOf('.', pkg.length()) < 0;
     }
 
     /**

@@ -14,7 +14,8 @@ public final class Rules {
     /** In order of importance when scores tie; the first one's result stands in when nothing else is shown. */
     public static final List<Rule> ALL = List.of(
             // the lock threads waited for longest, of any kind: the first thing to look at
-            new MostWaitedLockRule("lock-bottleneck", List.of(EventNames.PARK, EventNames.LOCK_SUMMARY, EventNames.MONITOR_ENTER),
+            new MostWaitedLockRule("lock-bottleneck", List.of(EventNames.PARK, EventNames.LOCK_SUMMARY, EventNames.MONITOR_ENTER,
+                    EventNames.MONITOR_WAIT),
                     lock -> true, "No contention in this recording: no thread waited for a lock that another thread held."),
             new MostWaitedLockRule("park-contention", List.of(EventNames.PARK, EventNames.LOCK_SUMMARY),
                     lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),

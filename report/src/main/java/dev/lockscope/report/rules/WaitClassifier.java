@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * another thread held), idle (workers waiting for work) or other, and which named rule decided.
  * The rules are tried in order: the user's {@code --contention} and {@code --idle} patterns, waits
  * inside lockscope's agent or JFR (other), the idle places of the JDK's and Jetty's pools, a lock
- * taken (an exclusive lock or a monitor entry), then
- * conditions by whether a releasing thread woke the waiter.
+ * taken (an exclusive lock or a monitor entry, or an {@code Object.wait} another thread notified: a lock
+ * built on wait/notify), then conditions by whether a releasing thread woke the waiter.
  *
  * @param idle       {@code --idle}: a lock whose class or a waiting frame matches is idle; null for none
  * @param contention {@code --contention}: likewise contention, before every other rule; null for none
@@ -47,7 +47,17 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             new IdleFrame("jetty-idle-pool", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll"),
             new IdleFrame("jetty-reserved-thread", "org.eclipse.jetty.util.thread.ReservedThreadExecutor"),
             // Jetty 12's VirtualThreadPool keeps one thread waiting on a condition to keep the JVM alive
-            new IdleFrame("jetty-keepalive", "org.eclipse.jetty.util.thread.VirtualThreadPool$1.run"));
+            new IdleFrame("jetty-keepalive", "org.eclipse.jetty.util.thread.VirtualThreadPool$1.run"),
+            // java.util.Timer's thread waiting (Object.wait) for its next task
+            new IdleFrame("timer-queue", "java.util.TimerThread.mainLoop"));
+
+    /**
+     * Waits for another thread or a child process to end, in Object.wait, woken by the JVM's notify
+     * when it ends: neither a lock nor work (other).
+     */
+    private static final List<IdleFrame> END_WAITS = List.of(
+            new IdleFrame("thread-join", "java.lang.Thread.join"),
+            new IdleFrame("process-wait", "java.lang.ProcessImpl.waitFor"));
 
     /**
      * How near the top of a waiting stack an idle place must be. The idle places are where a worker
@@ -87,6 +97,9 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
     public Verdict classify(LockMetrics lock, List<BlameRow> blame, List<WaitRow> waits) {
         List<String> frames = new ArrayList<>(lock.firstFrames());
         blame.forEach(r -> frames.addAll(r.waiterFrames()));
+        List<List<String>> stacks = new ArrayList<>();
+        stacks.add(lock.firstFrames());
+        blame.forEach(r -> stacks.add(r.waiterFrames()));
         if (matches(contention, lock.className(), frames)) {
             return new Verdict(WaitClass.CONTENTION, "--contention");
         }
@@ -96,10 +109,19 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         if (isLockscopesOwn(lock, frames)) {
             return new Verdict(WaitClass.OTHER, "lockscope-own");
         }
+        for (IdleFrame rule : END_WAITS) {
+            if (atPlace(rule, stacks)) {
+                return new Verdict(WaitClass.OTHER, rule.rule());
+            }
+        }
         // before the lock rules: workers taking their queue's lock to get work are waiting for work
         Verdict idlePlace = idlePlace(lock, blame);
         if (idlePlace != null) {
             return idlePlace;
+        }
+        if (lock.kind() == LockKind.WAIT) {
+            // a lock built on Object.wait (a database's row lock): only waits that another thread's notify ended are counted
+            return new Verdict(WaitClass.CONTENTION, "wait-notified");
         }
         if (lock.kind() == LockKind.MONITOR) {
             return new Verdict(WaitClass.CONTENTION, "monitor-enter");
@@ -117,6 +139,18 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             return new Verdict(WaitClass.CONTENTION, "synchronizer-acquire"); // Semaphore, a custom AQS lock
         }
         return notified ? new Verdict(WaitClass.CONTENTION, "woken-by-releaser") : new Verdict(WaitClass.OTHER, "unrecognised-wait");
+    }
+
+    /** Whether a stack waits at {@code place}, among its {@link #IDLE_PLACE_DEPTH} innermost frames. */
+    private static boolean atPlace(IdleFrame place, List<List<String>> stacks) {
+        for (List<String> stack : stacks) {
+            for (String frame : stack.subList(0, Math.min(IDLE_PLACE_DEPTH, stack.size()))) {
+                if (FrameFormat.function(frame).contains(place.frame())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

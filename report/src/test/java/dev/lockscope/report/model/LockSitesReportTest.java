@@ -3,11 +3,14 @@ package dev.lockscope.report.model;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameNode;
+import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.Unpark;
+import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.TextReport;
 import org.junit.jupiter.api.Test;
@@ -84,9 +87,11 @@ class LockSitesReportTest {
                         .mapToLong(LockMetrics::totalWaitNanos).sum());
         assertThat(rows).hasSize(3);
 
-        // the finding and the blame tree rank the site too, and blame names the owner's code
+        // the finding and the blame tree rank the site too, and blame names the owner's code: the method
+        // that called the lock table's unlock wrapper, not the wrapper
         assertThat(report.findings().get(0).subject()).isEqualTo(top.label());
-        assertThat(report.findings().get(0).message()).contains("3000 objects at one site", "LockTable.unlock");
+        assertThat(report.findings().get(0).message()).contains("3000 objects at one site", "held in `Txn.run`")
+                .doesNotContain("LockTable.unlock");
         BlameNode first = report.blame().tree().children().get(0);
         assertThat(first.key()).isEqualTo(top.label());
         assertThat(first.totalNanos()).isEqualTo(ENTRIES * 5 * MS);
@@ -114,5 +119,66 @@ class LockSitesReportTest {
         assertThat(rows).hasSize(ENTRIES + 1 + 3);
         assertThat(rows.get(0).label()).isEqualTo(SYNC + "@7");
         assertThat(report.blame().tree().children().get(0).key()).isEqualTo(SYNC + "@7");
+    }
+
+    private static final List<String> ROW_LOCK = List.of("java.lang.Object.wait:-1", "org.derby.locks.ActiveLock.waitForGrant:118",
+            "org.derby.locks.ConcurrentLockSet.lockObject:487", "org.derby.store.RowLocking.lockRecordForWrite:248",
+            "com.app.Tx.update:30");
+    private static final List<String> TIMER = List.of("java.lang.Object.wait:-1", "java.util.TimerThread.mainLoop:553",
+            "java.util.TimerThread.run:506");
+
+    /**
+     * A lock built on Object.wait, Derby's row locks: 8 threads wait at once, each on its own ActiveLock
+     * object at one site, for 100 ms of every second, 10 times, each notified by the committing thread A.
+     * The site is one {@code wait} row of contention, blamed on A; its real-time is the union of its
+     * objects' waits (1 s of the 10 s recording, 10%), not their sum (80%); a timed-out wait and a
+     * timer thread's notified wait are not contention.
+     */
+    @Test
+    void waitNotifyLockObjectsAtOneSiteAreOneContentionRowWithTheUnionAsItsRealTime() {
+        List<MonitorWait> waits = new ArrayList<>();
+        List<CpuSample> samples = new ArrayList<>();
+        Map<Long, ThreadRef> threads = new java.util.HashMap<>(Map.of(1L, A));
+        long address = 0x1000;
+        for (int round = 0; round < 10; round++) {
+            // the committing thread, seen running its transaction while the others wait
+            samples.add(new CpuSample(A, START + round * 1_000 * MS + 50 * MS, List.of("org.derby.store.Page.write:40",
+                    "org.derby.store.RowLocking.lockRecordForWrite:250", "com.app.Tx.update:30")));
+            for (int t = 0; t < 8; t++) {
+                ThreadRef waiter = new ThreadRef(10 + t, 110 + t, "tx-" + t);
+                threads.put(waiter.javaTid(), waiter);
+                long begin = START + round * 1_000 * MS + t * MS;
+                waits.add(new MonitorWait(waiter, "org.derby.locks.ActiveLock", address += 0x40, begin, begin + 100 * MS - t * MS, A,
+                        false, 0, ROW_LOCK));
+            }
+        }
+        ThreadRef timer = new ThreadRef(3, 103, "Timer-0");
+        threads.put(3L, timer);
+        waits.add(new MonitorWait(timer, "java.util.TaskQueue", 0x9000, START, START + 5_000 * MS, A, false, 0, TIMER));
+        waits.add(new MonitorWait(B, "com.app.Poller", 0x9100, START, START + 3_000 * MS, null, true, 3_000, List.of(
+                "java.lang.Object.wait:-1", "com.app.Poller.poll:5")));
+        waits.sort(java.util.Comparator.comparingLong(MonitorWait::endNanos));
+        LockRecording r = new LockRecording(Path.of("/tmp/rows.jfr"), START, START + 10_000 * MS, threads, List.of(), List.of(),
+                List.of(), waits, samples, List.of());
+        Report report = ReportBuilder.read(r::replay, new ContentionOptions(0, 0), Aspect.DEFAULT, false, false);
+
+        LockMetrics top = report.contention().rows().get(0);
+        assertThat(top.kind()).isEqualTo(LockKind.WAIT);
+        assertThat(top.label()).isEqualTo("org.derby.locks.ActiveLock at org.derby.locks.ActiveLock.waitForGrant:118");
+        assertThat(top.instances()).isEqualTo(80);
+        assertThat(top.realTimeNanos()).as("the union of the objects' waits").isEqualTo(10 * 100 * MS);
+        assertThat(top.realTimeUtilPct()).isEqualTo(10.0);
+        assertThat(report.waits().verdictOf(top).rule()).isEqualTo("wait-notified");
+        assertThat(report.findings().get(0).message()).startsWith("Object.wait on `ActiveLock` (80 objects at one site) in "
+                + "`ActiveLock.waitForGrant` blocked 8 threads for 10% of wall time")
+                .contains("the threads that notified them held it in `Page.write` 100% of that time");
+        assertThat(report.blame().tree().children().get(0).key()).isEqualTo(top.label());
+
+        LockMetrics timerRow = report.contention().rows().stream().filter(m -> m.className().equals("java.util.TaskQueue"))
+                .findFirst().orElseThrow();
+        assertThat(report.waits().verdictOf(timerRow).rule()).isEqualTo("timer-queue");
+        assertThat(report.contention().rows()).as("a timed-out wait waited for nobody")
+                .noneMatch(m -> m.className().equals("com.app.Poller"));
+        assertThat(report.blame().waits()).singleElement().satisfies(w -> assertThat(w.lock().lockClass()).isEqualTo("com.app.Poller"));
     }
 }

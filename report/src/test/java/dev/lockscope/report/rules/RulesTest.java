@@ -64,7 +64,7 @@ class RulesTest {
     void withNoWaitAtAllTheBottleneckRuleSaysSo() {
         Report r = Recordings.report(withEvents(false));
         assertThat(r.findings()).extracting(RuleResult::message).containsExactly(
-                "Not evaluated: the recording has no lockscope.Park or lockscope.LockSummary or jdk.JavaMonitorEnter events.");
+                "Not evaluated: the recording has no lockscope.Park or lockscope.LockSummary or jdk.JavaMonitorEnter or jdk.JavaMonitorWait events.");
     }
 
     @Test

@@ -117,6 +117,30 @@ class WaitClassifierTest {
         assertThat(classify(WaitClassifier.DEFAULTS, CONDITION, keepalive).rule()).isEqualTo("jetty-keepalive");
     }
 
+    /**
+     * A lock built on Object.wait (counted only when another thread notified) is contention, except where
+     * the waiter waits for work (a timer's queue, a reference queue) or for a thread or process to end.
+     */
+    @Test
+    void notifiedObjectWaitsAreContentionOutsideIdlePlacesAndEndWaits() {
+        WaitClassifier c = WaitClassifier.DEFAULTS;
+        assertThat(c.classify(lock(LockKind.WAIT, "org.apache.derby.impl.services.locks.ActiveLock", List.of(
+                "java.lang.Object.wait:-1", "org.apache.derby.impl.services.locks.ActiveLock.waitForGrant:118",
+                "org.apache.derby.impl.services.locks.ConcurrentLockSet.lockObject:487")), List.of()))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "wait-notified"));
+        assertThat(c.classify(lock(LockKind.WAIT, "java.util.TaskQueue", List.of("java.lang.Object.wait:-1",
+                "java.util.TimerThread.mainLoop:553", "java.util.TimerThread.run:506")), List.of()))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "timer-queue"));
+        assertThat(c.classify(lock(LockKind.WAIT, "java.lang.ref.ReferenceQueue$Lock", List.of("java.lang.Object.wait:-1",
+                "java.lang.ref.ReferenceQueue.remove:155", "jdk.internal.ref.CleanerImpl.run:140")), List.of()).waitClass())
+                .isEqualTo(WaitClass.IDLE);
+        assertThat(c.classify(lock(LockKind.WAIT, "java.lang.Thread", List.of("java.lang.Object.wait0:-1",
+                "java.lang.Thread.join:2070", "com.example.Main.main:9")), List.of()))
+                .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "thread-join"));
+        assertThat(c.classify(lock(LockKind.WAIT, "java.lang.ProcessImpl", List.of("java.lang.Object.wait:-1",
+                "java.lang.ProcessImpl.waitFor:434", "com.example.Main.main:9")), List.of()).rule()).isEqualTo("process-wait");
+    }
+
     @Test
     void aConditionSignalledByAKnownThreadIsContention() {
         LockMetrics condition = lock(LockKind.PARK, CONDITION, List.of("com.example.Queue.next:8"));
