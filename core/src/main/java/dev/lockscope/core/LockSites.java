@@ -104,8 +104,10 @@ public final class LockSites {
         int parkedNow = 0;
         int peak = 0;
         int instances = 0;
+        long longestRealTime = 0;
         for (LockMetrics m : members) {
             ParkTally t = m.tally();
+            longestRealTime = Math.max(longestRealTime, t.realTimeNanos);
             parks += t.timesParked;
             parkedNow += t.parkedNow;
             peak = Math.max(peak, t.peakParked);
@@ -115,7 +117,10 @@ public final class LockSites {
             instances += m.instances();
         }
         if (unionRealTime != null) {
-            realTime = Math.min(realTime, unionRealTime);
+            // the union is measured from the waits recorded one by one: under a recording threshold it misses
+            // short ones, which each object's own tally (the agent's summaries) still counts, so it is at
+            // least the longest of those; and never more than their sum
+            realTime = Math.min(realTime, Math.max(unionRealTime, longestRealTime));
         }
         ParkTally tally = ParkTally.of(first.tally().collectionThreshold, parks, parkedNow, peak, threadTime, realTime,
                 0, lives, true);

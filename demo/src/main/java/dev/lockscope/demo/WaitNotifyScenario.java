@@ -6,8 +6,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Conditional waiting: two consumers wait for a flag; the producer sets it at 50 ms, calls
  * notifyAll (signalAll) and keeps the lock 20 ms more, so the woken consumers also contend to get
- * the lock back. Expected: ≈ 50 ms of wait per consumer with the producer as notifier, not counted as
- * contention; the contention re-acquiring the lock is flagged as after-wait.
+ * the lock back. Expected: ≈ 50 ms of wait per consumer with the producer as notifier (Object.wait: a
+ * wait/notify lock's wait, blamed on the producer; Condition.await: a conditional wait kept apart); the
+ * contention re-acquiring the lock is flagged as after-wait.
  */
 final class WaitNotifyScenario implements Scenario {
     private final boolean intrinsic;

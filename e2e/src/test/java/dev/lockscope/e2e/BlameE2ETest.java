@@ -12,6 +12,7 @@ import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.core.LockKind;
 import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.blame.BlameTextReport;
 import org.junit.jupiter.api.Test;
@@ -236,13 +237,12 @@ class BlameE2ETest {
         assertThat(unknown / total).as("wait without a named cause").isLessThan(0.05);
     }
 
-    /** Object.wait/notifyAll and Condition.await/signalAll: waits kept apart from contention, notifier named. */
-    @ParameterizedTest
-    @ValueSource(strings = {"sync", "juc"})
-    void waitIsNotContentionAndNamesTheNotifier(String kind) throws Exception {
+    /** Condition.await/signalAll: waits kept apart from contention, notifier named; re-acquiring the lock is flagged. */
+    @Test
+    void conditionWaitIsNotContentionAndNamesTheNotifier() throws Exception {
         List<String> consumers = List.of("wait-consumer-1", "wait-consumer-2");
         // as scripted: both consumers got to wait before the producer notified (a descheduled consumer may not)
-        ScenarioRunner.Run run = ScenarioRunner.runUntil("blame-wait-" + kind, 0, r -> consumers.stream().allMatch(consumer ->
+        ScenarioRunner.Run run = ScenarioRunner.runUntil("blame-wait-juc", 0, r -> consumers.stream().allMatch(consumer ->
                 r.blame().waits().stream().anyMatch(w -> w.waiter().name().equals(consumer)
                         && w.firstBeginNanos() < r.truth().at("wait-producer", "notify") - 10_000_000L)));
         TruthLog t = run.truth();
@@ -266,13 +266,43 @@ class BlameE2ETest {
             }
         }
         List<WaitRecord> consumerWaits = run.blame().waits().stream().filter(w -> consumers.contains(w.waiter().name())).toList();
-        if (kind.equals("sync")) {
-            assertThat(consumerWaits).allSatisfy(w -> assertThat(w.notifier().name()).isEqualTo("wait-producer"));
-        } else {
-            // the first consumer is woken by the producer's unlock, the second by the first consumer's unlock
-            assertThat(consumerWaits).anySatisfy(w -> assertThat(w.notifier().name()).isEqualTo("wait-producer"));
-            assertThat(consumerWaits).allSatisfy(w -> assertThat(w.notifier().name()).startsWith("wait-"));
+        // the first consumer is woken by the producer's unlock, the second by the first consumer's unlock
+        assertThat(consumerWaits).anySatisfy(w -> assertThat(w.notifier().name()).isEqualTo("wait-producer"));
+        assertThat(consumerWaits).allSatisfy(w -> assertThat(w.notifier().name()).startsWith("wait-"));
+    }
+
+    /**
+     * Object.wait/notifyAll: a wait that another thread's notify ended is a wait for that thread (a lock
+     * built on wait/notify, kind wait), blamed on the notifier until the notification; re-entering the
+     * monitor afterwards is monitor contention, flagged as after the wait, never inside it.
+     */
+    @Test
+    void notifiedObjectWaitIsBlamedOnTheNotifier() throws Exception {
+        List<String> consumers = List.of("wait-consumer-1", "wait-consumer-2");
+        ScenarioRunner.Run run = ScenarioRunner.runUntil("blame-wait-sync", 0, r -> consumers.stream().allMatch(consumer ->
+                r.blame().contentions().stream().anyMatch(c -> c.lock().kind() == LockKind.WAIT && c.waiter().name().equals(consumer)
+                        && c.firstBeginNanos() < r.truth().at("wait-producer", "notify") - 10_000_000L)));
+        TruthLog t = run.truth();
+        for (String consumer : consumers) {
+            List<Contention> mine = run.blame().contentions().stream().filter(c -> c.waiter().name().equals(consumer)).toList();
+            List<Contention> waited = mine.stream().filter(c -> c.lock().kind() == LockKind.WAIT).toList();
+            assertThat(waited).as("waits of %s", consumer).isNotEmpty()
+                    .allSatisfy(c -> assertThat(c.cause().owner().name()).isEqualTo("wait-producer"));
+            long begin = waited.stream().mapToLong(Contention::firstBeginNanos).min().orElseThrow();
+            long end = waited.stream().mapToLong(c -> c.firstBeginNanos() + c.nanos()).max().orElseThrow();
+            assertThat(end).as("the wait lasts until the notification").isGreaterThanOrEqualTo(t.at("wait-producer", "notify"));
+            for (Contention c : mine) {
+                if (c.lock().kind() == LockKind.MONITOR) {
+                    assertThat(c.firstBeginNanos() + c.nanos() <= begin || c.firstBeginNanos() >= end)
+                            .as("contention %s overlaps the wait", c).isTrue();
+                    if (c.firstBeginNanos() > t.at("wait-producer", "notify")) {
+                        assertThat(c.afterWait()).as("re-acquisition after wait flagged: %s", c).isTrue();
+                    }
+                }
+            }
         }
+        assertThat(run.blame().waits()).as("no notified wait is kept apart")
+                .noneMatch(w -> consumers.contains(w.waiter().name()) && w.timedOut() == 0);
     }
 
     /** The same recording gives the same report, byte for byte, in text and JSON, in-process and from the CLI. */

@@ -17,9 +17,10 @@ import java.util.TreeSet;
 /**
  * Which JFR event types a recording had, so that a rule can say which ones it missed. Some count as
  * had without any event, where no event means nothing happened rather than nothing was recorded:
- * the lockscope event types of a recording the agent made (no thread parked on a blocker), and
- * {@code jdk.VirtualThreadPinned} in a recording the agent made (it enables the event at its
- * threshold) or from a JVM whose metadata lacks the type (no virtual threads there to pin).
+ * the lockscope event types of a recording the agent made (no thread parked on a blocker), the JDK's
+ * monitor events and {@code jdk.VirtualThreadPinned} in a recording the agent made (it enables them
+ * at its threshold: an object pool's run had no contended monitor at all once), and
+ * {@code jdk.VirtualThreadPinned} from a JVM whose metadata lacks the type (no virtual threads there to pin).
  */
 public final class EventsSeen implements RecordingVisitor {
 
@@ -75,6 +76,8 @@ public final class EventsSeen implements RecordingVisitor {
         if (recording.madeByAgent()) {
             recording.declaredEventTypes().stream().filter(t -> t.startsWith(EventNames.LOCKSCOPE_PREFIX)).forEach(seen::add);
             seen.add(EventNames.VIRTUAL_THREAD_PINNED);
+            seen.add(EventNames.MONITOR_ENTER);
+            seen.add(EventNames.MONITOR_WAIT);
         } else if (!recording.declaredEventTypes().isEmpty()
                 && !recording.declaredEventTypes().contains(EventNames.VIRTUAL_THREAD_PINNED)) {
             seen.add(EventNames.VIRTUAL_THREAD_PINNED);
