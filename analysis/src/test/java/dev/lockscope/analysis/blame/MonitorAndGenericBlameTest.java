@@ -51,30 +51,38 @@ class MonitorAndGenericBlameTest {
         assertThat(onT1ByT3.cause().chain()).isEqualTo(OwnerChain.NOT_RECORDED);
     }
 
-    /**
-     * Back to back: T1 holds the monitor 7 ms in siteA and 3 ms in siteB (sleeping), taking it back
-     * without contention in between, while T2 waits; its acquisition site (siteA, earlier) would be stale.
-     * T2's wait is shared over what T1 did while it waited, each stack cut to the frame that holds the monitor.
-     */
-    @Test
-    void ownerChainsComeFromTheOwnersOwnWaitsInsideTheSpan() {
-        List<String> atA = List.of("app.S.siteA:10", "app.S.loop:3");
-        List<String> atB = List.of("app.S.siteB:20", "app.S.loop:4");
-        b.enter(t1, MON, 0x7f00, 0, 2, t3, atA)
+    private static final List<String> AT_A = List.of("app.S.siteA:10", "app.S.loop:3");
+    private static final List<String> AT_B = List.of("app.S.siteB:20", "app.S.loop:4");
+
+    /** T1 gets the monitor in siteA at 2 ms, then holds it asleep 7 ms in siteA, 3 ms in siteB, 7 ms in siteA. */
+    private void t1HoldsBackToBack() {
+        b.enter(t1, MON, 0x7f00, 0, 2, t3, AT_A)
                 .sleep(t1, 2, 9, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
                 .sleep(t1, 9, 12, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteB:21", "app.S.loop:4"))
-                .sleep(t1, 12, 19, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
-                .enter(t2, MON, 0x7f00, 5, 22, t1, atB)
-                .sleep(t2, 23, 30, List.of("java.lang.Thread.sleep:-1", "app.S.elsewhere:1"));
-        BlameResult r = b.build().blame();
+                .sleep(t1, 12, 19, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"));
+    }
 
-        List<Contention> onT1 = r.contentions().stream().filter(c -> c.waiter().equals(t2)).toList();
+    /** T2 waited 5..22 ms on T1: 17 ms, of which T1's sleeps cover 11 ms in siteA and 3 ms in siteB: shared 11:3. */
+    private static void assertT2sWaitSharedOverT1sHolds(BlameResult r) {
+        List<Contention> onT1 = r.contentions().stream().filter(c -> c.waiter().name().equals("T2")).toList();
         assertThat(onT1).allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.SAMPLED));
         assertThat(BlameSums.byOwnerChain(r, "T2")).containsOnlyKeys("app.S.siteA:11 <- app.S.loop:3", "app.S.siteB:21 <- app.S.loop:4");
-        // 17 ms of waiting; T1's sleeps cover 11 ms of it in siteA and 3 ms in siteB: shared 11:3
         assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteA:11 <- app.S.loop:3")).isCloseTo(17 * 11 / 14.0, within(1e-6));
         assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteB:21 <- app.S.loop:4")).isCloseTo(17 * 3 / 14.0, within(1e-6));
         assertThat(onT1.stream().mapToLong(Contention::nanos).sum()).isEqualTo(RecordingBuilder.ns(17));
+    }
+
+    /**
+     * Back to back: T1 takes the monitor back without contention between its holds while T2 waits; its
+     * acquisition site (siteA, earlier) would be stale. T2's wait is shared over what T1 did while it
+     * waited, each stack cut to the frame that holds the monitor.
+     */
+    @Test
+    void ownerChainsComeFromTheOwnersOwnWaitsInsideTheSpan() {
+        t1HoldsBackToBack();
+        b.enter(t2, MON, 0x7f00, 5, 22, t1, AT_B)
+                .sleep(t2, 23, 30, List.of("java.lang.Thread.sleep:-1", "app.S.elsewhere:1"));
+        assertT2sWaitSharedOverT1sHolds(b.build().blame());
     }
 
     /**
@@ -84,20 +92,10 @@ class MonitorAndGenericBlameTest {
      */
     @Test
     void aHoldingMethodSeenEnteringOnlyLaterStillGetsItsShare() {
-        List<String> atA = List.of("app.S.siteA:10", "app.S.loop:3");
-        List<String> atB = List.of("app.S.siteB:20", "app.S.loop:4");
-        b.enter(t1, MON, 0x7f00, 0, 2, t3, atA)
-                .sleep(t1, 2, 9, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
-                .sleep(t1, 9, 12, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteB:21", "app.S.loop:4"))
-                .sleep(t1, 12, 19, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3"))
-                .enter(t2, MON, 0x7f00, 5, 22, t1, atA)
-                .enter(t3, MON, 0x7f00, 30, 40, t2, atB);
-        BlameResult r = b.build().blame();
-
-        assertThat(BlameSums.byOwnerChain(r, "T2")).containsOnlyKeys("app.S.siteA:11 <- app.S.loop:3", "app.S.siteB:21 <- app.S.loop:4");
-        assertThat(BlameSums.byOwnerChain(r, "T2").get("app.S.siteB:21 <- app.S.loop:4")).isCloseTo(17 * 3 / 14.0, within(1e-6));
-        assertThat(r.contentions().stream().filter(c -> c.waiter().equals(t2)).mapToLong(Contention::nanos).sum())
-                .isEqualTo(RecordingBuilder.ns(17));
+        t1HoldsBackToBack();
+        b.enter(t2, MON, 0x7f00, 5, 22, t1, AT_A)
+                .enter(t3, MON, 0x7f00, 30, 40, t2, AT_B);
+        assertT2sWaitSharedOverT1sHolds(b.build().blame());
     }
 
     /** Monitors: from a contended acquisition to the hand-off naming the thread previous owner; other tenures unseen. */
