@@ -27,8 +27,7 @@ import java.util.Set;
  * Deep mode's instrumentation of the classes {@link DeepSelection} selects, as they load:
  * <ul>
  *   <li>every {@code monitorenter}: {@code DUP; preEnter(o, site)} before, {@code postEnter()} after;</li>
- *   <li>every {@code monitorexit}, javac's exception-path copies included: {@code DUP; preExit(o)} before,
- *       {@code postExit()} after;</li>
+ *   <li>every {@code monitorexit}, javac's exception-path copies included: {@code DUP; preExit(o)} before;</li>
  *   <li>a {@code synchronized} method becomes the same explicit pair: its flag is cleared, the body
  *       starts with the monitor's entry, every return is preceded by its exit, and a catch-all handler
  *       around the whole body exits and rethrows, so every return and throw path releases (as the JVM
@@ -124,7 +123,6 @@ final class DeepTransformer implements ClassFileTransformer {
                     before.add(new InsnNode(Opcodes.DUP));
                     before.add(hook("preExit", "(Ljava/lang/Object;)V"));
                     m.instructions.insertBefore(insn, before);
-                    m.instructions.insert(insn, hook("postExit", "()V"));
                     changed = true;
                 }
                 case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKEINTERFACE -> changed |= replaceCall(owner, m, (MethodInsnNode) insn, line);
@@ -212,7 +210,6 @@ final class DeepTransformer implements ClassFileTransformer {
         exit.add(new InsnNode(Opcodes.DUP));
         exit.add(hook("preExit", "(Ljava/lang/Object;)V"));
         exit.add(new InsnNode(Opcodes.MONITOREXIT));
-        exit.add(hook("postExit", "()V"));
         return exit;
     }
 

@@ -15,7 +15,7 @@ abstract class DeepCountsEvent extends jdk.jfr.Event {
     @Label("Non-Recursive")
     public long nonRecursive;
     @Label("Slow")
-    @Description("Non-recursive acquisitions begun while another thread held or was taking the lock")
+    @Description("Non-recursive acquisitions begun while another thread held the lock")
     public long slow;
     @Label("Recursive")
     public long recursive;
@@ -34,12 +34,20 @@ abstract class DeepCountsEvent extends jdk.jfr.Event {
     @Timespan(Timespan.NANOSECONDS)
     public long maxHoldNanos;
     @Label("Hold Histogram")
-    @Description("Locked sections per decade of hold time, <1us to >=1s, comma-separated")
+    @Description("Locked sections per decade of hold time, <1us to >=1s, comma-separated (sampled sections weighted)")
     public String holdHistogram;
+    @Label("Blocked")
+    @Description("Slow acquisitions in which the thread blocked in the JVM (monitors) or parked (java.util.concurrent locks)")
+    public long blocked;
+    @Label("Timed Sections")
+    @Description("Locked sections whose hold was timed (all of an object's first 1,024, then one in 16)")
+    public long timedSections;
 
     /** Fills the counts: gets, non-recursive, slow, recursive, waits, notifies, sections, try failures, hold, longest hold. */
     void counts(long gets, long nonRecursive, long slow, long recursive, long waits, long notifies, long sections,
-                long tryFailures, long holdNanos, long maxHoldNanos, long[] histogram) {
+                long tryFailures, long holdNanos, long maxHoldNanos, long[] histogram, long blocked, long timedSections) {
+        this.blocked = blocked;
+        this.timedSections = timedSections;
         this.gets = gets;
         this.nonRecursive = nonRecursive;
         this.slow = slow;

@@ -2,6 +2,9 @@ package dev.lockscope.agent.boot;
 
 import jdk.internal.vm.annotation.DontInline;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,10 +20,16 @@ import java.util.concurrent.locks.Lock;
  * <p>Design of this hot path (it runs on every acquisition in the selected code):
  * <ul>
  *   <li><b>Per object</b> ({@link DeepLockRecord}): counters written by the lock's holder only, while
- *       it holds the lock, so they need no synchronisation; one atomic add on the record's contender
- *       count before a non-recursive attempt and one after the release (SLOW: another thread held or
- *       was taking the lock when this one arrived).</li>
- *   <li><b>Per site</b> ({@link DeepSites}): atomic adds, since one site locks many objects from many threads.</li>
+ *       it holds the lock, so they need no synchronisation; SLOW (another thread held the lock when this
+ *       one arrived) is a plain read of the record's owner: no atomic operation per acquisition.</li>
+ *   <li><b>Blocked</b>: only for a slow acquisition, the JVM's own count of this thread's blocked
+ *       monitor entries (parks, for {@code java.util.concurrent} locks) is read before and after it
+ *       ({@link ThreadMXBean#getThreadInfo(long)}, a few µs, no safepoint): the acquisition blocked if it
+ *       rose. The JVM counts there exactly where it posts JFR's {@code jdk.JavaMonitorEnter}, so the two
+ *       agree; SLOW also counts the acquisitions HotSpot got by spinning. Virtual threads have no such
+ *       count (never counted blocked).</li>
+ *   <li><b>Per site</b> ({@link DeepSites}): per-thread tables, plain writes (see there).</li>
+ *   <li><b>Hold times</b>: sampled after an object's first 1,024 sections ({@link DeepLockRecord}).</li>
  *   <li><b>Per thread</b>: the record between the probe before a {@code monitorenter} and the probe
  *       after it (nothing else runs on the thread in between), and a one-entry lookup cache.</li>
  *   <li><b>Shared map</b>: the first acquisition of a new object inserts its record into a
@@ -38,6 +47,8 @@ public final class DeepHooks {
     private static volatile int maxLocks = 100_000;
     private static final ConcurrentHashMap<Object, DeepLockRecord> RECORDS = new ConcurrentHashMap<>(1024);
     private static final AtomicLong UNTRACKED = new AtomicLong();
+    /** The JVM's per-thread blocked and waited counts (null if the platform has none). */
+    private static volatile ThreadMXBean threadCounts;
 
     /** What one thread carries from the probe before a monitorenter to the probe after it, a lookup cache, its site counters. */
     static final class PerThread {
@@ -46,9 +57,9 @@ public final class DeepHooks {
         DeepLockRecord entering;
         boolean enteringRecursive;
         boolean enteringSlow;
+        /** This thread's blocked-entry count before a slow monitor entry, -1 unknown. */
+        long enteringBlockedBefore;
         int enteringSite;
-        /** The record whose outermost release this thread is making (between preExit and postExit). */
-        DeepLockRecord leaving;
         DeepLockRecord last;
     }
 
@@ -86,7 +97,34 @@ public final class DeepHooks {
 
     public static void activate(int maxLockRecords) {
         maxLocks = maxLockRecords;
+        try {
+            threadCounts = ManagementFactory.getThreadMXBean(); // loaded here, never first on a locking path
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
         active = true;
+    }
+
+    /**
+     * The JVM's count of the times {@code t} blocked entering a monitor ({@code parks} false) or waited,
+     * parks included ({@code parks} true); -1 when unknown (a virtual thread, no management).
+     */
+    private static long blockingCount(Thread t, boolean parks) {
+        ThreadMXBean mx = threadCounts;
+        if (mx == null) {
+            return -1;
+        }
+        @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+
+        ThreadInfo info = mx.getThreadInfo(t.getId());
+        if (info == null) {
+            return -1;
+        }
+        return parks ? info.getWaitedCount() : info.getBlockedCount();
+    }
+
+    /** Whether the count of {@link #blockingCount} rose from {@code before}. */
+    private static boolean blockedSince(Thread t, boolean parks, long before) {
+        return before >= 0 && blockingCount(t, parks) > before;
     }
 
     public static void deactivate() {
@@ -142,7 +180,7 @@ public final class DeepHooks {
         return r;
     }
 
-    // ---- monitors: DUP; preEnter(o, site); MONITORENTER; postEnter() and DUP; preExit(o); MONITOREXIT; postExit() ----
+    // ---- monitors: DUP; preEnter(o, site); MONITORENTER; postEnter() and DUP; preExit(o); MONITOREXIT ----
 
     @DontInline
     public static void preEnter(Object lock, int site) {
@@ -158,9 +196,11 @@ public final class DeepHooks {
                 DeepSites.add(pt.sites, site, DeepSites.GETS);
                 return;
             }
-            boolean recursive = r.owner == Thread.currentThread(); // only this thread ever writes itself there
+            boolean recursive = r.owner == pt.thread; // only this thread ever writes itself there
             pt.enteringRecursive = recursive;
-            pt.enteringSlow = !recursive && r.arrive();
+            boolean slow = !recursive && r.heldByAnother(pt.thread);
+            pt.enteringSlow = slow;
+            pt.enteringBlockedBefore = slow ? blockingCount(pt.thread, false) : -1;
         } catch (Throwable t) {
             HookFailures.record(t);
         }
@@ -176,7 +216,11 @@ public final class DeepHooks {
             DeepLockRecord r = pt.entering;
             if (r != null) {
                 pt.entering = null;
-                r.acquired(pt.thread, pt.enteringRecursive, pt.enteringSlow, pt.enteringSite, pt.sites); // holding the monitor
+                if (!pt.enteringRecursive) {
+                    r.owner = pt.thread; // first: arrivals from now on are slow, while the blocked count is read
+                }
+                boolean blocked = pt.enteringSlow && blockedSince(pt.thread, false, pt.enteringBlockedBefore);
+                r.acquired(pt.thread, pt.enteringRecursive, pt.enteringSlow, blocked, pt.enteringSite, pt.sites); // holding the monitor
             }
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -190,27 +234,9 @@ public final class DeepHooks {
                 return;
             }
             PerThread pt = current();
-            pt.leaving = null;
             DeepLockRecord r = recordFor(pt, lock, false);
-            if (r != null && r.owner == pt.thread && r.releasing(pt.sites)) { // still holding the monitor
-                pt.leaving = r;
-            }
-        } catch (Throwable t) {
-            HookFailures.record(t);
-        }
-    }
-
-    @DontInline
-    public static void postExit() {
-        try {
-            if (!active) {
-                return;
-            }
-            PerThread pt = current();
-            DeepLockRecord r = pt.leaving;
-            if (r != null) {
-                pt.leaving = null;
-                r.leave();
+            if (r != null && r.owner == pt.thread) {
+                r.releasing(pt.sites); // still holding the monitor
             }
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -270,8 +296,7 @@ public final class DeepHooks {
             r.waits++; // holding the monitor
             DeepSites.add(pt.sites, site, DeepSites.WAITS);
             r.endSection(pt.sites);
-            r.owner = null;
-            r.leave(); // a waiting thread does not hold the monitor: acquisitions meanwhile are not slowed by it
+            r.owner = null; // a waiting thread does not hold the monitor: acquisitions meanwhile are not slow
             return r;
         } catch (Throwable t) {
             HookFailures.record(t);
@@ -285,7 +310,6 @@ public final class DeepHooks {
             return;
         }
         try {
-            r.arrive(); // holding the monitor again
             r.owner = Thread.currentThread();
             r.depth = depth;
             r.startSection(holdSite);
@@ -326,26 +350,16 @@ public final class DeepHooks {
     public static void lock(Lock lock, int site) {
         DeepLockRecord r = beforeLock(lock);
         boolean recursive = r != null && r.owner == Thread.currentThread();
-        boolean slow = r != null && !recursive && r.arrive();
-        try {
-            lock.lock();
-        } catch (Throwable t) {
-            notAcquired(r, recursive);
-            throw t;
-        }
+        long slow = slowMark(r, recursive);
+        lock.lock();
         afterLock(r, recursive, slow, site);
     }
 
     public static void lockInterruptibly(Lock lock, int site) throws InterruptedException {
         DeepLockRecord r = beforeLock(lock);
         boolean recursive = r != null && r.owner == Thread.currentThread();
-        boolean slow = r != null && !recursive && r.arrive();
-        try {
-            lock.lockInterruptibly();
-        } catch (Throwable t) {
-            notAcquired(r, recursive);
-            throw t;
-        }
+        long slow = slowMark(r, recursive);
+        lock.lockInterruptibly();
         afterLock(r, recursive, slow, site);
     }
 
@@ -353,20 +367,11 @@ public final class DeepHooks {
     public static boolean tryLock(Lock lock, int site) {
         DeepLockRecord r = beforeLock(lock);
         boolean recursive = r != null && r.owner == Thread.currentThread();
-        if (r != null && !recursive) {
-            r.arrive();
-        }
-        boolean got;
-        try {
-            got = lock.tryLock();
-        } catch (Throwable t) {
-            notAcquired(r, recursive);
-            throw t;
-        }
+        boolean got = lock.tryLock();
         if (got) {
-            afterLock(r, recursive, false, site);
+            afterLock(r, recursive, NOT_SLOW, site);
         } else {
-            tryFailed(r, recursive, site);
+            tryFailed(r, site);
         }
         return got;
     }
@@ -374,30 +379,40 @@ public final class DeepHooks {
     public static boolean tryLock(Lock lock, long time, TimeUnit unit, int site) throws InterruptedException {
         DeepLockRecord r = beforeLock(lock);
         boolean recursive = r != null && r.owner == Thread.currentThread();
-        boolean slow = r != null && !recursive && r.arrive();
-        boolean got;
-        try {
-            got = lock.tryLock(time, unit);
-        } catch (Throwable t) {
-            notAcquired(r, recursive);
-            throw t;
-        }
+        long slow = slowMark(r, recursive);
+        boolean got = lock.tryLock(time, unit);
         if (got) {
             afterLock(r, recursive, slow, site);
         } else {
-            tryFailed(r, recursive, site);
+            tryFailed(r, site);
         }
         return got;
     }
 
     public static void unlock(Lock lock, int site) {
-        DeepLockRecord released = beforeUnlock(lock);
+        beforeUnlock(lock);
+        lock.unlock();
+    }
+
+    /** {@link #slowMark}'s answer for an acquisition that is not slow. */
+    private static final long NOT_SLOW = Long.MIN_VALUE;
+
+    /**
+     * Before an outermost attempt on a {@code java.util.concurrent} lock: {@link #NOT_SLOW} when no other
+     * thread holds it, else this thread's waited count (parks included; -1 unknown), to tell after the
+     * acquisition whether it parked.
+     */
+    @DontInline
+    private static long slowMark(DeepLockRecord r, boolean recursive) {
         try {
-            lock.unlock();
-        } finally {
-            if (released != null) {
-                released.leave();
+            if (r == null || recursive) {
+                return NOT_SLOW;
             }
+            Thread me = Thread.currentThread();
+            return r.heldByAnother(me) ? blockingCount(me, true) : NOT_SLOW;
+        } catch (Throwable t) {
+            HookFailures.record(t);
+            return NOT_SLOW;
         }
     }
 
@@ -419,43 +434,40 @@ public final class DeepHooks {
     }
 
     @DontInline
-    private static void afterLock(DeepLockRecord r, boolean recursive, boolean slow, int site) {
+    private static void afterLock(DeepLockRecord r, boolean recursive, long slowMark, int site) {
         if (r == null) {
             return;
         }
         try {
-            r.acquired(Thread.currentThread(), recursive, slow, site, current().sites); // holding the lock
+            Thread me = Thread.currentThread();
+            if (!recursive) {
+                r.owner = me; // first: arrivals from now on are slow, while the blocked count is read
+            }
+            boolean slow = slowMark != NOT_SLOW;
+            boolean blocked = slow && blockedSince(me, true, slowMark);
+            r.acquired(me, recursive, slow, blocked, site, current().sites); // holding the lock
         } catch (Throwable t) {
             HookFailures.record(t);
         }
     }
 
-    private static void notAcquired(DeepLockRecord r, boolean recursive) {
-        if (r != null && !recursive) {
-            r.leave();
-        }
-    }
-
-    private static void tryFailed(DeepLockRecord r, boolean recursive, int site) {
+    private static void tryFailed(DeepLockRecord r, int site) {
         if (r != null) {
-            notAcquired(r, recursive);
             r.tryFailed();
         }
         DeepSites.add(current().sites, site, DeepSites.TRY_FAILURES);
     }
 
-    /** Before an unlock: the record when this is the holder's outermost release (to leave after it), else null. */
+    /** Before an unlock: ends the holder's locked section when this is its outermost release. */
     @DontInline
-    private static DeepLockRecord beforeUnlock(Lock lock) {
+    private static void beforeUnlock(Lock lock) {
         try {
             DeepLockRecord r = beforeLock(lock);
-            if (r != null && r.owner == Thread.currentThread() && r.releasing(current().sites)) { // still holding the lock
-                return r;
+            if (r != null && r.owner == Thread.currentThread()) {
+                r.releasing(current().sites); // still holding the lock
             }
-            return null;
         } catch (Throwable t) {
             HookFailures.record(t);
-            return null;
         }
     }
 }

@@ -42,4 +42,10 @@ public final class DeepLockEvent extends DeepCountsEvent {
     @Label("First Locker, Non-Recursive")
     @Description("Outermost acquisitions by the first locker over the whole run")
     public long firstLockerNonRecursive;
+    @Label("Fat Runs")
+    @Description("Runs of consecutive outermost acquisitions that were slow (contended)")
+    public long fatRuns;
+    @Label("Flat Runs")
+    @Description("Runs of consecutive outermost acquisitions that were not slow")
+    public long flatRuns;
 }

@@ -15,21 +15,33 @@ import java.lang.invoke.VarHandle;
  * before the release). The lock itself orders those writes (monitor exit/enter and {@code unlock}/
  * {@code lock} are release/acquire pairs), so they need no synchronisation of their own: this is the
  * cheap per-object accounting of Kawachiya's dissertation (probes that run while the object's own lock
- * is held). {@link #owner} is also read by threads that do not hold the lock, only to ask "is it me?":
- * a thread never sees its own id there unless it wrote it and has not cleared it since, because it is
- * the only writer of that value. The one field written outside the lock is {@link #contenders} (an
- * atomic add before the acquisition and after the release). The summary writer (JFR's periodic
- * thread) reads the plain fields racily; the figures are exact once the threads that lock the object
- * have stopped, as at the end of the run.
+ * is held). {@link #owner} is also read by threads that do not hold the lock: to ask "is it me?" (a
+ * thread never sees its own id there unless it wrote it and has not cleared it since, because it is
+ * the only writer of that value) and, before an outermost attempt, "is it held?" (SLOW). That second
+ * read is racy on purpose: no atomic operation on the hot path; a thread arriving in the few
+ * nanoseconds between another's acquisition and its write of {@code owner} (or its clearing and its
+ * release) is not counted slow. The one field written outside the lock is {@link #tryFailures}. The
+ * summary writer (JFR's periodic thread) reads the plain fields racily; the figures are exact once the
+ * threads that lock the object have stopped, as at the end of the run.
+ *
+ * <p>Hold times: the first {@link #EXACT_SECTIONS} locked sections of an object are all timed; after
+ * that one in {@link #SAMPLING_PERIOD}, chosen by a per-object pseudo-random sequence (no aliasing with
+ * threads that take turns), each counted {@link #SAMPLING_PERIOD} times in the hold total and the
+ * histogram, so both stay unbiased estimates while {@code System.nanoTime} (two per timed section) is
+ * read for one section in 16. The longest hold is the longest timed one.
  */
 public final class DeepLockRecord {
-    private static final VarHandle CONTENDERS;
     private static final VarHandle TRY_FAILURES;
+    /** Sections of an object timed one by one before sampling starts (small programs stay exact). */
+    static final int EXACT_SECTIONS = 1024;
+    /** One timed section in this many after the first {@link #EXACT_SECTIONS}; a power of two. */
+    static final int SAMPLING_PERIOD = 16;
+    private static final byte FLAT_RUN = 1;
+    private static final byte FAT_RUN = 2;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            CONTENDERS = l.findVarHandle(DeepLockRecord.class, "contenders", int.class);
             TRY_FAILURES = l.findVarHandle(DeepLockRecord.class, "tryFailures", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -42,8 +54,6 @@ public final class DeepLockRecord {
     /** A {@code java.util.concurrent} lock (true) or a monitor. */
     public final boolean juc;
 
-    /** Threads holding the lock or between the probe before the acquisition and the acquisition itself. */
-    private volatile int contenders;
     /** {@code tryLock} calls that did not get the lock (no lock held: an atomic add). */
     private volatile long tryFailures;
 
@@ -53,16 +63,28 @@ public final class DeepLockRecord {
     long gets;
     long nonRecursive;
     long slow;
+    /** Slow acquisitions in which the thread really blocked (the JVM's per-thread count rose). */
+    long blocked;
     long recursive;
     long waits;
     long notifies;
     /** Locked sections: outermost acquisitions, plus re-acquisitions after a wait (a wait splits a section). */
     long sections;
+    /** Sections whose hold was timed; {@link #holdNanos} and the histogram weigh each sampled one. */
+    long timedSections;
     long holdNanos;
     long maxHoldNanos;
     final long[] holdHistogram = new long[HoldHistogram.BUCKETS];
     long holdStart;
+    /** How many sections the current one stands for in the totals: 1, {@link #SAMPLING_PERIOD}, or 0 (untimed). */
+    int holdWeight;
     int holdSite = -1;
+    /** The sampling's xorshift state. */
+    int sampling;
+    /** Runs of consecutive outermost acquisitions that were slow (fat) and that were not (flat), and the current run's kind. */
+    long fatRuns;
+    long flatRuns;
+    byte run;
     /** The first thread that locked the object, and the site where it did. */
     long firstLockerTid;
     String firstLockerName;
@@ -80,16 +102,13 @@ public final class DeepLockRecord {
         this.key = new BlockerRecord.WeakKey(lock, identityHash);
         this.className = lock.getClass().getName();
         this.juc = juc;
+        this.sampling = identityHash | 1;
     }
 
-    /** Before an acquisition attempt that is not recursive: whether another thread holds or is taking the lock. */
-    boolean arrive() {
-        return (int) CONTENDERS.getAndAdd(this, 1) > 0;
-    }
-
-    /** After a release, or an attempt that did not acquire. */
-    void leave() {
-        CONTENDERS.getAndAdd(this, -1);
+    /** Whether another thread than {@code me} holds the lock now (a racy read: see the class comment). */
+    boolean heldByAnother(Thread me) {
+        Thread o = owner;
+        return o != null && o != me;
     }
 
     void tryFailed() {
@@ -97,7 +116,7 @@ public final class DeepLockRecord {
     }
 
     /** Just after {@code me} acquired the lock, holding it. */
-    void acquired(Thread me, boolean isRecursive, boolean wasSlow, int site, DeepSites.ThreadTable sites) {
+    void acquired(Thread me, boolean isRecursive, boolean wasSlow, boolean wasBlocked, int site, DeepSites.ThreadTable sites) {
         gets++;
         if (isRecursive) {
             recursive++;
@@ -106,6 +125,18 @@ public final class DeepLockRecord {
             nonRecursive++;
             if (wasSlow) {
                 slow++;
+                if (wasBlocked) {
+                    blocked++;
+                }
+            }
+            byte now = wasSlow ? FAT_RUN : FLAT_RUN;
+            if (now != run) {
+                run = now;
+                if (wasSlow) {
+                    fatRuns++;
+                } else {
+                    flatRuns++;
+                }
             }
             owner = me;
             depth = 1;
@@ -127,7 +158,7 @@ public final class DeepLockRecord {
         if (!isRecursive && me.getId() == firstLockerTid) {
             firstLockerNonRecursive++;
         }
-        DeepSites.acquired(sites, site, isRecursive, wasSlow);
+        DeepSites.acquired(sites, site, isRecursive, wasSlow, wasBlocked);
     }
 
     /** Just before {@code me} releases the lock once, holding it; true when the release is the outermost one. */
@@ -144,26 +175,44 @@ public final class DeepLockRecord {
 
     void startSection(int site) {
         holdSite = site;
-        holdStart = System.nanoTime();
+        if (sections < EXACT_SECTIONS) {
+            holdWeight = 1;
+        } else {
+            int x = sampling; // xorshift32
+            x ^= x << 13;
+            x ^= x >>> 17;
+            x ^= x << 5;
+            sampling = x;
+            holdWeight = (x & (SAMPLING_PERIOD - 1)) == 0 ? SAMPLING_PERIOD : 0;
+        }
+        if (holdWeight > 0) {
+            holdStart = System.nanoTime();
+        }
     }
 
     void endSection(DeepSites.ThreadTable sites) {
-        long held = Math.max(0, System.nanoTime() - holdStart);
         sections++;
-        holdNanos += held;
+        int weight = holdWeight;
+        if (weight == 0) {
+            DeepSites.held(sites, holdSite, 0, 0);
+            return;
+        }
+        long held = Math.max(0, System.nanoTime() - holdStart);
+        timedSections++;
+        holdNanos += held * weight;
         if (held > maxHoldNanos) {
             maxHoldNanos = held;
         }
-        holdHistogram[HoldHistogram.bucket(held)]++;
-        DeepSites.held(sites, holdSite, held);
+        holdHistogram[HoldHistogram.bucket(held)] += weight;
+        DeepSites.held(sites, holdSite, held, weight);
     }
 
     /**
      * The counts now, racily read unless the lock's users have stopped: gets, non-recursive, slow,
-     * recursive, waits, notifies, sections, try failures (in this order).
+     * recursive, waits, notifies, sections, try failures, blocked, timed sections (in this order).
      */
     public long[] counts() {
-        return new long[]{gets, nonRecursive, slow, recursive, waits, notifies, sections, tryFailures};
+        return new long[]{gets, nonRecursive, slow, recursive, waits, notifies, sections, tryFailures, blocked, timedSections};
     }
 
     long tryFailures() {

@@ -31,7 +31,9 @@ public final class DeepSites {
     public static final int SECTIONS = 7;
     public static final int HOLD_NANOS = 8;
     public static final int MAX_HOLD_NANOS = 9;
-    static final int HISTOGRAM = 10;
+    public static final int BLOCKED = 10;
+    public static final int TIMED_SECTIONS = 11;
+    static final int HISTOGRAM = 12;
     private static final int SIZE = HISTOGRAM + HoldHistogram.BUCKETS;
 
     /** One site: where it is and what it does. */
@@ -121,7 +123,7 @@ public final class DeepSites {
         }
     }
 
-    static void acquired(ThreadTable t, int id, boolean recursive, boolean slow) {
+    static void acquired(ThreadTable t, int id, boolean recursive, boolean slow, boolean blocked) {
         long[] row = mine(t, id);
         if (row == null) {
             return;
@@ -133,18 +135,26 @@ public final class DeepSites {
             row[NON_RECURSIVE]++;
             if (slow) {
                 row[SLOW]++;
+                if (blocked) {
+                    row[BLOCKED]++;
+                }
             }
         }
     }
 
-    static void held(ThreadTable t, int id, long nanos) {
+    /** A locked section ended; {@code weight} 0 when it was not timed, else how many sections its hold stands for. */
+    static void held(ThreadTable t, int id, long nanos, int weight) {
         long[] row = mine(t, id);
         if (row == null) {
             return;
         }
         row[SECTIONS]++;
-        row[HOLD_NANOS] += nanos;
-        row[HISTOGRAM + HoldHistogram.bucket(nanos)]++;
+        if (weight == 0) {
+            return;
+        }
+        row[TIMED_SECTIONS]++;
+        row[HOLD_NANOS] += nanos * weight;
+        row[HISTOGRAM + HoldHistogram.bucket(nanos)] += weight;
         if (nanos > row[MAX_HOLD_NANOS]) {
             row[MAX_HOLD_NANOS] = nanos;
         }
@@ -152,7 +162,7 @@ public final class DeepSites {
 
     /**
      * Every site's counters summed over all threads, indexed by site then by {@link #GETS} ...
-     * {@link #MAX_HOLD_NANOS}, then the hold histogram from index 10. Folds the tables of ended threads first.
+     * {@link #TIMED_SECTIONS}, then the hold histogram from index {@link #HISTOGRAM}. Folds the tables of ended threads first.
      */
     public static synchronized long[][] totals() {
         int n = sites.length;

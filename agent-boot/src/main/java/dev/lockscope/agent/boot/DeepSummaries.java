@@ -59,7 +59,10 @@ public final class DeepSummaries {
                 e.lockHash = r.identityHash;
                 e.kind = r.juc ? "juc" : "monitor";
                 long[] c = r.counts();
-                e.counts(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r.holdNanos, r.maxHoldNanos, r.holdHistogram.clone());
+                e.counts(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r.holdNanos, r.maxHoldNanos, r.holdHistogram.clone(),
+                        c[8], c[9]);
+                e.fatRuns = r.fatRuns;
+                e.flatRuns = r.flatRuns;
                 e.firstLocker = r.firstLockerName;
                 DeepSites.Site first = DeepSites.site(r.firstSite);
                 e.firstSite = first == null ? null : first.where;
@@ -78,7 +81,8 @@ public final class DeepSummaries {
                 e.kind = sites[i].kind;
                 e.counts(c[DeepSites.GETS], c[DeepSites.NON_RECURSIVE], c[DeepSites.SLOW], c[DeepSites.RECURSIVE],
                         c[DeepSites.WAITS], c[DeepSites.NOTIFIES], c[DeepSites.SECTIONS], c[DeepSites.TRY_FAILURES],
-                        c[DeepSites.HOLD_NANOS], c[DeepSites.MAX_HOLD_NANOS], DeepSites.holdHistogram(c));
+                        c[DeepSites.HOLD_NANOS], c[DeepSites.MAX_HOLD_NANOS], DeepSites.holdHistogram(c),
+                        c[DeepSites.BLOCKED], c[DeepSites.TIMED_SECTIONS]);
                 if (e.gets + e.waits + e.notifies + e.tryFailures > 0) {
                     e.commit();
                 }
@@ -105,7 +109,7 @@ public final class DeepSummaries {
 
     /**
      * Measures the probes on an uncontended monitor of this class: the same acquisitions with and without
-     * the four probes, best of several rounds, so that a busy machine inflates the figure less. Also the
+     * the three probes, best of several rounds, so that a busy machine inflates the figure less. Also the
      * mean hold the probes measure for a section that only increments a counter: how much every measured
      * hold is lengthened by the probes themselves. Runs on its own thread; deep mode must be active.
      */
@@ -130,7 +134,6 @@ public final class DeepSummaries {
                         calibrationCounter++;
                         DeepHooks.preExit(CALIBRATION_LOCK);
                     }
-                    DeepHooks.postExit();
                 }
                 long t2 = System.nanoTime();
                 bestBare = Math.min(bestBare, t1 - t0);

@@ -65,7 +65,8 @@ public final class DeepAnalysis implements RecordingVisitor {
         List<DeepSite> siteRows = new ArrayList<>(sites.values());
         siteRows.sort(Comparator.comparing(DeepSite::counts, bySlowThenGets).thenComparing(DeepSite::site)
                 .thenComparing(DeepSite::kind));
-        result = new DeepResult(info, recording.durationNanos(), lockRows, siteRows, LockBehaviour.of(lockRows));
+        result = new DeepResult(info, recording.durationNanos(), lockRows, siteRows, LockBehaviour.of(lockRows),
+                LibraryLockAdvice.of(lockRows));
     }
 
     /** The result, or null when the recording has no deep-mode events. */
@@ -76,6 +77,7 @@ public final class DeepAnalysis implements RecordingVisitor {
     /** Sums counts (the totals row). */
     static DeepCounts sum(List<DeepCounts> all) {
         long gets = 0, nonRec = 0, slow = 0, rec = 0, tries = 0, waits = 0, notifies = 0, sections = 0, hold = 0, max = 0;
+        long blocked = 0, timed = 0;
         long[] histogram = new long[HoldHistogram.BUCKETS];
         for (DeepCounts c : all) {
             gets += c.gets();
@@ -88,10 +90,12 @@ public final class DeepAnalysis implements RecordingVisitor {
             sections += c.sections();
             hold += c.holdNanos();
             max = Math.max(max, c.maxHoldNanos());
+            blocked += c.blocked();
+            timed += c.timedSections();
             for (int i = 0; i < histogram.length && i < c.holdHistogram().length; i++) {
                 histogram[i] += c.holdHistogram()[i];
             }
         }
-        return new DeepCounts(gets, nonRec, slow, rec, tries, waits, notifies, sections, hold, max, histogram);
+        return new DeepCounts(gets, nonRec, slow, rec, tries, waits, notifies, sections, hold, max, histogram, blocked, timed);
     }
 }

@@ -15,12 +15,14 @@ import java.util.List;
  * @param durationNanos  the recording's length, over which %UTIL is taken
  * @param locks          every lock object, most slow acquisitions first (then most hold time, most gets)
  * @param sites          every instrumented site that was used, in the same order
+ * @param libraryLocks   the library lock that fits each lock measured enough to judge: those that pay first, then most acquisitions first
  */
 public record DeepResult(DeepInfo info, long durationNanos, List<DeepLock> locks, List<DeepSite> sites,
-                         LockBehaviour behaviour) {
+                         LockBehaviour behaviour, List<LibraryLockAdvice> libraryLocks) {
     public DeepResult {
         locks = List.copyOf(locks);
         sites = List.copyOf(sites);
+        libraryLocks = List.copyOf(libraryLocks);
     }
 
     /** Every lock object's counts summed. */

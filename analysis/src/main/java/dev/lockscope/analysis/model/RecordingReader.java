@@ -208,7 +208,7 @@ public final class RecordingReader {
                     "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
                     "firstThread", "firstFrames");
             layout(EventNames.DEEP_LOCK, KIND_DEEP_LOCK, deepFields("lockClass", "lockHash", "kind", "firstLocker", "firstSite",
-                    "lockedByOthers", "firstRunAll", "firstRunNonRecursive", "firstLockerNonRecursive"));
+                    "lockedByOthers", "firstRunAll", "firstRunNonRecursive", "firstLockerNonRecursive", "fatRuns", "flatRuns"));
             layout(EventNames.DEEP_SITE, KIND_DEEP_SITE, deepFields("site", "kind"));
             layout(EventNames.DEEP_INFO, KIND_DEEP_INFO, "selection", "classes", "sites", "untracked", "probeNanos",
                     "holdInflationNanos", "probeFailures");
@@ -249,7 +249,7 @@ public final class RecordingReader {
         /** A deep-mode event's own fields, then the counts every one of them has (read by {@link #deepCounts}). */
         private static String[] deepFields(String... own) {
             String[] counts = {"gets", "nonRecursive", "slow", "recursive", "tryFailures", "waits", "notifies", "sections",
-                    "holdNanos", "maxHoldNanos", "holdHistogram"};
+                    "holdNanos", "maxHoldNanos", "holdHistogram", "blocked", "timedSections"};
             String[] all = java.util.Arrays.copyOf(own, own.length + counts.length);
             System.arraycopy(counts, 0, all, own.length, counts.length);
             return all;
@@ -258,7 +258,12 @@ public final class RecordingReader {
         private static DeepCounts deepCounts(long[] v, String[] s, int[] f, int from) {
             return new DeepCounts(at(v, f[from]), at(v, f[from + 1]), at(v, f[from + 2]), at(v, f[from + 3]),
                     at(v, f[from + 4]), at(v, f[from + 5]), at(v, f[from + 6]), at(v, f[from + 7]), at(v, f[from + 8]),
-                    at(v, f[from + 9]), HoldHistogram.parse(at(s, f[from + 10])));
+                    at(v, f[from + 9]), HoldHistogram.parse(at(s, f[from + 10])), at(v, f[from + 11]), timed(v, f, from));
+        }
+
+        /** Timed sections; a recording from before sampling timed every section. */
+        private static long timed(long[] v, int[] f, int from) {
+            return f[from + 12] < 0 ? at(v, f[from + 7]) : at(v, f[from + 12]);
         }
 
         private void layout(String event, int kind, String... fields) {
@@ -346,8 +351,8 @@ public final class RecordingReader {
                 case KIND_DEEP_LOCK -> {
                     lockscopeEvents++;
                     commit(b, new DeepLock(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), text(at(s, f[2])),
-                            deepCounts(v, s, f, 9), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
-                            at(v, f[7]), at(v, f[8])));
+                            deepCounts(v, s, f, 11), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
+                            at(v, f[7]), at(v, f[8]), at(v, f[9]), at(v, f[10])));
                 }
                 case KIND_DEEP_SITE -> {
                     lockscopeEvents++;

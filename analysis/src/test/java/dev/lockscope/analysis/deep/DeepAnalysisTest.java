@@ -17,12 +17,18 @@ class DeepAnalysisTest {
     static DeepCounts counts(long gets, long nonRec, long slow, long rec, long sections, long holdNanos) {
         long[] histogram = new long[8];
         histogram[2] = sections;
-        return new DeepCounts(gets, nonRec, slow, rec, 0, 0, 0, sections, holdNanos, holdNanos, histogram);
+        return new DeepCounts(gets, nonRec, slow, rec, 0, 0, 0, sections, holdNanos, holdNanos, histogram, slow / 2, sections);
     }
 
     static DeepLock lock(long time, String cls, int hash, DeepCounts c, boolean shared, long runAll, long runNonRec,
                          long firstLockerNonRec) {
-        return new DeepLock(time, cls, hash, "monitor", c, "t", "A.m:1", shared, runAll, runNonRec, firstLockerNonRec);
+        return lock(time, cls, hash, c, shared, runAll, runNonRec, firstLockerNonRec, c.slow() > 0 ? 1 : 0, 1);
+    }
+
+    static DeepLock lock(long time, String cls, int hash, DeepCounts c, boolean shared, long runAll, long runNonRec,
+                         long firstLockerNonRec, long fatRuns, long flatRuns) {
+        return new DeepLock(time, cls, hash, "monitor", c, "t", "A.m:1", shared, runAll, runNonRec, firstLockerNonRec,
+                fatRuns, flatRuns);
     }
 
     private static DeepResult analyse(Object... events) {
@@ -56,6 +62,7 @@ class DeepAnalysisTest {
         DeepCounts all = r.totals();
         assertThat(all.gets()).isEqualTo(35);
         assertThat(all.slow()).isEqualTo(2);
+        assertThat(all.blocked()).isEqualTo(1);
         assertThat(all.missPct()).isEqualTo(100.0 * 2 / 34, offset(1e-9));
         assertThat(r.locks().get(1).counts().utilPct(r.durationNanos())).isEqualTo(0.5, offset(1e-9));
         assertThat(r.locks().get(1).counts().avgHoldNanos()).isEqualTo(1_250_000);
@@ -82,5 +89,35 @@ class DeepAnalysisTest {
         assertThat(b.firstRepetitionNonRecursivePct()).isEqualTo(100.0);
         // Table 6.2's hit ratio counts outermost acquisitions against all: recursive ones are not hits
         assertThat(b.reserveForeverHitPct()).isEqualTo(25.0);
+    }
+
+    /**
+     * Library-lock advice on locks of known locality and transience: one thread's lock for life gets the
+     * reservation lock (it pays: docs/locks.md's PrimitiveTest row); a lock mostly of one thread with
+     * transient contention fits the asymmetric tasuki lock, which does not pay on x86; a lock with long
+     * contended runs, a lock used for wait/notify, and one of too few acquisitions get no advice.
+     */
+    @Test
+    void libraryLockAdviceFollowsLocalityAndTransience() {
+        DeepResult r = analyse(
+                // one thread, 10,000 acquisitions, never contended: first repetition 100%
+                lock(1, "Own", 1, counts(10_000, 10_000, 0, 0, 10_000, 0), false, 10_000, 10_000, 10_000, 0, 1),
+                // 9,000 of 10,000 in the first repetition; 10 contended runs of 10 against 11 flat runs of ~900
+                lock(1, "Mostly", 2, counts(10_000, 10_000, 100, 0, 10_000, 0), true, 9_000, 9_000, 9_500, 10, 11),
+                // contended in long runs: 5 runs of 800 slow against 5 flat runs of 1,200
+                lock(1, "Hot", 3, counts(10_000, 10_000, 4_000, 0, 10_000, 0), true, 100, 100, 2_000, 5, 5),
+                // one thread's lock but too few acquisitions to matter
+                lock(1, "Rare", 4, counts(999, 999, 0, 0, 999, 0), false, 999, 999, 999, 0, 1));
+        assertThat(r.libraryLocks()).extracting(a -> a.lock().lockClass()).containsExactly("Own", "Mostly");
+        LibraryLockAdvice own = r.libraryLocks().get(0);
+        assertThat(own.recommendation().lockClass).isEqualTo("ReservationLock");
+        assertThat(own.pays()).isTrue();
+        assertThat(own.sentence()).startsWith("Use ReservationLock: 100.0% of its 10,000 acquisitions in its first repetition, never contended")
+                .contains("1.8 ns against synchronized 16.0 ns");
+        LibraryLockAdvice mostly = r.libraryLocks().get(1);
+        assertThat(mostly.lock().flatToFatRatio()).isEqualTo((9_900 / 11.0) / (100 / 10.0), offset(1e-9));
+        assertThat(mostly.recommendation().lockClass).isEqualTo("AsymmetricTasukiLock");
+        assertThat(mostly.pays()).isFalse();
+        assertThat(mostly.sentence()).contains("would not pay");
     }
 }

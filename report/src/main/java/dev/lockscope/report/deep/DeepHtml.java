@@ -1,6 +1,7 @@
 package dev.lockscope.report.deep;
 
 import dev.lockscope.analysis.deep.DeepResult;
+import dev.lockscope.analysis.deep.LibraryLockAdvice;
 import dev.lockscope.analysis.model.DeepCounts;
 import dev.lockscope.analysis.model.DeepInfo;
 import dev.lockscope.analysis.model.DeepLock;
@@ -45,6 +46,15 @@ public final class DeepHtml {
             sb.append("<li>").append(esc(s)).append("</li>");
         }
         sb.append("</ul>");
+        if (!deep.libraryLocks().isEmpty()) {
+            sb.append("<h3>Library locks</h3><table class=\"deep\"><tr><th>lock</th><th>fits</th><th>pays</th><th>why</th></tr>");
+            for (LibraryLockAdvice a : deep.libraryLocks().subList(0, Math.min(ROWS, deep.libraryLocks().size()))) {
+                sb.append("<tr><td>").append(esc(a.lock().lockClass() + "@" + Integer.toHexString(a.lock().lockHash())))
+                        .append("</td><td>").append(esc(a.recommendation().lockClass)).append("</td><td>")
+                        .append(a.pays() ? "yes" : "no").append("</td><td>").append(esc(a.sentence())).append("</td></tr>");
+            }
+            sb.append("</table>");
+        }
         List<DeepLock> locks = deep.locks();
         sb.append("<h3>Locks</h3><div class=\"scroll\"><table class=\"deep\">").append(header("lock"));
         for (DeepLock l : locks.subList(0, Math.min(ROWS, locks.size()))) {
@@ -69,7 +79,7 @@ public final class DeepHtml {
 
     private static String header(String what) {
         StringBuilder sb = new StringBuilder("<tr>");
-        for (String h : new String[]{"kind", "gets", "nonrec", "slow", "%miss", "rec", "%util", "avg hold", "max hold",
+        for (String h : new String[]{"kind", "gets", "nonrec", "slow", "blocked", "%miss", "rec", "%util", "avg hold", "max hold",
                 "hold histogram (" + HoldHistogram.label(0) + " … " + HoldHistogram.label(HoldHistogram.BUCKETS - 1) + ")", what}) {
             sb.append("<th>").append(esc(h)).append("</th>");
         }
@@ -78,7 +88,7 @@ public final class DeepHtml {
 
     private static void row(StringBuilder sb, String kind, DeepCounts c, long durationNanos, String what) {
         sb.append("<tr><td>").append(esc(kind)).append("</td>");
-        for (long n : new long[]{c.gets(), c.nonRecursive(), c.slow()}) {
+        for (long n : new long[]{c.gets(), c.nonRecursive(), c.slow(), c.blocked()}) {
             sb.append("<td class=\"num\">").append(n).append("</td>");
         }
         sb.append(String.format(Locale.ROOT, "<td class=\"num\">%.2f</td><td class=\"num\">%d</td><td class=\"num\">%.2f</td>",

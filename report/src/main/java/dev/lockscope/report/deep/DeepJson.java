@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.deep.DeepResult;
+import dev.lockscope.analysis.deep.LibraryLockAdvice;
 import dev.lockscope.analysis.deep.LockBehaviour;
 import dev.lockscope.analysis.model.DeepCounts;
 import dev.lockscope.analysis.model.DeepInfo;
@@ -57,7 +58,23 @@ public final class DeepJson {
             counts(row, l.counts(), deep.durationNanos());
             row.put("firstLocker", l.firstLocker()).put("firstSite", l.firstSite()).put("lockedByOthers", l.lockedByOthers())
                     .put("firstRunAll", l.firstRunAll()).put("firstRunNonRecursive", l.firstRunNonRecursive())
-                    .put("firstLockerNonRecursive", l.firstLockerNonRecursive());
+                    .put("firstLockerNonRecursive", l.firstLockerNonRecursive()).put("fatRuns", l.fatRuns())
+                    .put("flatRuns", l.flatRuns());
+        }
+        ArrayNode advice = out.putArray("libraryLocks");
+        for (LibraryLockAdvice a : deep.libraryLocks()) {
+            DeepLock l = a.lock();
+            double ratio = l.flatToFatRatio();
+            ObjectNode row = advice.addObject().put("lockClass", l.lockClass()).put("identityHash", Integer.toHexString(l.lockHash()))
+                    .put("kind", l.kind()).put("firstSite", l.firstSite())
+                    .put("firstRepetitionPct", pct(100 * l.firstRepetitionShare()));
+            if (Double.isInfinite(ratio)) {
+                row.putNull("flatToFatRatio");
+            } else {
+                row.put("flatToFatRatio", pct(ratio));
+            }
+            row.put("recommendation", a.recommendation().lockClass).put("pays", a.pays())
+                    .put("benchmark", a.recommendation().benchmarkRow).put("evidence", a.evidence()).put("sentence", a.sentence());
         }
         ArrayNode sites = out.putArray("sites");
         for (DeepSite s : deep.sites()) {
@@ -71,7 +88,8 @@ public final class DeepJson {
                 .put("missPct", pct(c.missPct())).put("utilPct", pct(c.utilPct(durationNanos)))
                 .put("tryFailures", c.tryFailures()).put("waits", c.waits()).put("notifies", c.notifies())
                 .put("sections", c.sections()).put("holdNanos", c.holdNanos()).put("avgHoldNanos", c.avgHoldNanos())
-                .put("maxHoldNanos", c.maxHoldNanos());
+                .put("maxHoldNanos", c.maxHoldNanos()).put("blocked", c.blocked()).put("blockedPct", pct(c.blockedPct()))
+                .put("timedSections", c.timedSections());
         ArrayNode histogram = row.putArray("holdHistogram");
         for (long n : c.holdHistogram()) {
             histogram.add(n);

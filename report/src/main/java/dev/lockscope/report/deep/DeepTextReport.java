@@ -1,6 +1,7 @@
 package dev.lockscope.report.deep;
 
 import dev.lockscope.analysis.deep.DeepResult;
+import dev.lockscope.analysis.deep.LibraryLockAdvice;
 import dev.lockscope.analysis.model.DeepCounts;
 import dev.lockscope.analysis.model.DeepInfo;
 import dev.lockscope.analysis.model.DeepLock;
@@ -11,7 +12,10 @@ import dev.lockscope.core.LockTable;
 import java.util.List;
 import java.util.Locale;
 
-/** Deep mode's section of the text report: JLM's table per lock and per site, the hold histogram, lock behaviour. */
+/**
+ * Deep mode's section of the text report: JLM's table per lock and per site, the hold histogram, lock
+ * behaviour, and the library lock that fits each lock.
+ */
 public final class DeepTextReport {
     private DeepTextReport() {
     }
@@ -54,7 +58,7 @@ public final class DeepTextReport {
             more(sb, sites.size(), top, "site");
         }
         DeepCounts all = deep.totals();
-        sb.append("  hold times (locked sections):");
+        sb.append(all.holdsExact() ? "  hold times:" : "  hold times (sampled):");
         for (int i = 0; i < HoldHistogram.BUCKETS; i++) {
             sb.append(' ').append(HoldHistogram.label(i)).append(' ').append(all.holdHistogram()[i]);
         }
@@ -63,18 +67,34 @@ public final class DeepTextReport {
         for (String sentence : deep.behaviour().sentences()) {
             wrap(sb, sentence);
         }
+        if (!all.holdsExact()) {
+            wrap(sb, String.format(Locale.ROOT, "Hold times were timed for %d of %d locked sections (every one of an object's "
+                    + "first 1,024, then one in 16, each counted 16 times); the longest hold is the longest timed one.",
+                    all.timedSections(), all.sections()));
+        }
+        wrap(sb, "slow: begun while another thread held the lock; blocked: of those, the ones that blocked in the JVM "
+                + "(monitors; what JFR's jdk.JavaMonitorEnter records) or parked (java.util.concurrent locks). "
+                + "The rest were won by spinning.");
+        if (!deep.libraryLocks().isEmpty()) {
+            sb.append("library locks (lockscope-locks):\n");
+            for (LibraryLockAdvice a : deep.libraryLocks().subList(0, Math.min(top, deep.libraryLocks().size()))) {
+                sb.append(LockTable.clipLines("  " + a.lock().lockClass() + "@" + Integer.toHexString(a.lock().lockHash())
+                        + (a.lock().firstSite() == null ? "" : " at " + a.lock().firstSite()))).append('\n');
+                wrap(sb, a.sentence());
+            }
+        }
         return sb.toString();
     }
 
     private static String header(String what) {
-        return String.format(Locale.ROOT, "  %-3s %-7s %10s %10s %9s %7s %9s %6s %9s %9s%n      %s%n",
-                "#", "kind", "gets", "nonrec", "slow", "%miss", "rec", "%util", "avg hold", "max hold", what);
+        return String.format(Locale.ROOT, "  %-3s %-7s %9s %9s %8s %8s %6s %8s %6s %9s %9s%n      %s%n",
+                "#", "kind", "gets", "nonrec", "slow", "blocked", "%miss", "rec", "%util", "avg hold", "max hold", what);
     }
 
     private static String row(int rank, String kind, DeepCounts c, long durationNanos) {
-        return String.format(Locale.ROOT, "  %-3d %-7s %10d %10d %9d %7.2f %9d %6.2f %9s %9s", rank, kind, c.gets(),
-                c.nonRecursive(), c.slow(), c.missPct(), c.recursive(), c.utilPct(durationNanos), time(c.avgHoldNanos()),
-                time(c.maxHoldNanos()));
+        return String.format(Locale.ROOT, "  %-3d %-7s %9d %9d %8d %8d %6.2f %8d %6.2f %9s %9s", rank, kind, c.gets(),
+                c.nonRecursive(), c.slow(), c.blocked(), c.missPct(), c.recursive(), c.utilPct(durationNanos),
+                time(c.avgHoldNanos()), time(c.maxHoldNanos()));
     }
 
     /** A site's kind in the table's column: {@code monitorenter} is "enter", a synchronized method "method". */

@@ -20,9 +20,14 @@ class DeepReportTest {
     private static DeepResult result() {
         DeepAnalysis a = new DeepAnalysis();
         long[] histogram = {0, 0, 3, 1, 0, 0, 0, 0};
-        DeepCounts c = new DeepCounts(10, 8, 2, 2, 1, 1, 1, 4, 400_000, 250_000, histogram);
+        DeepCounts c = new DeepCounts(10, 8, 2, 2, 1, 1, 1, 4, 400_000, 250_000, histogram, 1, 4);
         a.deepLock(new DeepLock(5, "com.example.Cache<K>", 0xabc, "monitor", c, "worker-1", "com.example.Cache.get:12",
-                true, 3, 3, 6));
+                true, 3, 3, 6, 2, 3));
+        // one thread's counter: 5,000 acquisitions, all in the first repetition, never contended
+        long[] fast = {5_000, 0, 0, 0, 0, 0, 0, 0};
+        DeepCounts own = new DeepCounts(5_000, 5_000, 0, 0, 0, 0, 0, 5_000, 1_000_000, 900, fast, 0, 1_500);
+        a.deepLock(new DeepLock(5, "com.example.Counter", 0xdef, "monitor", own, "main", "com.example.Counter.inc:3",
+                false, 5_000, 5_000, 5_000, 0, 1));
         a.deepSite(new DeepSite(5, "com.example.Cache.get:12", "monitorenter", c));
         a.deepInfo(new DeepInfo(5, "com.example.**", 3, 9, 0, 41, 18, 0));
         a.finish(new RecordingInfo(Path.of("r.jfr"), 0, 2_000_000L, Map.of()));
@@ -35,13 +40,21 @@ class DeepReportTest {
         JsonNode lock = deep.get("locks").get(0);
         assertThat(lock.get("gets").asLong()).isEqualTo(10);
         assertThat(lock.get("slow").asLong()).isEqualTo(2);
+        assertThat(lock.get("blocked").asLong()).isEqualTo(1);
+        assertThat(lock.get("blockedPct").decimalValue()).isEqualByComparingTo("12.5000");
         assertThat(lock.get("missPct").decimalValue()).isEqualByComparingTo("25.0000");
         assertThat(lock.get("utilPct").decimalValue()).isEqualByComparingTo("20.0000");
         assertThat(lock.get("avgHoldNanos").asLong()).isEqualTo(100_000);
         assertThat(lock.get("identityHash").asText()).isEqualTo("abc");
         assertThat(deep.get("holdHistogramBuckets")).hasSize(8);
         assertThat(deep.get("probes").get("probeNanosPerAcquisition").asLong()).isEqualTo(41);
-        assertThat(deep.get("behaviour").get("reserveForeverHitPct").decimalValue()).isEqualByComparingTo("60.0000");
+        JsonNode advice = deep.get("libraryLocks");
+        assertThat(advice).hasSize(1);
+        assertThat(advice.get(0).get("lockClass").asText()).isEqualTo("com.example.Counter");
+        assertThat(advice.get(0).get("recommendation").asText()).isEqualTo("ReservationLock");
+        assertThat(advice.get(0).get("pays").asBoolean()).isTrue();
+        assertThat(advice.get(0).get("flatToFatRatio").isNull()).isTrue();
+        assertThat(advice.get(0).get("evidence").asText()).contains("1.8 ns against synchronized 16.0 ns");
         assertThat(deep.get("sites").get(0).get("site").asText()).isEqualTo("com.example.Cache.get:12");
     }
 
@@ -50,7 +63,9 @@ class DeepReportTest {
         String text = DeepTextReport.render(result(), 10);
         assertThat(text).contains("deep mode: every acquisition in com.example.** (3 classes, 9 sites)")
                 .contains("probe cost 41 ns per acquisition").contains("com.example.Cache<K>@abc")
-                .contains("  25.00 ").contains("100.0 us").contains("lock behaviour:");
+                .contains("  25.00 ").contains("100.0 us").contains("lock behaviour:")
+                .contains("hold times (sampled): <1us 5000 ")
+                .contains("library locks (lockscope-locks):").contains("Use ReservationLock: 100.0% of its 5,000 acquisitions");
         assertThat(text.lines()).allMatch(l -> l.length() <= 100);
     }
 
@@ -58,6 +73,6 @@ class DeepReportTest {
     void htmlEscapesNames() {
         String html = DeepHtml.fragment(result());
         assertThat(html).contains("com.example.Cache&lt;K&gt;@abc").doesNotContain("Cache<K>");
-        assertThat(html).contains("60.00%");
+        assertThat(html).contains("<th>blocked</th>").contains("<h3>Library locks</h3>").contains("<td>ReservationLock</td>");
     }
 }
