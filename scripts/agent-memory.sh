@@ -92,7 +92,7 @@ def rss_kb(pid, heap):
     return total, inside
 
 def nmt(text, category):
-    m = re.search(r"-\s+%s \(reserved=\d+, committed=(\d+)\)\s*\n(?:\s*\(malloc=\d+ #\d+\) \(peak=(\d+))?" % re.escape(category), text)
+    m = re.search(r"-\s+%s \(reserved=\d+, committed=(\d+)\)\s*\n(?:\s*\(malloc=\d+(?: tag=[^#]*)? #\d+\) \(peak=(\d+))?" % re.escape(category), text)
     if not m:
         return "-", "-"
     return "%.0f" % (int(m.group(1)) / 1e6), ("%.0f" % (int(m.group(2)) / 1e6) if m.group(2) else "-")
