@@ -5,8 +5,7 @@
 # (NMT, summary), and for each run it prints:
 #   - peak RSS (the kernel's high-water mark, VmHWM), and the peaks of its part inside the Java heap's
 #     address range and outside it (/proc/PID/smaps every 0.2 s; the heap's range from jcmd
-#     GC.heap_info), so that G1 touching more or
-#     fewer heap regions is told apart from memory the JVM keeps natively;
+#     GC.heap_info): G1 touching more or fewer heap regions told apart from native memory;
 #   - NMT at exit: the Java heap's committed size, metaspace and class space, and the malloc peaks of
 #     Tracing (JFR's native buffers and tables) and Arena Chunk (the JIT compilers' scratch memory,
 #     freed after each compilation but kept resident by the C allocator).
@@ -31,7 +30,7 @@ while [[ $# -gt 0 ]]; do
     --repeats) repeats="$2"; shift 2 ;;
     --agent) agent="$2"; shift 2 ;;
     --configs) configs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "agent-memory: unknown option $1" >&2; exit 2 ;;
     *) workloads+=("$1"); shift ;;
   esac
@@ -92,7 +91,7 @@ def rss_kb(pid, heap):
     return total, inside
 
 def nmt(text, category):
-    m = re.search(r"-\s+%s \(reserved=\d+, committed=(\d+)\)\s*\n(?:\s*\(malloc=\d+ #\d+\) \(peak=(\d+))?" % re.escape(category), text)
+    m = re.search(r"-\s+%s \(reserved=\d+, committed=(\d+)\)\s*\n(?:\s*\(malloc=\d+(?: tag=[^#]*)? #\d+\) \(peak=(\d+))?" % re.escape(category), text)
     if not m:
         return "-", "-"
     return "%.0f" % (int(m.group(1)) / 1e6), ("%.0f" % (int(m.group(2)) / 1e6) if m.group(2) else "-")

@@ -20,7 +20,11 @@ import java.util.Map;
  * blocker's recorded hand-offs released in that method.
  *
  * <p>Bounded: {@link #MAX_BLOCKERS} blockers, {@link #MAX_METHODS} methods each (later ones count as
- * {@link #OTHER}). Written by the agent's event-stream thread, read by scrapes; guarded by this.
+ * {@link #OTHER}). When a new blocker finds the map full, the half with the fewest releases counted is
+ * dropped: in a JVM that runs for days blockers come and go (a lock table's entries, collected
+ * objects), and a full map that kept its first blockers would never tally a lock that turns hot later.
+ * A blocker dropped and seen again starts counting anew (its shares are fractions of what was counted).
+ * Written by the agent's event-stream thread, read by scrapes; guarded by this.
  */
 final class OwnerMethods {
     static final int MAX_BLOCKERS = 4096;
@@ -42,13 +46,27 @@ final class OwnerMethods {
         Map<String, Long> methods = byBlocker.get(blocker);
         if (methods == null) {
             if (byBlocker.size() >= MAX_BLOCKERS) {
-                return;
+                dropLeastReleased();
             }
             methods = new LinkedHashMap<>();
             byBlocker.put(blocker, methods);
         }
         String slot = methods.containsKey(method) || methods.size() < MAX_METHODS ? method : OTHER;
         methods.merge(slot, 1L, Long::sum);
+    }
+
+    /** Removes the half of the blockers with the fewest releases counted (ties: any of them). */
+    private void dropLeastReleased() {
+        List<Map.Entry<String, Long>> totals = new ArrayList<>(byBlocker.size());
+        byBlocker.forEach((blocker, methods) -> totals.add(Map.entry(blocker, methods.values().stream().mapToLong(Long::longValue).sum())));
+        totals.sort(Map.Entry.comparingByValue());
+        for (Map.Entry<String, Long> e : totals.subList(0, totals.size() / 2)) {
+            byBlocker.remove(e.getKey());
+        }
+    }
+
+    synchronized int blockers() {
+        return byBlocker.size();
     }
 
     /** The methods that released this blocker with their shares, most first; empty when none was seen. */

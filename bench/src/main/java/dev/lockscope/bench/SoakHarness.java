@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * ({@code --soak-duration}). Every 10 s it samples the JVM's resident set (and its part in the Java
  * heap's address range, from /proc/PID/smaps) and the bytes in its JFR repository; every 5 minutes
  * the JVM's native memory tracking (NMT) total and Java heap, committed. Reported: the slope of each after warm-up (the first
- * fifth of the run) by least squares, in MB per hour, and the server's throughput against a bare run.
+ * fifth of the run) by least squares, in MB per hour, and the server's throughput against bare runs
+ * just before and just after it (two, so that a change of the machine's load over the hour shows).
  * Not in CI and not in the default sections: {@code scripts/performance.sh --only soak}.
  */
 final class SoakHarness {
@@ -69,7 +70,7 @@ final class SoakHarness {
         List<String> bareCommand = new ArrayList<>(List.of(settings.java()));
         bareCommand.addAll(jvm);
         bareCommand.addAll(List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD, THREADS, "2", Long.toString(bareSeconds)));
-        double bare = throughput(MeasuredProcess.run(bareCommand, work.resolve("bare.txt")).output());
+        double bareBefore = throughput(MeasuredProcess.run(bareCommand, work.resolve("bare-before.txt")).output());
 
         Path log = work.resolve("soak.txt");
         List<String> soakCommand = new ArrayList<>(List.of(settings.java()));
@@ -117,6 +118,8 @@ final class SoakHarness {
             }
         }
         String output = Files.readString(log);
+        double bareAfter = throughput(MeasuredProcess.run(bareCommand, work.resolve("bare-after.txt")).output());
+        double bare = (bareBefore + bareAfter) / 2;
         if (p.exitValue() != 0 || samples.size() < 3) {
             settings.failures().incrementAndGet();
             return "## Soak (continuous mode)\n\nfailed (exit " + p.exitValue() + ", " + samples.size() + " samples): see " + log + "\n";
@@ -139,8 +142,8 @@ final class SoakHarness {
                 + row("NMT committed", samples.stream().filter(s -> !Double.isNaN(s[5])).toList(), steadyNmt, 5)
                 + row("Java heap committed", samples.stream().filter(s -> !Double.isNaN(s[6])).toList(), steadyNmt, 6)
                 + row("JFR repository (disk)", samples, steady, 4)
-                + String.format(Locale.ROOT, "%nThroughput: %.0f requests/s over the soak against %.0f bare (%d s, same JVM options): overhead %+.1f%%.%n",
-                        soak, bare, bareSeconds, 100 * (bare / soak - 1));
+                + String.format(Locale.ROOT, "%nThroughput: %.0f requests/s over the soak against %.0f / %.0f bare before / after it (%d s each, same JVM "
+                        + "options): overhead %+.1f%% against their mean.%n", soak, bareBefore, bareAfter, bareSeconds, 100 * (1 - soak / bare));
     }
 
     private static String row(String what, List<double[]> all, List<double[]> steady, int column) {
