@@ -84,6 +84,30 @@ public final class CallTree<F> {
         n.self += weight;
     }
 
+    /**
+     * The node of a call chain, created with no weight when new: a caller that adds to one chain many
+     * times keeps the node and adds with {@link #add(Node, long)}, without looking the chain up again.
+     */
+    public Node<F> node(List<F> rootFirst) {
+        Node<F> n = root;
+        for (F f : rootFirst) {
+            Node<F> parent = n;
+            n = parent.children.computeIfAbsent(f, k -> new Node<>(k, parent));
+        }
+        return n;
+    }
+
+    /** Adds one sample at a node of this tree ({@link #node}): the same as {@link #add(List, long)} with its chain. */
+    public void add(Node<F> node, long weight) {
+        if (weight < 0) {
+            throw new IllegalArgumentException("negative weight " + weight);
+        }
+        node.self += weight;
+        for (Node<F> n = node; n != null; n = n.parent) {
+            n.total += weight;
+        }
+    }
+
     /** The same for a chain given innermost first, as JFR stacks are. */
     public void addInnermostFirst(List<F> innermostFirst, long weight) {
         List<F> rootFirst = new ArrayList<>(innermostFirst);

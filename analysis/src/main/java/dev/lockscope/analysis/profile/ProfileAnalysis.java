@@ -71,6 +71,14 @@ public final class ProfileAnalysis implements RecordingVisitor {
      * the list's identity first: no list is built or hashed again for a stack already seen.
      */
     private final Map<List<String>, Map<String, List<String>>> pathsByStack = new IdentityHashMap<>();
+    /**
+     * The wall tree's node of each wait place (group and leaf) under each distinct stack, by the
+     * stack's identity: a wait adds its time there without building, hashing or walking its path.
+     */
+    private final Map<List<String>, Map<WaitPlace, CallTree.Node<String>>> waitNodes = new IdentityHashMap<>();
+    private final Map<ThreadRef, String> poolByThread = new HashMap<>();
+    private final Map<List<String>, String> virtualPoolByStack = new IdentityHashMap<>();
+    private final Map<String, String> parkLeaves = new HashMap<>();
     /** When JFR's sampler looked: the time of every execution sample, of any thread. */
     private final SampleTicks ticks = new SampleTicks();
     private long period;
@@ -123,7 +131,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
 
     private void park(ParkWait p, long end) {
         waited(p.thread(), p.beginNanos(), end, p.frames(),
-                "[parked on " + p.blockerClass() + "]");
+                parkLeaves.computeIfAbsent(p.blockerClass(), c -> "[parked on " + c + "]"));
     }
 
     @Override
@@ -165,16 +173,37 @@ public final class ProfileAnalysis implements RecordingVisitor {
         if (end <= begin) {
             return;
         }
-        tree(wall, VirtualThreads.poolOf(thread, frames)).add(rootFirst(frames, leaf), end - begin);
+        String group = pool(thread, frames);
+        Map<WaitPlace, CallTree.Node<String>> byPlace = waitNodes.computeIfAbsent(frames, k -> new HashMap<>());
+        WaitPlace place = new WaitPlace(group, leaf);
+        CallTree<String> tree = tree(wall, group);
+        CallTree.Node<String> node = byPlace.get(place);
+        if (node == null) {
+            node = tree.node(rootFirst(frames, leaf));
+            byPlace.put(place, node);
+        }
+        tree.add(node, end - begin);
         recordWait(thread, begin, end);
+    }
+
+    /** {@link VirtualThreads#poolOf}, once per thread (per stack for unnamed virtual threads, grouped by their task). */
+    private String pool(ThreadRef thread, List<String> frames) {
+        if (thread != null && thread.name().startsWith("virtual#")) {
+            return virtualPoolByStack.computeIfAbsent(frames, f -> VirtualThreads.poolOf(thread, f));
+        }
+        return thread == null ? VirtualThreads.poolOf(null, frames)
+                : poolByThread.computeIfAbsent(thread, t -> VirtualThreads.poolOf(t, frames));
     }
 
     private void recordWait(ThreadRef thread, long begin, long end) {
         ThreadSamples t = running.computeIfAbsent(thread, k -> new ThreadSamples());
         t.addWait(begin, end);
-        if (t.samples.isEmpty() && t.waitCount() > HELD_SAMPLES) {
-            // a thread that waits and is not sampled: only a late sample near these waits could use them
-            t.dropWaitsBefore(begin);
+        if (t.waitCount() > t.dropWaitsAt) {
+            // a thread that waits and is not sampled: only a late sample near these waits could use them;
+            // one with held samples: weighing them needs the wait before the oldest and every later one
+            // (a thread's samples arrive in time order), so its waits do not pile up between weighings
+            t.dropWaitsBefore(t.samples.isEmpty() ? begin : t.oldestSample());
+            t.dropWaitsAt = Math.max(HELD_SAMPLES, 2 * t.waitCount()); // what a sample still holds is not dropped again and again
         }
     }
 
@@ -305,6 +334,9 @@ public final class ProfileAnalysis implements RecordingVisitor {
     private record Sample(long time, List<String> path, String group) {
     }
 
+    private record WaitPlace(String group, String leaf) {
+    }
+
     /** The times of all execution samples, sorted when read. */
     private static final class SampleTicks {
         private long[] times = new long[64];
@@ -369,6 +401,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
         long[] waitBegins = new long[4];
         long[] waitEnds = new long[4];
         int waitCount;
+        int dropWaitsAt = HELD_SAMPLES;
         /** The time of the latest sample already weighed ({@link Long#MIN_VALUE} before the first). */
         long lastWeighed = Long.MIN_VALUE;
 
@@ -385,8 +418,23 @@ public final class ProfileAnalysis implements RecordingVisitor {
             return waitCount;
         }
 
+        long oldestSample() {
+            long oldest = Long.MAX_VALUE;
+            for (Sample s : samples) {
+                oldest = Math.min(oldest, s.time());
+            }
+            return oldest;
+        }
+
         /** Sorts the waits by begin (a thread's waits do not overlap, so their ends follow the same order). */
         void sortWaits() {
+            int sortedUpTo = 1;
+            while (sortedUpTo < waitCount && waitBegins[sortedUpTo - 1] <= waitBegins[sortedUpTo]) {
+                sortedUpTo++;
+            }
+            if (sortedUpTo >= waitCount) {
+                return; // as they mostly come: a thread's waits are delivered in end order
+            }
             Integer[] order = new Integer[waitCount];
             for (int i = 0; i < waitCount; i++) {
                 order[i] = i;

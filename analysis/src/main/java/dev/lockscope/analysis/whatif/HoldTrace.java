@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -70,6 +71,7 @@ public final class HoldTrace implements RecordingVisitor {
     private final Map<Long, List<Point>> pointsByThread = new HashMap<>();
     private final Map<Long, ThreadRef> threads = new HashMap<>();
     private int points;
+    private final Map<List<String>, String> siteByStack = new IdentityHashMap<>();
     private long droppedFrom = Long.MAX_VALUE;
     private LockTrace result;
 
@@ -106,8 +108,12 @@ public final class HoldTrace implements RecordingVisitor {
         });
     }
 
-    private static String site(List<String> frames) {
-        return frames == null ? null : LAYERS.firstUserFrame(frames).orElse(frames.isEmpty() ? null : frames.get(0));
+    /** The site of a point, once per distinct stack (the reader hands out one list per stack). */
+    private String site(List<String> frames) {
+        if (frames == null || points >= MAX_POINTS) {
+            return null; // past the cap the point is dropped, its site never read
+        }
+        return siteByStack.computeIfAbsent(frames, f -> LAYERS.firstUserFrame(f).orElse(f.isEmpty() ? null : f.get(0)));
     }
 
     private void add(ThreadRef thread, Point p) {
