@@ -117,7 +117,8 @@ public final class TextReport {
         return "lockscope: interactive report (open in a browser): " + html;
     }
 
-    private static void wrap(StringBuilder sb, String text, String first, String next) {
+    /** {@code text} in lines of at most {@link LockTable#WIDTH} columns, the first begun with {@code first}, the rest with {@code next}. */
+    public static void wrap(StringBuilder sb, String text, String first, String next) {
         StringBuilder line = new StringBuilder(first);
         for (String word : text.split(" ")) {
             if (line.length() + word.length() + 1 > LockTable.WIDTH && line.length() > next.length()) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.profile.ThreadCpuTimes;
 import dev.lockscope.core.LockTable;
+import dev.lockscope.report.TextReport;
 
 import java.util.List;
 import java.util.Locale;
@@ -65,21 +66,8 @@ public final class ThreadCpuReport {
         if (rows.size() > shown) {
             sb.append("  (").append(rows.size() - shown).append(" more threads that used CPU; JSON and HTML have all)\n");
         }
-        wrap(sb, kernelNote(t));
+        TextReport.wrap(sb, kernelNote(t), "  ", "  ");
         return sb.toString();
-    }
-
-    /** {@code text} in lines of at most {@link LockTable#WIDTH} columns, indented by two. */
-    private static void wrap(StringBuilder sb, String text) {
-        StringBuilder line = new StringBuilder(" ");
-        for (String word : text.split(" ")) {
-            if (line.length() + 1 + word.length() > LockTable.WIDTH && line.length() > 2) {
-                sb.append(line).append('\n');
-                line = new StringBuilder(" ");
-            }
-            line.append(' ').append(word);
-        }
-        sb.append(line).append('\n');
     }
 
     /**
