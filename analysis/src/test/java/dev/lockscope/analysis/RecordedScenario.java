@@ -68,18 +68,22 @@ final class RecordedScenario {
     private static void overlappingParks() throws Exception {
         CountDownLatch aParked = new CountDownLatch(1);
         CountDownLatch bParked = new CountDownLatch(1);
+        CountDownLatch aReturned = new CountDownLatch(1);
         Thread a = new Thread(() -> {
             Park p = new Park(OVERLAP, OVERLAP_HASH);
             aParked.countDown();
             await(bParked);
             sleep(10);
             p.end();
+            aReturned.countDown();
         }, "overlap-A");
+        // B returns only after A did, however late A is scheduled (sleeps alone raced under load)
         Thread b = new Thread(() -> {
             await(aParked);
             Park p = new Park(OVERLAP, OVERLAP_HASH);
             bParked.countDown();
-            sleep(30);
+            await(aReturned);
+            sleep(20);
             p.end();
         }, "overlap-B");
         a.start();
