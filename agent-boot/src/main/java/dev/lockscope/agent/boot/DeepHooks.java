@@ -114,12 +114,17 @@ public final class DeepHooks {
         if (mx == null) {
             return -1;
         }
-        @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+
-        ThreadInfo info = mx.getThreadInfo(t.getId());
-        if (info == null) {
+        try {
+            @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+
+            ThreadInfo info = mx.getThreadInfo(t.getId());
+            if (info == null) {
+                return -1;
+            }
+            return parks ? info.getWaitedCount() : info.getBlockedCount();
+        } catch (Throwable e) {
+            HookFailures.record(e);
             return -1;
         }
-        return parks ? info.getWaitedCount() : info.getBlockedCount();
     }
 
     /** Whether the count of {@link #blockingCount} rose from {@code before}. */
