@@ -119,7 +119,8 @@ public final class OverheadHarness {
             String benchmark = jmh[0].replaceFirst("-t[0-9]+$", "");
             int iterations = measure.equals("1") ? 1 : 3;
             int iterationSeconds = settings.smoke() ? 1 : 2;
-            w.add(new Workload(jmh[0], jmh[2], List.of("-cp", bench.toString(), "org.openjdk.jmh.Main",
+            // jmh.ignoreLock: JMH refuses to start while another JMH holds /tmp/jmh.lock (another user's run)
+            w.add(new Workload(jmh[0], jmh[2], List.of("-Djmh.ignoreLock=true", "-cp", bench.toString(), "org.openjdk.jmh.Main",
                     "LockMicroBenchmarks." + benchmark + "$", "-f", "0", "-t", jmh[1], "-wi", settings.smoke() ? "1" : WARMUP_SECONDS, "-w", "1s",
                     "-i", Integer.toString(iterations), "-r", iterationSeconds + "s", "-rf", "json", "-rff", result.toString()), result,
                     iterations * iterationSeconds));
