@@ -134,7 +134,7 @@ public final class AccuracyHarness {
             Map<String, ToolReadings.Reading> readings;
             if (tool.equals("lockscope")) {
                 String json = exec(List.of(java, "-jar", root.resolve("cli/target/lockscope.jar").toString(), "report",
-                        jfr.toString(), "--format", "json"));
+                        jfr.toString(), "--format", "json", "--instances")); // per object: the workload's two locks share one lock site (hold)
                 readings = ToolReadings.fromLockscope(new ObjectMapper().readTree(json), sites);
             } else {
                 readings = ToolReadings.fromLockEvents(ToolReadings.readJfr(jfr), sites);

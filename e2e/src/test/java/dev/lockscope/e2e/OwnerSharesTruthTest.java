@@ -24,9 +24,11 @@ import static org.assertj.core.api.Assertions.within;
  */
 class OwnerSharesTruthTest {
     /**
-     * The issue asks for 5 points. Measured on this 2-core machine shared with seven other builds (load ~20
-     * to 28): ReentrantLock within 1.6 points (JDK 17 and 25); monitors within 4 points, except three sites
-     * on JDK 17, 6 to 9 points off (a systematic bias, docs/owner-blame.md): bound 10 points.
+     * The issue asks for 5 points, which the accuracy harness reports. Measured on this 2-core machine shared
+     * with seven other builds: monitors within 2 points (load 20 to 52, JDK 17 and 25); ReentrantLock within
+     * 1.6 points at a load of 20 to 28, but single runs at 16 threads 12 to 13 points off at a load of 42
+     * (docs/owner-blame.md): bound 10 points. At a load of 47 one monitor case read 10.2 points and two
+     * ReentrantLock hold estimates exceeded their 20%: this test needs a machine loaded less than that.
      */
     private static final double POINTS = 0.10;
     private static final String[] SITES = {"siteA", "siteB", "siteC"};
