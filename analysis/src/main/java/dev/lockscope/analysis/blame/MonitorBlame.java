@@ -84,7 +84,7 @@ final class MonitorBlame {
     void monitorWait(MonitorWait w) {
         ThreadRef notifier = w.notifier() == null ? ThreadRef.UNKNOWN : w.notifier();
         LockId lock = LockId.monitor(w.monitorClass(), w.address());
-        if (w.wokenByAnotherThread()) {
+        if (w.wokenByAnotherThread() && !waitsForAnEnd(w)) {
             LockId waitLock = LockId.waitOn(w.monitorClass(), w.address());
             long end = w.endNanos();
             ThreadRef owner = notifier;
@@ -109,6 +109,15 @@ final class MonitorBlame {
         if (recent.size() > WAITS_KEPT) {
             recent.removeFirst();
         }
+    }
+
+    /**
+     * A join or a process wait: the JVM's notify when a thread or process ends wakes it, but nothing was
+     * held, so it is a conditional wait, not a wait/notify lock (the report's rules call it "other").
+     */
+    private static boolean waitsForAnEnd(MonitorWait w) {
+        return FrameText.anyMethodStartsWith(w.frames(), "java.lang.Thread.join")
+                || FrameText.anyMethodStartsWith(w.frames(), "java.lang.ProcessImpl.waitFor");
     }
 
     /**
