@@ -42,7 +42,7 @@ public final class TextReport {
      */
     public static String render(Report report, Path html, int top) {
         StringBuilder sb = new StringBuilder(render(report.contention(), top));
-        sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top))
+        sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
                 .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
         if (report.deep() != null) {
