@@ -29,6 +29,9 @@ import java.time.Duration;
  *   deep=PATTERNS          deep mode: count every lock acquisition in the classes matching the patterns
  *                          (':'-separated, e.g. com.example.**:org.acme.Cache*); premain only
  *   deepExclude=PATTERNS   classes left out of deep mode
+ *   delayRelease=Class.method:DURATION  the what-if experiment (lockscope whatif --measure): every release of a
+ *                          lock in the methods of that name waits DURATION first, the lock held (1us to 1s);
+ *                          premain only; prints the releases it delayed at exit
  *   maxBlockerMemory=SIZE  bytes the live records and their shared first stacks use at most (default 16m)
  *   report=stderr|full|off print the table at JVM exit: the top 10 lock sites one line each (stderr, the
  *                          default), every site with its details (full), or nothing (off)
@@ -64,6 +67,9 @@ final class AgentOptions {
     int maxBlockers = 50_000;
     /** Deep mode's class selection, or null when deep mode is off. */
     DeepSelection deep;
+    /** The what-if experiment: {@code Class.method} whose lock releases wait {@link #delayReleaseNanos}; null when off. */
+    String delayReleaseSite;
+    long delayReleaseNanos;
     long maxBlockerMemory = dev.lockscope.agent.boot.BlockerRegistry.DEFAULT_MAX_BYTES;
     boolean reportAtExit = true;
     /** The exit table with every lock site and its details, not only the top ones in one line each. */
@@ -79,7 +85,7 @@ final class AgentOptions {
     Path dumpTo;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, maxBlockerMemory, deep, deepExclude, report, quiet, metricsPort, jmx, continuous, "
+            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
@@ -115,6 +121,16 @@ final class AgentOptions {
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "deep" -> deep = require(key, value);
                 case "deepExclude" -> deepExclude = require(key, value);
+                case "delayRelease" -> {
+                    String v = require(key, value);
+                    int colon = v.lastIndexOf(':');
+                    int dot = colon < 0 ? -1 : v.lastIndexOf('.', colon);
+                    if (dot <= 0 || dot == colon - 1) {
+                        throw new IllegalArgumentException("agent option delayRelease must be Class.method:DURATION, not '" + v + "'");
+                    }
+                    o.delayReleaseSite = v.substring(0, colon);
+                    o.delayReleaseNanos = OptionValues.durationNanos(name, v.substring(colon + 1), 1_000, 1_000_000_000);
+                }
                 case "maxBlockerMemory" -> o.maxBlockerMemory = OptionValues.bytes(name, require(key, value), 64L << 10, 1L << 30);
                 case "report" -> {
                     String v = require(key, value);

@@ -4,6 +4,7 @@ import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.DeepHooks;
 import dev.lockscope.agent.boot.DeepSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
+import dev.lockscope.agent.boot.ReleaseDelay;
 import dev.lockscope.core.OptionValues;
 
 import java.io.IOException;
@@ -147,6 +148,9 @@ public final class LockscopeAgent {
         if (options.deep != null) {
             startDeepMode(options.deep, inst, attached);
         }
+        if (options.delayReleaseSite != null) {
+            startReleaseDelay(options, inst, attached);
+        }
         if (exitHook != null) {
             // the previous session's (stopped already): one hook per JVM, not one per attach/stop cycle
             Runtime.getRuntime().removeShutdownHook(exitHook);
@@ -183,6 +187,24 @@ public final class LockscopeAgent {
         Thread calibration = new Thread(DeepSummaries::calibrate, "lockscope-deep-calibration");
         calibration.setDaemon(true);
         calibration.start();
+    }
+
+    /**
+     * The what-if experiment: the releases in one method wait a known time, and the JVM says at exit how many
+     * it delayed (lockscope whatif --measure reads that line). At JVM start only, like deep mode.
+     */
+    private static void startReleaseDelay(AgentOptions options, Instrumentation inst, boolean attached) {
+        if (attached) {
+            log("delayRelease needs the agent at JVM start; it is off for this attach");
+            return;
+        }
+        ReleaseDelayTransformer delay = new ReleaseDelayTransformer(options.delayReleaseSite);
+        ReleaseDelay.configure(options.delayReleaseNanos);
+        inst.addTransformer(delay, false);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> log(String.format(java.util.Locale.ROOT,
+                "release delay at %s: %d releases delayed, %d ns in all%s", options.delayReleaseSite, ReleaseDelay.releases(),
+                ReleaseDelay.delayedNanos(), delay.failure() != null ? " (instrumentation failed: " + delay.failure() + ")"
+                        : delay.instrumentedAny() ? "" : " (no method of that name was loaded)")), "lockscope-release-delay"));
     }
 
     /** Lock objects deep mode keeps statistics of at most (about 200 bytes each); further ones count at their site only. */

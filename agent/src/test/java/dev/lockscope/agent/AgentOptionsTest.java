@@ -82,6 +82,19 @@ class AgentOptionsTest {
     }
 
     @Test
+    void delayReleaseIsOneMethodAndADuration() {
+        AgentOptions o = AgentOptions.parse("delayRelease=app.Catalog.search:2ms");
+        assertThat(o.delayReleaseSite).isEqualTo("app.Catalog.search");
+        assertThat(o.delayReleaseNanos).isEqualTo(2_000_000);
+        assertThat(AgentOptions.parse("file=x.jfr").delayReleaseSite).isNull();
+        for (String bad : new String[]{"delayRelease=search:2ms", "delayRelease=Catalog.search", "delayRelease=Catalog.:1ms",
+                "delayRelease=Catalog.search:5s", "delayRelease=Catalog.search:0"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentOptions.parse(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delayRelease");
+        }
+    }
+
+    @Test
     void deepModeSelection() {
         AgentOptions o = AgentOptions.parse("deep=com.example.**:org.acme.*,deepExclude=com.example.gen.**");
         assertThat(o.deep.selects("com.example.Service")).isTrue();

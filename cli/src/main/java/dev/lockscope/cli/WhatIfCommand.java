@@ -39,13 +39,42 @@ import java.util.concurrent.Callable;
                 "  lockscope whatif app.jfr --lock 1 --factor 0.5",
                 "  lockscope whatif app.jfr --lock 'java.util.concurrent.locks.ReentrantLock$NonfairSync@3765a5b6'",
                 "  lockscope whatif app.jfr --site Catalog.search --factor 0.25",
-                "  lockscope whatif app.jfr --lock 1 --remove --format json"})
+                "  lockscope whatif app.jfr --lock 1 --remove --format json",
+                "With --measure, an experiment instead of a replay: runs COMMAND (which prints its throughput) once "
+                        + "profiled, to find the lock sites waited for most, then again and again, as it is and with "
+                        + "every release at one site delayed by a known share of its hold (the lock still held); "
+                        + "how much the throughput drops ranks the sites by sensitivity and extrapolates the gain "
+                        + "of halving their holds.",
+                "  lockscope whatif --measure -- java -jar app.jar",
+                "  lockscope whatif --measure --site Catalog.search --repeat 3 -- java -jar app.jar"})
 final class WhatIfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<recording>", description = "JFR file written by the lockscope agent")
+    @Parameters(arity = "1..*", paramLabel = "<recording>|COMMAND", description = "JFR file written by the lockscope "
+            + "agent; with --measure, the command to run (after --)")
+    List<String> arguments;
     Path recording;
+
+    @Option(names = "--measure", description = "measure by experiment, running the COMMAND with longer holds")
+    boolean measure;
+
+    @Option(names = "--delay", paramLabel = "PCT", defaultValue = "25", description = "with --measure: each delayed "
+            + "release waits this percent of the site's average hold (default: ${DEFAULT-VALUE})")
+    double delayPct;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "2", description = "with --measure: repeats of the "
+            + "experiment; each gives every site its own sensitivity (default: ${DEFAULT-VALUE})")
+    int repeats;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "3", description = "with --measure and no --site: the "
+            + "lock sites waited for most that are measured (default: ${DEFAULT-VALUE})")
+    int top;
+
+    @Option(names = "--throughput-regex", paramLabel = "REGEX", defaultValue = ThroughputPattern.DEFAULT,
+            description = "with --measure: the throughput in the command's output, its first group the number, the "
+                    + "last match counts (default: ${DEFAULT-VALUE})")
+    String throughputRegex;
 
     @Option(names = "--lock", paramLabel = "ID", description = "the lock: its rank in `lockscope report --instances`'s table "
             + "(1 is the first), its class@id as the report names it, or its id alone")
@@ -71,6 +100,13 @@ final class WhatIfCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
         }
+        if (measure) {
+            return measure();
+        }
+        if (arguments.size() > 1) {
+            throw new UserError("one recording, not " + arguments.size() + " arguments (a command needs --measure)");
+        }
+        recording = Path.of(arguments.get(0));
         if (!(factor >= 0 && factor <= 1000)) {
             throw new UserError("--factor must be between 0 and 1000, not " + factor);
         }
@@ -100,7 +136,7 @@ final class WhatIfCommand implements Callable<Integer> {
                 out = JsonReport.write(root);
             } else {
                 out = ranking.isEmpty() ? "lockscope: no thread waited for a lock in " + recording.getFileName()
-                        + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE).substring(1)
+                        + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE, true).substring(1)
                         + "assumptions:\n" + String.join("", WhatIf.ASSUMPTIONS.stream().map(a -> "  - " + a + "\n").toList());
             }
         } else {
@@ -121,6 +157,50 @@ final class WhatIfCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(out);
         spec.commandLine().getOut().flush();
         return spec.commandLine().getOut().checkError() ? 1 : 0;
+    }
+
+    private Integer measure() {
+        if (lock != null || remove) {
+            throw new UserError("--measure names lock sites with --site, not --lock or --remove");
+        }
+        if (!(delayPct > 0 && delayPct <= 400)) {
+            throw new UserError("--delay must be between 0 and 400 percent, not " + delayPct);
+        }
+        if (repeats < 1 || repeats > 20 || top < 1 || top > 20) {
+            throw new UserError("--repeat and --top must be between 1 and 20");
+        }
+        Path dir;
+        try {
+            dir = java.nio.file.Files.createTempDirectory("lockscope-whatif-");
+        } catch (java.io.IOException e) {
+            throw new UserError("cannot create a temporary directory: " + e.getMessage());
+        }
+        List<WhatIfReport.Measured> measured = new WhatIfMeasure(arguments, new ThroughputPattern(throughputRegex), dir, 900)
+                .run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100, repeats);
+        deleteRuns(dir); // kept when a run failed: the error names its output there
+        String out;
+        if (format.equals("json")) {
+            com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            root.put("repeats", repeats);
+            root.set("measured", WhatIfReport.measuredJson(measured));
+            out = JsonReport.write(root);
+        } else {
+            out = WhatIfReport.measuredText(measured, repeats);
+        }
+        spec.commandLine().getOut().print(out);
+        spec.commandLine().getOut().flush();
+        return spec.commandLine().getOut().checkError() ? 1 : 0;
+    }
+
+    private static void deleteRuns(Path dir) {
+        try (var files = java.nio.file.Files.list(dir)) {
+            for (Path f : files.toList()) {
+                java.nio.file.Files.deleteIfExists(f);
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("lockscope: could not delete the runs' files in " + dir + ": " + e.getMessage());
+        }
     }
 
     /**

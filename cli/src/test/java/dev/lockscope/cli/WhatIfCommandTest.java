@@ -67,6 +67,11 @@ class WhatIfCommandTest {
         assertOneLineError(ReportCommandTest.run("whatif", rec, "--remove"), "--remove needs --lock");
         assertOneLineError(ReportCommandTest.run("whatif", rec, "--lock", "1", "--factor", "-1"), "--factor must be between 0 and 1000");
         assertOneLineError(ReportCommandTest.run("whatif", rec, "--format", "xml"), "unknown format 'xml'");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, rec), "one recording, not 2 arguments (a command needs --measure)");
+        assertOneLineError(ReportCommandTest.run("whatif", "--measure", "--lock", "1", "--", "java", "-version"),
+                "--measure names lock sites with --site");
+        assertOneLineError(ReportCommandTest.run("whatif", "--measure", "--delay", "0", "--", "java", "-version"),
+                "--delay must be between 0 and 400 percent");
         assertOneLineError(ReportCommandTest.run("whatif", Files.writeString(dir.resolve("x.jfr"), "hello").toString()), "");
     }
 

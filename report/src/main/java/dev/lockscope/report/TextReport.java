@@ -44,7 +44,7 @@ public final class TextReport {
     public static String render(Report report, Path html, int top) {
         List<String> header = report.cpuTimes() == null ? List.of() : List.of(ThreadCpuReport.headerLine(report.cpuTimes()));
         StringBuilder sb = new StringBuilder(render(report.contention(), top, header));
-        sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top))
+        sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
                 .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
         if (report.deep() != null) {

@@ -132,9 +132,10 @@ public final class HoldTrace implements RecordingVisitor {
     @Override
     public void finish(RecordingInfo info) {
         long end = Math.min(info.endNanos(), droppedFrom);
-        boolean[] modelled = new boolean[locks.size()];
+        boolean[] modelled = new boolean[locks.size()], monitor = new boolean[locks.size()];
         for (int i = 0; i < modelled.length; i++) {
-            modelled[i] = locks.get(i).kind() == dev.lockscope.core.LockKind.MONITOR || ownedBlockers.contains(i);
+            monitor[i] = locks.get(i).kind() == dev.lockscope.core.LockKind.MONITOR;
+            modelled[i] = monitor[i] || ownedBlockers.contains(i);
         }
         // pass 1: pair each thread's points into holds, some ends still unknown
         List<Long> tids = new ArrayList<>(pointsByThread.keySet());
@@ -146,7 +147,7 @@ public final class HoldTrace implements RecordingVisitor {
             ps.removeIf(p -> p.time() >= end || !modelled[p.lock()]);
             ps.sort(Comparator.comparingLong(Point::time).thenComparing(p -> p.acquire()));
             moveLateReleasesBeforeTheNextRequest(ps);
-            List<MutableHold> holds = pair(ps, info.startNanos(), end);
+            List<MutableHold> holds = pair(ps, monitor, info.startNanos(), end);
             if (!holds.isEmpty()) {
                 holdsByThread.add(holds);
                 threadRefs.add(info.threads().getOrDefault(tid, threads.get(tid)));
@@ -171,14 +172,17 @@ public final class HoldTrace implements RecordingVisitor {
      * wake-up; by then the releasing thread may have asked for its next lock. A release up to
      * {@link #REPARK_NANOS} after the thread's own request of another lock is put before that request:
      * the thread let the monitor go, then asked for the next (else the replay would have it wait for the
-     * next lock while still holding the monitor, a nesting the program did not have).
+     * next lock while still holding the monitor, a nesting the program did not have). Likewise a release seen
+     * while the thread was itself waiting for the same monitor again (asked before, got it after): a thread
+     * never waits for a monitor it holds, so it had let it go before it asked (else the release would close
+     * the new hold, before its own grant).
      */
     private static void moveLateReleasesBeforeTheNextRequest(List<Point> ps) {
         for (int i = 1; i < ps.size(); i++) {
             Point rel = ps.get(i);
             int j = i;
-            while (rel.lateRelease() && j > 0 && ps.get(j - 1).acquire() && ps.get(j - 1).lock() != rel.lock()
-                    && rel.time() - ps.get(j - 1).request() < REPARK_NANOS) {
+            while (rel.lateRelease() && j > 0 && ps.get(j - 1).acquire() && (ps.get(j - 1).lock() != rel.lock()
+                    ? rel.time() - ps.get(j - 1).request() < REPARK_NANOS : ps.get(j - 1).grant() > rel.time())) {
                 Point acq = ps.get(j - 1);
                 rel = new Point(rel.lock(), false, acq.request(), acq.request(), rel.site(), true);
                 ps.set(j - 1, rel);
@@ -212,8 +216,13 @@ public final class HoldTrace implements RecordingVisitor {
         }
     }
 
-    /** One thread's points in time order into holds: an acquisition up to the next release of the same lock. */
-    private static List<MutableHold> pair(List<Point> ps, long start, long end) {
+    /**
+     * One thread's points in time order into holds: an acquisition up to the next release of the same lock.
+     * A park again soon after a grant is the same acquisition (a woken waiter that lost the lock to a barging
+     * thread); a monitor entry never is: JFR records one entry from the first block to the grant, and a thread
+     * blocks on a monitor only when it does not hold it.
+     */
+    private static List<MutableHold> pair(List<Point> ps, boolean[] monitor, long start, long end) {
         List<MutableHold> holds = new ArrayList<>();
         Map<Integer, MutableHold> open = new HashMap<>();
         Map<Integer, Long> lastTime = new HashMap<>();
@@ -225,7 +234,7 @@ public final class HoldTrace implements RecordingVisitor {
         List<MutableHold> awaitingNextPoint = new ArrayList<>();
         for (Point p : ps) {
             MutableHold o = open.get(p.lock());
-            boolean repark = p.acquire() && o != null && p.request() - o.grant < REPARK_NANOS;
+            boolean repark = p.acquire() && o != null && !monitor[p.lock()] && p.request() - o.grant < REPARK_NANOS;
             if (!repark) {
                 for (MutableHold h : awaitingNextPoint) {
                     h.upperBound = Math.min(h.upperBound, p.time());

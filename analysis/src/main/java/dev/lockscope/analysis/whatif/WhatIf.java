@@ -72,6 +72,11 @@ public final class WhatIf {
             }
             return parts >= 3 && spread <= 10 && holdsSeenPct >= 80 ? "high" : "medium";
         }
+
+        /** Low confidence: no advice; the outputs rank only the others. */
+        public boolean lowConfidence() {
+            return confidence().equals("low");
+        }
     }
 
     /** The prediction for the holds of {@code lock} (null: of every lock) at {@code site} (null: all) scaled by {@code factor}. */
@@ -147,7 +152,8 @@ public final class WhatIf {
 
     /**
      * Every lock waited for in the recording (at most {@link #RANKED_LOCKS}, those waited for longest),
-     * each with its holds halved, the greatest predicted gain first.
+     * each with its holds halved: those of medium or high confidence first, then the low ones, each by the
+     * greatest predicted gain.
      */
     public static List<Prediction> ranking(LockTrace trace) {
         long[] recordedWait = new long[trace.locks().size()];
@@ -171,7 +177,9 @@ public final class WhatIf {
         for (int i : waited.subList(0, Math.min(RANKED_LOCKS, waited.size()))) {
             out.add(predict(trace, baselines, trace.locks().get(i), null, RANKING_FACTOR, false));
         }
-        out.sort(Comparator.comparingDouble(Prediction::changePct).reversed());
+        // low confidence is no advice: after every trustworthy prediction, whatever it predicts (a lock of two
+        // holds can replay to any number)
+        out.sort(Comparator.comparing(Prediction::lowConfidence).thenComparing(Comparator.comparingDouble(Prediction::changePct).reversed()));
         return out;
     }
 

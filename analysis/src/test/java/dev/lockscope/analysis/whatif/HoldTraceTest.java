@@ -81,6 +81,30 @@ class HoldTraceTest {
     }
 
     @Test
+    void aMonitorReleaseSeenWhileTheReleaserWaitsForItAgainEndsTheEarlierHold() {
+        LockTrace trace = trace(t -> {
+            t.monitorEnter(new MonitorEnter(T1, "app.A", 1, 0, 100, T3, AT_SERVICE)); // t1 holds A from 100
+            t.monitorEnter(new MonitorEnter(T1, "app.A", 1, 130, 400, T3, AT_SERVICE)); // asks again at 130, gets it at 400
+            t.monitorEnter(new MonitorEnter(T2, "app.A", 1, 50, 160, T1, AT_SERVICE)); // t2 gets A from t1 at 160
+        });
+
+        // t1 had let A go by 130 (it blocked on A then); the release seen at 160 is not the end of the hold from 400
+        assertThat(trace.holds().get(0)).startsWith(new Hold(0, 0, 100, 130, "app.Service.update:42", true, true));
+        assertThat(trace.holds().get(0).get(1)).matches(h -> h.grantNanos() == 400 && h.releaseNanos() >= 400, "hold from 400");
+    }
+
+    @Test
+    void aMonitorEntrySoonAfterAGrantIsANewAcquisition() {
+        LockTrace trace = trace(t -> {
+            t.monitorEnter(new MonitorEnter(T1, "app.A", 1, 10, 20, T3, AT_SERVICE));
+            t.monitorEnter(new MonitorEnter(T2, "app.A", 1, 15, 30, T1, AT_SERVICE)); // t1 released A at 30
+            t.monitorEnter(new MonitorEnter(T1, "app.A", 1, 35, 50, T2, AT_SERVICE)); // and blocked on it again 5 ns later
+        });
+
+        assertThat(trace.holds().get(0)).hasSize(2).first().isEqualTo(new Hold(0, 10, 20, 30, "app.Service.update:42", true, true));
+    }
+
+    @Test
     void aParkAgainAfterLosingTheLockIsTheSameAcquisition() {
         LockTrace trace = trace(t -> {
             t.parkEnd(park(T1, RL, 10, 20, 2));

@@ -22,11 +22,22 @@ public final class WhatIfReport {
     private WhatIfReport() {
     }
 
-    /** The ranked table, preceded by an empty line; empty when no lock was waited for. */
-    public static String section(List<WhatIf.Prediction> ranking, int top) {
+    /** Why a low-confidence prediction is no advice, in the words the outputs show. */
+    static final String LOW_CONFIDENCE_WHY = "the quarters of the recording disagree, few holds were seen, "
+            + "or the replay reordered a lock";
+
+    /**
+     * The ranked table, preceded by an empty line; empty when no lock was waited for. Only predictions of
+     * medium or high confidence are ranked as advice; those of low confidence are counted in one line
+     * ({@code listLow}: listed apart below it, as {@code lockscope whatif} does), and when none is left the
+     * section says plainly that no prediction is trustworthy.
+     */
+    public static String section(List<WhatIf.Prediction> ranking, int top, boolean listLow) {
         if (ranking.isEmpty()) {
             return "";
         }
+        List<WhatIf.Prediction> trusted = ranking.stream().filter(p -> !p.lowConfidence()).toList();
+        List<WhatIf.Prediction> low = ranking.stream().filter(WhatIf.Prediction::lowConfidence).toList();
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                 "%nwhat would help: each lock's holds %s as long in a replay of the recording (see: lockscope whatif)%n",
                 factor(WhatIf.RANKING_FACTOR)));
@@ -34,6 +45,24 @@ public final class WhatIfReport {
             sb.append(String.format(Locale.ROOT, "  (the first %.1f s of the recording only: the bound on the trace)%n",
                     ranking.get(0).replayedNanos() / 1e9));
         }
+        if (trusted.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "  no prediction is trustworthy here: all %d have low confidence%n"
+                    + "  (%s)%n", low.size(), LOW_CONFIDENCE_WHY));
+        } else {
+            rows(sb, trusted, top);
+            if (!low.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, "  (%d more of low confidence, no advice%s)%n", low.size(),
+                        listLow ? ": below" : ": lockscope whatif lists them"));
+            }
+        }
+        if (listLow && !low.isEmpty()) {
+            sb.append("low confidence, no advice (lockscope whatif --lock ID says why):\n");
+            rows(sb, low, top);
+        }
+        return sb.toString();
+    }
+
+    private static void rows(StringBuilder sb, List<WhatIf.Prediction> ranking, int top) {
         sb.append(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s%n", "predicted", "quarters alone", "conf.", "lock",
                 "then waited for most"));
         for (WhatIf.Prediction p : ranking.subList(0, Math.min(top, ranking.size()))) {
@@ -44,7 +73,6 @@ public final class WhatIfReport {
         if (ranking.size() > top) {
             sb.append("  (").append(ranking.size() - top).append(" more locks, --top)\n");
         }
-        return sb.toString();
     }
 
     /** The answer to one question: the prediction, how far to trust it, and what the replay assumes. */
@@ -112,6 +140,75 @@ public final class WhatIfReport {
     public static ArrayNode assumptions() {
         ArrayNode a = MAPPER.createArrayNode();
         WhatIf.ASSUMPTIONS.forEach(a::add);
+        return a;
+    }
+
+    /**
+     * One lock site measured by experiment ({@code lockscope whatif --measure}).
+     *
+     * @param site               {@code pkg.Class.method:line}, as the report names lock sites
+     * @param holdNanos          its average hold in the profiled run
+     * @param delayNanos         what each delayed release waited, on average
+     * @param sensitivity        mean over the repeats of {@code -ln(T'/T) / ln(1 + delay/hold)}
+     * @param low                the lowest repeat's sensitivity
+     * @param high               the highest
+     * @param halvingPct         throughput change expected from halving the holds, {@code 2^sensitivity - 1}
+     * @param throughputChangePct each repeat's measured change with the longer holds, percent
+     */
+    public record Measured(String site, double holdNanos, double delayNanos, double sensitivity, double low, double high,
+                           double halvingPct, List<Double> throughputChangePct) {
+        public Measured {
+            throughputChangePct = List.copyOf(throughputChangePct);
+        }
+
+        /**
+         * From the repeats: {@code high} when three or more agree within 0.2, {@code low} with one repeat or when
+         * they differ by more than 0.5, else {@code medium}.
+         */
+        public String confidence() {
+            int n = throughputChangePct.size();
+            double spread = high - low;
+            if (n < 2 || spread > 0.5) {
+                return "low";
+            }
+            return n >= 3 && spread <= 0.2 ? "high" : "medium";
+        }
+    }
+
+    /** The experiment's table, the most sensitive site first. */
+    public static String measuredText(List<Measured> sites, int repeats) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "measured: each lock site's releases delayed, "
+                + "the lock held; %d %s, the most sensitive first%n", repeats, repeats == 1 ? "repeat" : "repeats"));
+        sb.append(String.format(Locale.ROOT, "  %7s %8s %8s %-19s %-6s %8s  %s%n", "hold ms", "delay ms", "thruput",
+                "sensitivity", "conf.", "halving", "lock site"));
+        for (Measured m : sites) {
+            double change = m.throughputChangePct().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %7.2f %8.2f %8s %-19s %-6s %8s  %s",
+                    m.holdNanos() / 1e6, m.delayNanos() / 1e6, pct(change),
+                    String.format(Locale.ROOT, "%.2f [%.2f,%.2f]", m.sensitivity(), m.low(), m.high()), m.confidence(),
+                    pct(m.halvingPct()), LockTable.abbreviate(m.site(), 35)))).append('\n');
+        }
+        sb.append("  sensitivity s: throughput goes as hold^-s (1: the program runs at this lock's pace, 0: not at\n"
+                + "  all); halving: 2^s - 1, extrapolated from longer holds to shorter ones\n");
+        return sb.toString();
+    }
+
+    /** The experiment as a JSON array, the most sensitive site first. */
+    public static ArrayNode measuredJson(List<Measured> sites) {
+        ArrayNode a = MAPPER.createArrayNode();
+        for (Measured m : sites) {
+            ObjectNode o = a.addObject();
+            o.put("site", m.site());
+            o.put("holdNanos", Math.round(m.holdNanos()));
+            o.put("delayNanos", Math.round(m.delayNanos()));
+            o.put("sensitivity", round(m.sensitivity()));
+            o.put("lowSensitivity", round(m.low()));
+            o.put("highSensitivity", round(m.high()));
+            o.put("confidence", m.confidence());
+            o.put("halvingPct", round(m.halvingPct()));
+            ArrayNode changes = o.putArray("throughputChangePct");
+            m.throughputChangePct().forEach(c -> changes.add(round(c)));
+        }
         return a;
     }
 

@@ -126,9 +126,16 @@
 
   // ---- what would help (WhatIfReport.json: Java's replay, greatest predicted gain first) ----------
   section('whatif', () => {
-    const rows = data.whatWouldHelp || [];
+    const all = data.whatWouldHelp || [];
     const box = document.getElementById('whatif-table');
-    if (rows.length === 0) { missing(box, 'No prediction.', 'No thread waited for a lock, so no lock\'s holds would help.'); return; }
+    if (all.length === 0) { missing(box, 'No prediction.', 'No thread waited for a lock, so no lock\'s holds would help.'); return; }
+    // low confidence is no advice: only medium and high are ranked (WhatIfReport.section does the same)
+    const rows = all.filter(p => p.confidence !== 'low');
+    const lowWhy = 'the quarters of the recording disagree, few holds were seen, or the replay reordered a lock';
+    if (rows.length === 0) {
+      missing(box, 'No trustworthy prediction.', 'All ' + all.length + ' have low confidence (' + lowWhy + '); the JSON report lists them.');
+      return;
+    }
     const fmtPct = v => v === null || v === undefined ? '–' : (v >= 0 ? '+' : '') + Number(v).toFixed(1) + '%';
     const head = el('tr', {}, ['predicted', 'quarters alone', 'confidence', 'lock', 'holds seen', 'then waited for most']
       .map((h, i) => el('th', { class: i >= 3 && i !== 4 ? 'text' : '' }, h)));
@@ -138,6 +145,8 @@
       el('td', {}, Number(p.holdsSeenPct).toFixed(0) + '%'),
       el('td', { class: 'text' }, p.topLockAfter ? el('code', {}, p.topLockAfter) : 'nobody waits')));
     box.replaceChildren(el('table', { id: 'whatif-table-el' }, el('thead', {}, head), el('tbody', {}, body)));
+    if (all.length > rows.length) box.append(el('p', { class: 'hint' }, (all.length - rows.length)
+      + ' more of low confidence, no advice (' + lowWhy + '; the JSON report lists them).'));
     const ul = document.getElementById('whatif-assumptions');
     for (const a of data.whatIfAssumptions || []) ul.append(el('li', {}, 'assumes ' + a));
   });

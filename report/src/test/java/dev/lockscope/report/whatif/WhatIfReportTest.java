@@ -19,15 +19,27 @@ class WhatIfReportTest {
             BOTTLENECK, BOTTLENECK, 99, 12, 40, 0, 8_000_000_000L, false);
 
     @Test
-    void theSectionListsEveryPredictionWithItsSpreadAndConfidence() {
-        String text = WhatIfReport.section(List.of(HALVED, LITTLE), 10);
+    void theSectionRanksOnlyTrustworthyPredictionsAndCountsTheOthers() {
+        String text = WhatIfReport.section(List.of(HALVED, LITTLE), 10, false);
 
         assertThat(text).startsWith("\nwhat would help: each lock's holds 0.5× as long in a replay of the recording");
-        assertThat(text).contains("+94.1% [+91.2%, +96.0%]    high   ").contains("+0.3% [-1.0%, +2.0%]      low");
+        assertThat(text).contains("+94.1% [+91.2%, +96.0%]    high   ").doesNotContain("+0.3%")
+                .contains("(1 more of low confidence, no advice: lockscope whatif lists them)");
         assertThat(text.lines()).allMatch(l -> l.length() <= 100);
-        assertThat(WhatIfReport.section(List.of(HALVED, LITTLE), 1)).contains("(1 more locks, --top)")
-                .doesNotContain("+0.3%");
-        assertThat(WhatIfReport.section(List.of(), 10)).isEmpty();
+        assertThat(WhatIfReport.section(List.of(HALVED, HALVED), 1, false)).contains("(1 more locks, --top)");
+        assertThat(WhatIfReport.section(List.of(), 10, false)).isEmpty();
+    }
+
+    @Test
+    void whenEveryPredictionIsLowTheSectionSaysNoneIsTrustworthy() {
+        String text = WhatIfReport.section(List.of(LITTLE, LITTLE), 10, false);
+
+        assertThat(text).contains("no prediction is trustworthy here: all 2 have low confidence").doesNotContain("+0.3%");
+        assertThat(text.lines()).allMatch(l -> l.length() <= 100);
+        // lockscope whatif lists them apart, under a heading that says they are no advice
+        assertThat(WhatIfReport.section(List.of(HALVED, LITTLE), 10, true))
+                .contains("(1 more of low confidence, no advice: below)")
+                .contains("low confidence, no advice").containsPattern("(?s)low confidence, no advice.*\\+0\\.3% \\[-1\\.0%, \\+2\\.0%\\] +low ");
     }
 
     @Test
@@ -40,6 +52,24 @@ class WhatIfReportTest {
                 .contains("assumptions:\n  - " + WhatIf.ASSUMPTIONS.get(0));
         assertThat(WhatIfReport.text(WhatIf.remove(new dev.lockscope.analysis.whatif.LockTrace(List.of(OTHER), List.of(),
                 List.of(), 0, 0, false), OTHER))).startsWith("what if java.lang.Object@7f00 excluded nobody");
+    }
+
+    @Test
+    void theExperimentsTableStatesEachSitesSensitivityAndItsSpread() {
+        WhatIfReport.Measured lock3 = new WhatIfReport.Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
+                68e6, 34e6, 1.07, 1.0, 1.14, 110.0, List.of(-45.0, -47.0));
+        WhatIfReport.Measured lock1 = new WhatIfReport.Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
+                4.5e6, 2.3e6, 0.02, -0.1, 0.6, 1.4, List.of(1.0));
+        String text = WhatIfReport.measuredText(List.of(lock3, lock1), 2);
+
+        assertThat(text).startsWith("measured: each lock site's releases delayed, the lock held; 2 repeats")
+                .contains("    68.00    34.00   -46.0% 1.07 [1.00,1.14]    medium  +110.0%  d.l.d.LargeCriticalSection.juc3:73\n")
+                .contains("0.02 [-0.10,0.60]   low");
+        assertThat(text.lines()).allMatch(l -> l.length() <= 100);
+        JsonNode json = WhatIfReport.measuredJson(List.of(lock3)).get(0);
+        assertThat(json.get("sensitivity").decimalValue()).isEqualByComparingTo("1.07");
+        assertThat(json.get("confidence").textValue()).isEqualTo("medium");
+        assertThat(json.get("throughputChangePct")).hasSize(2);
     }
 
     @Test

@@ -1,0 +1,64 @@
+package dev.lockscope.agent.boot;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The what-if experiment's hook ({@code lockscope whatif --measure}, agent option {@code delayRelease}):
+ * called by the one instrumented method just before it releases its lock, it makes the calling thread,
+ * still holding the lock, wait a known time. The holds at that site grow by that time; how much the
+ * program's throughput drops tells how sensitive it is to them (a causal experiment, as Coz does for lines
+ * of code).
+ *
+ * <p>Only the instrumented site calls it, and only when the option is on: nothing else in the program runs
+ * it. Its two counters are written by the threads that hold the site's lock, one after the other, so the
+ * atomic adds are not contended by the lock's own waiters. Never throws into the application.
+ */
+public final class ReleaseDelay {
+    /** Below this much left, spin instead of parking: a park's wake-up is late by tens of microseconds. */
+    private static final long SPIN_NANOS = 100_000;
+
+    private static volatile long delayNanos;
+    private static final AtomicLong RELEASES = new AtomicLong();
+    private static final AtomicLong DELAYED_NANOS = new AtomicLong();
+
+    private ReleaseDelay() {
+    }
+
+    public static void configure(long nanos) {
+        delayNanos = nanos;
+    }
+
+    /** Waits the configured time, the lock still held. */
+    public static void beforeRelease() {
+        long delay = delayNanos;
+        if (delay <= 0) {
+            return;
+        }
+        try {
+            long start = System.nanoTime();
+            long end = start + delay;
+            for (long left = delay; left > 0; left = end - System.nanoTime()) {
+                if (left > SPIN_NANOS) {
+                    LockSupport.parkNanos(left - SPIN_NANOS / 2); // no blocker: not a lock wait of the program
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            DELAYED_NANOS.addAndGet(System.nanoTime() - start);
+            RELEASES.incrementAndGet();
+        } catch (Throwable t) {
+            HookFailures.record(t);
+        }
+    }
+
+    /** Releases delayed so far. */
+    public static long releases() {
+        return RELEASES.get();
+    }
+
+    /** Time they were delayed in all, nanoseconds (a little more than releases × delay: wake-ups are late). */
+    public static long delayedNanos() {
+        return DELAYED_NANOS.get();
+    }
+}
