@@ -116,7 +116,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
      */
     @Override
     public void monitorWait(MonitorWait w) {
-        if (!w.wokenByAnotherThread()) {
+        if (!w.isLockWait()) {
             return;
         }
         LockWaits lock = waitLocks.computeIfAbsent(new LockKey(w.monitorClass(), w.address()), k -> new LockWaits(

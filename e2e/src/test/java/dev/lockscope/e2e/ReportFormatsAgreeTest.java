@@ -143,15 +143,23 @@ class ReportFormatsAgreeTest {
         return out;
     }
 
+    /** The JSON tree as the text shows it: below the first level, groups under 1% of all after the first are left out. */
     private static List<String> textTree(JsonNode tree) {
         List<String> out = new ArrayList<>();
-        tree.get("children").forEach(c -> preorder(c, 0, out));
+        preorder(tree.get("children"), 0, tree.get("nanos").asLong(), out);
         return out;
     }
 
-    private static void preorder(JsonNode n, int depth, List<String> out) {
-        out.add(depth + " " + String.format(Locale.ROOT, "%.1f ms", n.get("nanos").asLong() / 1e6) + " " + n.get("count").asLong());
-        n.get("children").forEach(c -> preorder(c, depth + 1, out));
+    private static void preorder(JsonNode children, int depth, long all, List<String> out) {
+        int shown = 0;
+        for (JsonNode n : children) {
+            if (shown > 0 && depth > 0 && n.get("nanos").asLong() < 0.01 * all) {
+                break;
+            }
+            out.add(depth + " " + String.format(Locale.ROOT, "%.1f ms", n.get("nanos").asLong() / 1e6) + " " + n.get("count").asLong());
+            preorder(n.get("children"), depth + 1, all, out);
+            shown++;
+        }
     }
 
     /** The first item under "top findings:", its wrapped lines joined. */

@@ -84,13 +84,13 @@ final class MonitorBlame {
     void monitorWait(MonitorWait w) {
         ThreadRef notifier = w.notifier() == null ? ThreadRef.UNKNOWN : w.notifier();
         LockId lock = LockId.monitor(w.monitorClass(), w.address());
-        if (w.wokenByAnotherThread() && !waitsForAnEnd(w)) {
+        if (w.isLockWait()) {
             LockId waitLock = LockId.waitOn(w.monitorClass(), w.address());
             long end = w.endNanos();
             ThreadRef owner = notifier;
             for (int handoffs = 0; end > w.beginNanos(); handoffs++) {
                 MonitorWait queued = handoffs == QUEUE_DEPTH ? null : latestWaitOnClass(owner, w.monitorClass(), end);
-                boolean split = queued != null && queued.endNanos() > w.beginNanos() && queued.wokenByAnotherThread();
+                boolean split = queued != null && queued.endNanos() > w.beginNanos() && queued.isLockWait();
                 long from = split ? queued.endNanos() : w.beginNanos();
                 blame(notifierCauses(owner, waitLock, w.monitorClass(), from, end), waitLock, w.thread(), w.frames(), false,
                         from, end);
@@ -111,14 +111,6 @@ final class MonitorBlame {
         }
     }
 
-    /**
-     * A join or a process wait: the JVM's notify when a thread or process ends wakes it, but nothing was
-     * held, so it is a conditional wait, not a wait/notify lock (the report's rules call it "other").
-     */
-    private static boolean waitsForAnEnd(MonitorWait w) {
-        return FrameText.anyMethodStartsWith(w.frames(), "java.lang.Thread.join")
-                || FrameText.anyMethodStartsWith(w.frames(), "java.lang.ProcessImpl.waitFor");
-    }
 
     /**
      * What a wait/notify lock's notifier held it in during [from, to]: what it was recorded doing then

@@ -13,4 +13,21 @@ public record MonitorWait(ThreadRef thread, String monitorClass, long address, l
     public boolean wokenByAnotherThread() {
         return !timedOut && notifier != null && notifier.javaTid() != 0 && notifier.javaTid() != thread.javaTid();
     }
+
+    /**
+     * Whether the wait counts as a wait/notify lock's ({@code LockKind.WAIT}): woken by another thread, and
+     * not a join or a process wait, which the JVM's notify ends when a thread or process ends: nothing was
+     * held (the report's rules call those "other"; the table, the blame and what-if leave them out alike).
+     */
+    public boolean isLockWait() {
+        if (!wokenByAnotherThread()) {
+            return false;
+        }
+        for (String f : frames) {
+            if (f.startsWith("java.lang.Thread.join") || f.startsWith("java.lang.ProcessImpl.waitFor")) {
+                return false;
+            }
+        }
+        return true;
+    }
 }
