@@ -137,8 +137,18 @@ public final class LockContentionAnalysis implements RecordingVisitor {
 
     /** The site union an object's waits also count in: its site is that of the first of its waits to arrive. */
     private LockWaits siteUnion(LockWaits object, LockKind kind, String className, List<String> frames) {
-        return siteUnionOf.computeIfAbsent(object, o -> siteUnions.computeIfAbsent(
-                LockSites.keyOf(kind, className, LockSites.siteOf(frames)), key -> new LockWaits(kind, className, key, 0)));
+        LockWaits bound = siteUnionOf.get(object);
+        if (bound != null) {
+            return bound;
+        }
+        LockWaits site = siteUnions.computeIfAbsent(LockSites.keyOf(kind, className, LockSites.siteOf(frames)),
+                key -> new LockWaits(kind, className, key, 0));
+        // an object is bound to its site by a wait with a stack (a park's end needs the site of its begin);
+        // a monitor event without one counts in the unknown site until one with a stack comes
+        if (!frames.isEmpty() || kind == LockKind.PARK) {
+            siteUnionOf.put(object, site);
+        }
+        return site;
     }
 
     /** One more point held by {@code lock}: replays its earliest when it, or all locks together, hold too many. */

@@ -45,6 +45,8 @@ public final class LockWaits {
     private final TimeOrderQueue<Void> held = new TimeOrderQueue<>();
     /** The collectionThreshold + 1 earliest waits, the latest of them on top. */
     private final PriorityQueue<FirstWait> earliest = new PriorityQueue<>(BEGIN_ORDER.reversed());
+    /** The earliest wait recorded with a stack: shown when the first monitored one has none (JFR missed its stack). */
+    private FirstWait earliestWithStack;
     private ParkTally tally;
     private long arrivals;
 
@@ -62,6 +64,10 @@ public final class LockWaits {
      * @param tie orders waits that began at the same time (a sequence number, a thread id)
      */
     public void begin(long time, long tie, String thread, List<String> frames) {
+        if (!frames.isEmpty() && (earliestWithStack == null || time < earliestWithStack.begin()
+                || time == earliestWithStack.begin() && tie < earliestWithStack.tie())) {
+            earliestWithStack = new FirstWait(time, tie, thread, frames);
+        }
         FirstWait latestKept = earliest.size() > collectionThreshold ? earliest.peek() : null;
         // a wait that begins strictly after every kept one would be added and polled at once
         if (latestKept == null || time < latestKept.begin() || time == latestKept.begin() && tie <= latestKept.tie()) {
@@ -131,7 +137,7 @@ public final class LockWaits {
         if (!t.collecting) {
             return null;
         }
-        FirstWait first = earliest.peek();
+        FirstWait first = shown(earliest.peek());
         return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t, totalExecutionNanos);
     }
 
@@ -149,7 +155,16 @@ public final class LockWaits {
         }
         // §3.7.1/§3.7.2: the thread and stack of the first *monitored* wait, the one with which the
         // collection threshold is reached: the latest of the collectionThreshold + 1 earliest.
-        FirstWait first = earliest.peek();
+        FirstWait first = shown(earliest.peek());
         return new LockMetrics(kind, className, identity, first.thread(), first.frames(), tally, totalExecutionNanos);
+    }
+
+    /**
+     * The first monitored wait, or where it has no stack (JFR recorded a monitor event without one), the
+     * earliest wait that has one, thread and stack together: a lock's stack and site must not be lost, nor
+     * all stackless objects of a class merged into one site "?" (DemoPatternsTest saw both demo monitors so).
+     */
+    private FirstWait shown(FirstWait first) {
+        return first.frames().isEmpty() && earliestWithStack != null ? earliestWithStack : first;
     }
 }

@@ -31,6 +31,22 @@ class LockWaitsTest {
         return tally(w, threshold);
     }
 
+    /** A first wait recorded without a stack shows the earliest one with a stack, thread and stack together. */
+    @Test
+    void aFirstWaitWithoutAStackShowsTheEarliestOneWithAStack() {
+        LockWaits w = waits(0);
+        w.add(0, 100, "a", List.of());
+        w.add(200, 300, "c", List.of("C.late:3"));
+        w.add(50, 150, "b", List.of("B.run:2"));
+        LockMetrics m = w.metrics(1);
+        assertThat(m.firstThread()).isEqualTo("b");
+        assertThat(m.firstFrames()).containsExactly("B.run:2");
+        LockWaits stacked = waits(0);
+        stacked.add(0, 100, "a", List.of("A.run:1"));
+        stacked.add(50, 150, "b", List.of("B.run:2"));
+        assertThat(stacked.metrics(1).firstThread()).isEqualTo("a");
+    }
+
     @Test
     void metricsNowLeavesLaterArrivalsTheirExactOrder() {
         LockWaits live = waits(0);
