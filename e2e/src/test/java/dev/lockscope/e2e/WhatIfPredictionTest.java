@@ -65,6 +65,13 @@ class WhatIfPredictionTest {
                 lock3.get("lowPct").asDouble(), lock3.get("highPct").asDouble(), lock3.get("confidence").textValue(),
                 100 * (measured - 1), pairs));
         for (String other : new String[]{kind + "1", kind + "2"}) {
+            Proc refused = whatIf(jfr, other);
+            if (refused.exitCode() != 0 && refused.err().contains("no hold at a site")) {
+                // nobody waited for this lock in the recording, so no hold of it is seen: the replay cannot
+                // predict it and says so (a JDK 17 full-suite run, sync1); that lock cannot be the bottleneck
+                numbers.append("; ").append(other).append(": no waits, not predicted");
+                continue;
+            }
             JsonNode p = predict(jfr, other);
             assertThat(p.get("changePct").asDouble()).as("halving the lock in %s: %s", other, p).isLessThan(2);
             numbers.append(String.format(Locale.ROOT, "; %s halved: predicted %+.1f%%", other, p.get("changePct").asDouble()));
@@ -106,10 +113,14 @@ class WhatIfPredictionTest {
 
     /** {@code lockscope whatif --site LargeCriticalSection.<method> --factor 0.5 --format json}. */
     private JsonNode predict(Path jfr, String method) throws Exception {
-        Proc p = Proc.lockscope(dir, 120, "whatif", jfr.toString(), "--site", "LargeCriticalSection." + method + ":",
-                "--factor", "0.5", "--format", "json");
+        Proc p = whatIf(jfr, method);
         assertThat(p.exitCode()).as("whatif --site %s: %s", method, p.err()).isZero();
         return new ObjectMapper().readTree(p.out());
+    }
+
+    private Proc whatIf(Path jfr, String method) throws Exception {
+        return Proc.lockscope(dir, 120, "whatif", jfr.toString(), "--site", "LargeCriticalSection." + method + ":",
+                "--factor", "0.5", "--format", "json");
     }
 
     private static double throughput(Proc run) throws Exception {
