@@ -291,6 +291,14 @@ final class ProfileAgreementHarness {
             }
             md.append(String.join("; ", items)).append('\n');
         }
+        md.append("\nWhat differs by construction and is not normalised away: async-profiler walks fewer of its wall samples "
+                + "while JFR's execution sampler runs in the same JVM (\"AP not walked\" against the control row, where it runs "
+                + "alone), and the samples it loses are mostly of running Java code, so its walked samples under-weigh "
+                + "computing (the time-split table). JFR's execution samples take only threads running Java code, never one "
+                + "in native code or in the JVM's own (a native method such as `Throwable.fillInStackTrace` or "
+                + "`Reference.clear0`, the JVM throwing an exception, a file write shorter than the 1 ms from which lockscope "
+                + "records I/O), where async-profiler's cpu and wall samples take it with the Java frames above it: that "
+                + "time is missing from both of lockscope's profiles, and the shares of the rest are larger.\n");
         return md.toString();
     }
 
