@@ -53,13 +53,14 @@ final class ProfileAgreementHarness {
      * @param cpu          the group's CPU profiles compared (lockscope first)
      * @param wall         the group's normalised wall profiles compared (lockscope first)
      * @param apUnwalkable async-profiler's wall samples of the group it could not walk to a Java frame
+     * @param apUnwalkableRunning those of them taken while the thread ran (state {@code RUNNABLE}), not slept
      * @param wallChanges  the call paths of the group's two wall profiles, the largest change of share first
      * @param truth        {@code truth-total} lines of the workload, by phase (empty if it has none)
      * @param wallShares   per phase of {@link TimeSplitWorkload}: the share in lockscope's and in
      *                     async-profiler's normalised wall profile
      * @param lockscopeWall the group's normalised wall profile by lockscope; {@code asyncProfilerWall} by async-profiler
      */
-    record Comparison(Workload workload, ProfileDiff.Row cpu, ProfileDiff.Row wall, long apUnwalkable,
+    record Comparison(Workload workload, ProfileDiff.Row cpu, ProfileDiff.Row wall, long apUnwalkable, long apUnwalkableRunning,
                       List<ProfileDiff.Change> wallChanges, Map<String, Long> truth, Map<String, double[]> wallShares,
                       CallTree<String> lockscopeWall, CallTree<String> asyncProfilerWall) {
     }
@@ -138,10 +139,13 @@ final class ProfileAgreementHarness {
         cmd.addAll(w.mainAndArgs());
         System.err.println("profile-agreement: " + tag);
         MeasuredProcess run = MeasuredProcess.run(cmd, settings.work().resolve("profile-agreement.txt"));
-        MeasuredProcess convert = run.exitCode() != 0 ? null : MeasuredProcess.run(List.of(settings.java(), "-jar",
-                settings.root().resolve("bench/target/jfr-converter.jar").toString(), "--wall", "--threads", "--dot", "-o",
-                "collapsed", theirs.toString(), collapsed.toString()), settings.work().resolve("jfrconv.txt"));
-        if (convert == null || convert.exitCode() != 0 || !Files.exists(collapsed)) {
+        Path running = settings.work().resolve(tag + "-async-profiler-wall-running.collapsed");
+        MeasuredProcess convert = run.exitCode() != 0 ? null : wallCollapsed(theirs, collapsed, List.of());
+        if (convert != null && convert.exitCode() == 0) {
+            // the same samples of running threads only (the converter's thread-state filter)
+            convert = wallCollapsed(theirs, running, List.of("--state", "RUNNABLE"));
+        }
+        if (convert == null || convert.exitCode() != 0 || !Files.exists(collapsed) || !Files.exists(running)) {
             System.err.println("profile-agreement: " + tag + " failed:\n" + (convert == null ? run : convert).tail());
             settings.failures().incrementAndGet();
             return null;
@@ -160,7 +164,7 @@ final class ProfileAgreementHarness {
         List<ProfileDiff.Change> changes = ProfileDiff.of(wallOnly(w.group(), lsGroup), wallOnly(w.group(), apGroup), true,
                 ProfileSimilarity.DEFAULT_HOT_THRESHOLD).changes();
         Comparison c = new Comparison(w, row(cpu, w.group()), row(wall, w.group()), apWall.unwalkable(w.group()),
-                changes, truth(run.output()), shares(lsGroup, apGroup), lsGroup, apGroup);
+                AsyncProfilerWall.parseCollapsed(Files.readAllLines(running)).unwalkable(w.group()), changes, truth(run.output()), shares(lsGroup, apGroup), lsGroup, apGroup);
         boolean noNumber = c.wall().weightB() == 0 || withLockscope && (c.wall().weightA() == 0 || c.cpu().weightA() == 0
                 || c.cpu().weightB() == 0);
         if (noNumber) {
@@ -168,6 +172,15 @@ final class ProfileAgreementHarness {
             settings.failures().incrementAndGet();
         }
         return c;
+    }
+
+    /** async-profiler's converter: the wall samples of its JFR file as collapsed stacks, thread first. */
+    private MeasuredProcess wallCollapsed(Path jfr, Path out, List<String> filter) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(settings.java(), "-jar", settings.root().resolve("bench/target/jfr-converter.jar")
+                .toString(), "--wall", "--threads", "--dot", "-o", "collapsed"));
+        cmd.addAll(filter);
+        cmd.addAll(List.of(jfr.toString(), out.toString()));
+        return MeasuredProcess.run(cmd, settings.work().resolve("jfrconv.txt"));
     }
 
     private static Profiles profiles(Path recording) throws IOException {
@@ -250,16 +263,17 @@ final class ProfileAgreementHarness {
                 + "blocking natives under the Java call (`Unsafe.park`, `Object.wait0`, `Thread.sleepNanos0`, file and socket "
                 + "natives) are dropped, since a parked thread's sample ends in them where lockscope's park event ends at "
                 + "`LockSupport.park`; only Java frames of async-profiler's stacks are kept, and its samples with none "
-                + "(`unknown_Java`, `not_walkable_Java`, `deoptimization`, `GC_active`) are counted apart (\"AP not walked\") "
+                + "(`unknown_Java`, `not_walkable_Java`, `deoptimization`, `GC_active`) are counted apart (\"AP not walked\", "
+                + "with the share of them taken while the thread was running, not sleeping: its converter's `--state RUNNABLE`) "
                 + "and left out of the comparison; lambda class numbers are dropped on both sides. Idle threads of a pool "
                 + "count in both: lockscope records their parks, async-profiler samples them.\n\n");
         md.append("| workload | lockscope s / AP samples | AP not walked | overlap | lockscope covers AP | AP covers lockscope |\n"
                 + "|---|---|---|---|---|---|\n");
         for (Comparison c : done) {
             ProfileDiff.Row r = c.wall();
-            md.append(String.format(Locale.ROOT, "| %s | %.1f / %d | %d (%s) | %s | %s | %s |%n", c.workload().name(),
+            md.append(String.format(Locale.ROOT, "| %s | %.1f / %d | %d (%s; %s running) | %s | %s | %s |%n", c.workload().name(),
                     r.weightA() / 1e9, r.weightB(), c.apUnwalkable(), pct(share(c.apUnwalkable(), r.weightB() + c.apUnwalkable())),
-                    pct(r.overlap()), pct(r.aCoversB()), pct(r.bCoversA())));
+                    pct(share(c.apUnwalkableRunning(), c.apUnwalkable())), pct(r.overlap()), pct(r.aCoversB()), pct(r.bCoversA())));
         }
         Comparison split = done.stream().filter(c -> c.workload().name().equals(SPLIT)).findFirst().orElse(null);
         if (alone != null && split != null) {
