@@ -33,6 +33,7 @@ public final class PerformanceReport {
         SECTIONS.put("attach-cycles", AttachCyclesHarness::section);
         SECTIONS.put("soak", SoakHarness::section);
         SECTIONS.put("fuzz", FuzzHarness::section);
+        SECTIONS.put("profile-agreement", ProfileAgreementHarness::section);
     }
 
     /** Sections run only when named in --only (an hour each; never in CI's smoke run). */
@@ -194,7 +195,7 @@ public final class PerformanceReport {
                 + "the machine is shared, so absolute numbers vary between runs";
     }
 
-    private static String javaVersion(String java) throws IOException, InterruptedException {
+    static String javaVersion(String java) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
         String v = new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("?");
         p.waitFor();

@@ -51,7 +51,7 @@ final class Profilers {
         return target;
     }
 
-    private static Path asyncProfilerLibrary(Path root, Path work) throws IOException {
+    static Path asyncProfilerLibrary(Path root, Path work) throws IOException {
         Path lib = work.resolve("libasyncProfiler.so");
         if (!Files.exists(lib)) {
             try (ZipFile zip = new ZipFile(root.resolve("bench/target/async-profiler.jar").toFile())) {

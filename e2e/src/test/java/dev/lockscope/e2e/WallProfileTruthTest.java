@@ -12,12 +12,13 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * Issue 21's acceptance for the wall-clock profile: a thread that computes, sleeps and waits for a
- * monitor in every round, each phase timed by the thread itself ({@link TimeSplitMain}); the wall
- * profile's share of each phase is within 5 points of the measured truth, the wait's leaf names the
+ * monitor in every round, each phase timed by the thread itself (bench's {@code TimeSplitWorkload});
+ * the wall profile's share of each phase is within 5 points of the measured truth, the wait's leaf names the
  * monitor, and the CPU profile of the same thread is its computing.
  */
 class WallProfileTruthTest {
     private static final String[] PHASES = {"compute", "nap", "awaitLock"};
+    private static final String WORKLOAD = "dev.lockscope.bench.TimeSplitWorkload";
 
     @Test
     void wallSharesOfComputeSleepAndLockWaitMatchWhatTheThreadMeasured() throws Exception {
@@ -25,8 +26,7 @@ class WallProfileTruthTest {
         Path jfr = dir.resolve("split.jfr");
         Files.deleteIfExists(jfr);
         Proc record = Proc.lockscope(dir, 240, "record", "--no-html", "-o", jfr.toString(), "--",
-                Proc.JAVA, "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
-                TimeSplitMain.class.getName(), "20", "120", "80", "100");
+                Proc.JAVA, "-cp", Proc.BENCH_JAR.toString(), WORKLOAD, "20", "120", "80", "100");
         assertThat(record.exitCode()).as(record.err()).isZero();
         TruthLog truth = TruthLog.parse(record.out());
 
@@ -39,7 +39,7 @@ class WallProfileTruthTest {
             long nanos = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
             wallTotal += nanos;
             for (String phase : PHASES) {
-                if (line.contains("TimeSplitMain." + phase + ";") || line.endsWith("TimeSplitMain." + phase + " " + nanos)) {
+                if (line.contains("TimeSplitWorkload." + phase + ";") || line.endsWith("TimeSplitWorkload." + phase + " " + nanos)) {
                     wallNanos.merge(phase, nanos, Long::sum);
                 }
             }
@@ -52,12 +52,12 @@ class WallProfileTruthTest {
             assertThat(measured).as(phase + " (" + spread + ")\n" + wall.out()).isCloseTo(expected, within(0.05));
         }
         System.out.println("wall-profile shares: " + spread);
-        assertThat(wall.out()).contains("TimeSplitMain.awaitLock;[blocked on java.lang.Object] ");
+        assertThat(wall.out()).contains("TimeSplitWorkload.awaitLock;[blocked on java.lang.Object] ");
 
         Proc cpu = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--group", "split-worker");
         assertThat(cpu.exitCode()).as(cpu.err()).isZero();
         // the rest is the spin while the holder takes the monitor (slow to wake on a loaded machine)
-        assertThat(cpu.out()).as(cpu.out()).containsPattern("\\n +([89]\\d|100)\\.\\d\\d% .*TimeSplitMain\\.compute\\n")
+        assertThat(cpu.out()).as(cpu.out()).containsPattern("\\n +([89]\\d|100)\\.\\d\\d% .*TimeSplitWorkload\\.compute\\n")
                 .doesNotContain("assumed");
     }
 
@@ -71,8 +71,7 @@ class WallProfileTruthTest {
         Path jfr = dir.resolve("split.jfr");
         Files.deleteIfExists(jfr);
         Proc record = Proc.lockscope(dir, 240, "record", "--no-html", "--cpu-time", "--cpu-samples", "10ms", "-o",
-                jfr.toString(), "--", Proc.JAVA, "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
-                TimeSplitMain.class.getName(), "10", "120", "20", "20");
+                jfr.toString(), "--", Proc.JAVA, "-cp", Proc.BENCH_JAR.toString(), WORKLOAD, "10", "120", "20", "20");
         assertThat(record.exitCode()).as(record.err()).isZero();
         assertThat(record.err()).doesNotContain("no jdk.CPUTimeSample");
         Proc cpu = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--group", "split-worker");
@@ -80,7 +79,7 @@ class WallProfileTruthTest {
         // 10 rounds of 120 ms computing, one sample per 10 ms of CPU would be 120; JDK 25.0 delivered far
         // fewer on the shared test machine (11 in one run, none reported lost), so only their presence is checked
         assertThat(cpu.out()).as(cpu.out()).contains("samples every 10.0 ms (")
-                .containsPattern("\\n +([89]\\d|100)\\.\\d\\d% .*TimeSplitMain\\.compute\\n");
+                .containsPattern("\\n +([89]\\d|100)\\.\\d\\d% .*TimeSplitWorkload\\.compute\\n");
         int samples = Integer.parseInt(cpu.out().replaceFirst("(?s)^CPU profile of split-worker: (\\d+) samples.*", "$1"));
         assertThat(samples).as(cpu.out()).isBetween(5, 200);
     }

@@ -321,7 +321,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
      * JDK 21's {@code Main$$Lambda.0x00007f40840c5b98.run} → {@code Main$$Lambda.run}), so that two
      * runs of one program have the same call paths (Hofer §3.4 normalises generated names likewise).
      */
-    static String method(String frame) {
+    public static String method(String frame) {
         int colon = frame.lastIndexOf(':');
         String method = colon < 0 ? frame : frame.substring(0, colon);
         int lambda = method.indexOf("$$Lambda");

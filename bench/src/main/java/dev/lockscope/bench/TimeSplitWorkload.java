@@ -1,4 +1,4 @@
-package dev.lockscope.e2e;
+package dev.lockscope.bench;
 
 import java.util.concurrent.Semaphore;
 
@@ -6,17 +6,18 @@ import java.util.concurrent.Semaphore;
  * A thread with a known split of its time: in every round it computes ({@code compute}), sleeps
  * ({@code nap}) and waits for a monitor that another thread holds ({@code awaitLock}), each phase
  * timed by the thread itself. Prints {@code truth-total <phase> <nanos>} for each phase and for the
- * whole loop, the truth a wall-clock profile's shares are checked against.
+ * whole loop, the truth a wall-clock profile's shares are checked against (the e2e test
+ * WallProfileTruthTest, and the profile-agreement section of the performance report).
  *
  * <p>Arguments: rounds, then the compute, sleep and lock-wait milliseconds of one round.
  */
-public final class TimeSplitMain {
+public final class TimeSplitWorkload {
     private static final Object LOCK = new Object();
     private static final Semaphore HOLD = new Semaphore(0);
     private static volatile boolean held;
     private static volatile long sink;
 
-    private TimeSplitMain() {
+    private TimeSplitWorkload() {
     }
 
     public static void main(String[] args) throws Exception {
