@@ -15,6 +15,7 @@ import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.whatif.WhatIfReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -71,10 +72,8 @@ final class WhatIfCommand implements Callable<Integer> {
             + "lock sites waited for most that are measured (default: ${DEFAULT-VALUE})")
     int top;
 
-    @Option(names = "--throughput-regex", paramLabel = "REGEX", defaultValue = ThroughputPattern.DEFAULT,
-            description = "with --measure: the throughput in the command's output, its first group the number, the "
-                    + "last match counts (default: ${DEFAULT-VALUE})")
-    String throughputRegex;
+    @Mixin
+    ThroughputMixin throughput;
 
     @Option(names = "--lock", paramLabel = "ID", description = "the lock: its rank in `lockscope report --instances`'s table "
             + "(1 is the first), its class@id as the report names it, or its id alone")
@@ -175,7 +174,7 @@ final class WhatIfCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new UserError("cannot create a temporary directory: " + e.getMessage());
         }
-        List<WhatIfReport.Measured> measured = new WhatIfMeasure(arguments, new ThroughputPattern(throughputRegex), dir, 900)
+        List<WhatIfReport.Measured> measured = new WhatIfMeasure(arguments, throughput.pattern(), dir, 900)
                 .run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100, repeats);
         deleteRuns(dir); // kept when a run failed: the error names its output there
         String out;
