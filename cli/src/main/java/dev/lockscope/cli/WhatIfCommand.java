@@ -7,6 +7,8 @@ import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.deep.DeepAnalysis;
+import dev.lockscope.analysis.whatif.HoldCeiling;
 import dev.lockscope.analysis.whatif.HoldTrace;
 import dev.lockscope.analysis.whatif.LockTrace;
 import dev.lockscope.analysis.whatif.WhatIf;
@@ -117,9 +119,10 @@ final class WhatIfCommand implements Callable<Integer> {
         }
         LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
         HoldTrace holds = new HoldTrace();
+        DeepAnalysis deep = new DeepAnalysis(); // a removal is bounded by the locks deep mode timed
         RecordingInfo info;
         try {
-            info = RecordingReader.read(recording, contention, holds);
+            info = RecordingReader.read(recording, contention, holds, deep);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
@@ -142,7 +145,8 @@ final class WhatIfCommand implements Callable<Integer> {
             LockId id = lock == null ? null : resolve(lock, contention.result(), trace);
             WhatIf.Prediction p;
             try {
-                p = remove ? WhatIf.remove(trace, id) : WhatIf.predict(trace, id, site, factor);
+                p = remove ? deep.result() == null ? WhatIf.remove(trace, id) : WhatIf.remove(trace, id, HoldCeiling.of(deep.result()))
+                        : WhatIf.predict(trace, id, site, factor);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());
             }

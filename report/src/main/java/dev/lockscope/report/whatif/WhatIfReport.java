@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.whatif.HoldCeiling;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockTable;
 
@@ -86,13 +87,16 @@ public final class WhatIfReport {
                 p.holds(), p.holdsSeenPct()));
         sb.append("  waited for most as recorded: ").append(label(p.topLockBefore())).append('\n');
         sb.append(String.format(Locale.ROOT, "  waited for most after the change: %s%s%n", label(p.topLockAfter()),
-                p.topLockAfter() == null ? "" : String.format(Locale.ROOT, " (%.0f%% of the replayed lock wait)",
-                        p.topWaitSharePct())));
+                p.topLockAfter() == null ? "" : p.bounded() ? " (the lock below, from deep mode's holds)"
+                        : String.format(Locale.ROOT, " (%.0f%% of the replayed lock wait)", p.topWaitSharePct())));
+        if (p.removed()) {
+            sb.append(lockBelow(p));
+        }
         if (p.truncated()) {
             sb.append(String.format(Locale.ROOT, "  replayed the first %.1f s of the recording only (the bound on the "
                     + "trace: %s)%n", p.replayedNanos() / 1e9, "about half a million holds"));
         }
-        if (p.topLockAfter() == null && p.changePct() > 0) {
+        if (p.topLockAfter() == null && p.changePct() > 0 && !p.removed()) {
             sb.append("  (a lock nobody waited for in the recording is not in it, and cannot be named as the next)\n");
         }
         if (p.forcedGrants() > 0) {
@@ -104,8 +108,34 @@ public final class WhatIfReport {
         return sb.toString();
     }
 
+    /**
+     * What bounds a removal from below: the lock deep mode timed that caps the gain, or, without deep mode, that
+     * a lock below cannot be seen and how to see it.
+     */
+    static String lockBelow(WhatIf.Prediction p) {
+        if (!p.ceilingsChecked()) {
+            return "  a lock taken only while this one is held (a lock below it) is never waited for, so the recording\n"
+                    + "  cannot show it, and it may bound the gain. To see it: lockscope record --deep 'your.package.**'\n"
+                    + "  (deep mode times every hold of the locks your classes take, and of the JDK's Hashtable, Vector\n"
+                    + "  and StringBuffer monitors at their calls), then ask again\n";
+        }
+        HoldCeiling c = p.ceiling();
+        if (c == null) {
+            return "  deep mode timed no other lock in its classes: no lock below bounds this\n";
+        }
+        String which = String.format(Locale.ROOT, "%s (held %.1f%% of the run, every hold timed by deep mode%s)",
+                c.lock().label(), c.utilisationPct(), c.site() == null ? "" : ";\n    first locked at " + c.site());
+        if (p.bounded()) {
+            return String.format(Locale.ROOT, "  bounded by the lock below, %s:%n    at most %s; the replay, which sees only "
+                    + "locks somebody waited for, predicted %s%n", which, pct(c.maxChangePct()), pct(p.replayChangePct()));
+        }
+        return String.format(Locale.ROOT, "  the tightest lock deep mode timed, %s,%n    allows up to %s: not reached%n",
+                which, pct(c.maxChangePct()));
+    }
+
     /** One prediction: {@code lock, kind, site, factor, removed, changePct, lowPct, highPct, parts, confidence,
-     * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants, replayedNanos, truncated}. */
+     * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants, replayedNanos, truncated,
+     * replayChangePct, ceilingsChecked, bounded, ceiling}. */
     public static ObjectNode json(WhatIf.Prediction p) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("lock", p.lock() == null ? null : p.lock().label());
@@ -126,6 +156,18 @@ public final class WhatIfReport {
         o.put("forcedGrants", p.forcedGrants());
         o.put("replayedNanos", p.replayedNanos());
         o.put("truncated", p.truncated());
+        o.put("replayChangePct", round(p.replayChangePct()));
+        o.put("ceilingsChecked", p.ceilingsChecked());
+        o.put("bounded", p.bounded());
+        if (p.ceiling() == null) {
+            o.putNull("ceiling");
+        } else {
+            ObjectNode c = o.putObject("ceiling");
+            c.put("lock", p.ceiling().lock().label());
+            c.put("site", p.ceiling().site());
+            c.put("utilisationPct", round(p.ceiling().utilisationPct()));
+            c.put("maxChangePct", round(p.ceiling().maxChangePct()));
+        }
         return o;
     }
 

@@ -2,6 +2,7 @@ package dev.lockscope.report.whatif;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.whatif.HoldCeiling;
 import dev.lockscope.analysis.whatif.WhatIf;
 import org.junit.jupiter.api.Test;
 
@@ -14,9 +15,9 @@ class WhatIfReportTest {
     private static final LockId BOTTLENECK = LockId.blocker("java.util.concurrent.locks.ReentrantLock$NonfairSync", 0x3765a5b6);
     private static final LockId OTHER = LockId.monitor("java.lang.Object", 0x7f00);
     private static final WhatIf.Prediction HALVED = new WhatIf.Prediction(BOTTLENECK, null, 0.5, false, 94.06, 91.2,
-            96.04, 4, BOTTLENECK, OTHER, 62.4, 1234, 98.0, 0, 8_000_000_000L, false);
+            96.04, 4, BOTTLENECK, OTHER, 62.4, 1234, 98.0, 0, 8_000_000_000L, false, false, null, 94.06);
     private static final WhatIf.Prediction LITTLE = new WhatIf.Prediction(OTHER, null, 0.5, false, 0.3, -1, 2, 2,
-            BOTTLENECK, BOTTLENECK, 99, 12, 40, 0, 8_000_000_000L, false);
+            BOTTLENECK, BOTTLENECK, 99, 12, 40, 0, 8_000_000_000L, false, false, null, 0.3);
 
     @Test
     void theSectionRanksOnlyTrustworthyPredictionsAndCountsTheOthers() {
@@ -55,6 +56,33 @@ class WhatIfReportTest {
     }
 
     @Test
+    void aRemovalSaysWhatBoundsItFromBelowOrHowToSeeIt() {
+        HoldCeiling table = new HoldCeiling(new LockId(dev.lockscope.core.LockKind.MONITOR, "java.util.Hashtable", "503f1c5e"),
+                "demo.TwoLayerRequests.lockscope$lookupTemplate$computeIfAbsent:72", 47.2);
+        WhatIf.Prediction unseen = removal(518, 518, false, null, OTHER);
+        WhatIf.Prediction bounded = removal(table.maxChangePct(), 518, true, table, table.lock());
+        WhatIf.Prediction loose = removal(80, 80, true, table, OTHER);
+
+        assertThat(WhatIfReport.text(unseen)).contains("a lock taken only while this one is held (a lock below it) is never "
+                + "waited for").contains("To see it: lockscope record --deep 'your.package.**'");
+        assertThat(WhatIfReport.text(bounded)).contains("predicted throughput change: +111.9%")
+                .contains("waited for most after the change: java.util.Hashtable@503f1c5e (the lock below, from deep mode's holds)")
+                .contains("bounded by the lock below, java.util.Hashtable@503f1c5e (held 47.2% of the run")
+                .contains("predicted +518.0%").doesNotContain("To see it");
+        assertThat(WhatIfReport.text(loose)).contains("allows up to +111.9%: not reached");
+        assertThat(WhatIfReport.text(removal(30, 30, true, null, OTHER))).contains("deep mode timed no other lock");
+        JsonNode json = WhatIfReport.json(bounded);
+        assertThat(json.get("bounded").booleanValue()).isTrue();
+        assertThat(json.get("ceiling").get("lock").textValue()).isEqualTo("java.util.Hashtable@503f1c5e");
+        assertThat(json.get("replayChangePct").decimalValue()).isEqualByComparingTo("518");
+    }
+
+    private static WhatIf.Prediction removal(double change, double replay, boolean checked, HoldCeiling ceiling, LockId next) {
+        return new WhatIf.Prediction(BOTTLENECK, null, 1, true, change, change, change, 4, BOTTLENECK, next, 50, 1000,
+                95, 0, 6_000_000_000L, false, checked, ceiling, replay);
+    }
+
+    @Test
     void theExperimentsTableStatesEachSitesSensitivityAndItsSpread() {
         WhatIfReport.Measured lock3 = new WhatIfReport.Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
                 68e6, 34e6, 1.07, 1.0, 1.14, 110.0, List.of(-45.0, -47.0));
@@ -80,7 +108,7 @@ class WhatIfReportTest {
 
         assertThat(names).containsExactly("lock", "kind", "site", "factor", "removed", "changePct", "lowPct", "highPct",
                 "parts", "confidence", "topLockBefore", "topLockAfter", "topWaitSharePct", "holds", "holdsSeenPct",
-                "forcedGrants", "replayedNanos", "truncated");
+                "forcedGrants", "replayedNanos", "truncated", "replayChangePct", "ceilingsChecked", "bounded", "ceiling");
         assertThat(o.get("lock").textValue()).isEqualTo(BOTTLENECK.label());
         assertThat(o.get("changePct").decimalValue()).isEqualByComparingTo("94.06");
         assertThat(o.get("confidence").textValue()).isEqualTo("high");
