@@ -11,9 +11,11 @@ import dev.lockscope.analysis.deep.DeepAnalysis;
 import dev.lockscope.analysis.whatif.HoldCeiling;
 import dev.lockscope.analysis.whatif.HoldTrace;
 import dev.lockscope.analysis.whatif.LockTrace;
+import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.html.HtmlReport;
 import dev.lockscope.report.whatif.WhatIfReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -93,16 +95,25 @@ final class WhatIfCommand implements Callable<Integer> {
             + "parallel, as long as before): what removing the lock would give, and which lock is next")
     boolean remove;
 
-    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text", description = "output format (default: text)")
+    @Option(names = "--format", paramLabel = "text|json|html", defaultValue = "text", description = "output format "
+            + "(default: text); html with --measure: the profiled run's report page, its \"what would help\" section "
+            + "with the measured sites beside the replay's predictions")
     String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the output to FILE (default: stdout)")
+    Path output;
 
     @Override
     public Integer call() {
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
+        if (!List.of("text", "json", "html").contains(format)) {
+            throw new UserError("--format: unknown format '" + format + "' (known: text, json, html)");
         }
         if (measure) {
             return measure();
+        }
+        if (format.equals("html")) {
+            throw new UserError("--format html is the page of --measure; a recording's page, with its what-if section, "
+                    + "is `lockscope report --format html`");
         }
         if (arguments.size() > 1) {
             throw new UserError("one recording, not " + arguments.size() + " arguments (a command needs --measure)");
@@ -157,6 +168,14 @@ final class WhatIfCommand implements Callable<Integer> {
             }
             out = format.equals("json") ? JsonReport.write(WhatIfReport.json(p)) : WhatIfReport.text(p);
         }
+        return print(out);
+    }
+
+    private Integer print(String out) {
+        if (output != null) {
+            Output.write(spec, output, out.getBytes(java.nio.charset.StandardCharsets.UTF_8), "whatif");
+            return 0;
+        }
         spec.commandLine().getOut().print(out);
         spec.commandLine().getOut().flush();
         return spec.commandLine().getOut().checkError() ? 1 : 0;
@@ -178,11 +197,14 @@ final class WhatIfCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new UserError("cannot create a temporary directory: " + e.getMessage());
         }
-        List<WhatIfReport.Measured> measured = new WhatIfMeasure(arguments, throughput.pattern(), dir, 900)
-                .run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100, repeats);
+        WhatIfMeasure experiment = new WhatIfMeasure(arguments, throughput.pattern(), dir, 900);
+        List<Measured> measured = experiment.run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100,
+                repeats, format.equals("html"));
         deleteRuns(dir); // kept when a run failed: the error names its output there
         String out;
-        if (format.equals("json")) {
+        if (format.equals("html")) {
+            out = HtmlReport.render(experiment.report(measured));
+        } else if (format.equals("json")) {
             com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
             root.put("repeats", repeats);
             root.set("measured", WhatIfReport.measuredJson(measured));
@@ -190,9 +212,7 @@ final class WhatIfCommand implements Callable<Integer> {
         } else {
             out = WhatIfReport.measuredText(measured, repeats);
         }
-        spec.commandLine().getOut().print(out);
-        spec.commandLine().getOut().flush();
-        return spec.commandLine().getOut().checkError() ? 1 : 0;
+        return print(out);
     }
 
     private static void deleteRuns(Path dir) {

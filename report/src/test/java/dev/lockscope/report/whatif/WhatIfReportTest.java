@@ -3,6 +3,12 @@ package dev.lockscope.report.whatif;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.whatif.HoldCeiling;
+import dev.lockscope.analysis.whatif.Measured;
+import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.TextReport;
+import dev.lockscope.report.export.Recordings;
+import dev.lockscope.report.html.HtmlReport;
+import dev.lockscope.report.model.Report;
 import dev.lockscope.analysis.whatif.WhatIf;
 import org.junit.jupiter.api.Test;
 
@@ -84,20 +90,42 @@ class WhatIfReportTest {
 
     @Test
     void theExperimentsTableStatesEachSitesSensitivityAndItsSpread() {
-        WhatIfReport.Measured lock3 = new WhatIfReport.Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
-                68e6, 34e6, 1.07, 1.0, 1.14, 110.0, List.of(-45.0, -47.0));
-        WhatIfReport.Measured lock1 = new WhatIfReport.Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
-                4.5e6, 2.3e6, 0.02, -0.1, 0.6, 1.4, List.of(1.0));
-        String text = WhatIfReport.measuredText(List.of(lock3, lock1), 2);
+        String text = WhatIfReport.measuredText(List.of(LOCK3, LOCK1), 2);
 
         assertThat(text).startsWith("measured: each lock site's releases delayed, the lock held; 2 repeats")
-                .contains("    68.00    34.00   -46.0% 1.07 [1.00,1.14]    medium  +110.0%  d.l.d.LargeCriticalSection.juc3:73\n")
-                .contains("0.02 [-0.10,0.60]   low");
+                .contains("    68.00    34.00   -46.0% 1.07 [1.00,1.14]    medium  +110.0%  +94.1% high\n"
+                        + "      dev.lockscope.demo.LargeCriticalSection.juc3:73\n")
+                .contains("0.02 [-0.10,0.60]   low       +1.4%  -\n      dev.lockscope.demo.LargeCriticalSection.juc1:53");
         assertThat(text.lines()).allMatch(l -> l.length() <= 100);
-        JsonNode json = WhatIfReport.measuredJson(List.of(lock3)).get(0);
+        JsonNode json = WhatIfReport.measuredJson(List.of(LOCK3)).get(0);
         assertThat(json.get("sensitivity").decimalValue()).isEqualByComparingTo("1.07");
         assertThat(json.get("confidence").textValue()).isEqualTo("medium");
         assertThat(json.get("throughputChangePct")).hasSize(2);
+        assertThat(json.get("predicted").get("changePct").decimalValue()).isEqualByComparingTo("94.06");
+        assertThat(WhatIfReport.measuredJson(List.of(LOCK1)).get(0).get("predicted").isNull()).isTrue();
+    }
+
+    private static final Measured LOCK3 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
+            68e6, 34e6, 1.07, 1.0, 1.14, 110.0, List.of(-45.0, -47.0), HALVED);
+    private static final Measured LOCK1 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
+            4.5e6, 2.3e6, 0.02, -0.1, 0.6, 1.4, List.of(1.0), null);
+
+    @Test
+    void theReportOfTheProfiledRunCarriesTheMeasuredSitesInEveryFormat() {
+        Report plain = Recordings.report(Recordings.small());
+        Report report = plain.withMeasured(List.of(LOCK3, LOCK1));
+
+        assertThat(TextReport.render(plain, null)).doesNotContain("measured: each lock site");
+        assertThat(TextReport.render(report, null)).contains("measured: each lock site's releases delayed, the lock held; "
+                + "2 repeats").contains("+110.0%  +94.1% high\n      dev.lockscope.demo.LargeCriticalSection.juc3:73");
+        JsonNode json = JsonReport.toJson(report);
+        assertThat(json.get("measured")).hasSize(2);
+        assertThat(json.get("measured").get(0).get("site").textValue()).isEqualTo(LOCK3.site());
+        assertThat(JsonReport.toJson(plain).has("measured")).isFalse();
+        // the page's data carries the same array, and its script draws it in the "what would help" section
+        String page = HtmlReport.render(report);
+        assertThat(page).contains("\"measured\":[{\"site\":\"" + LOCK3.site()).contains("whatif-measured");
+        assertThat(HtmlReport.render(plain)).doesNotContain("\"measured\":[");
     }
 
     @Test
