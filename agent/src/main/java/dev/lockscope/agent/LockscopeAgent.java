@@ -182,8 +182,6 @@ public final class LockscopeAgent {
         }
         DeepSummaries.register(selection.toString());
         DeepHooks.activate(DEEP_MAX_LOCKS);
-        // first: the JDK monitors it makes explicit in the selected classes are then deep mode's like any other
-        inst.addTransformer(new SynchronizedCallTransformer(selection), false);
         deepTransformer = new DeepTransformer(selection);
         inst.addTransformer(deepTransformer, false);
         Thread calibration = new Thread(DeepSummaries::calibrate, "lockscope-deep-calibration");

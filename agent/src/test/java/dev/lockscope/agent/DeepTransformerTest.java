@@ -45,18 +45,7 @@ class DeepTransformerTest {
         for (MethodNode m : node.methods) {
             assertThat(m.access & Opcodes.ACC_SYNCHRONIZED).as("flag left on %s", m.name).isZero();
         }
-        fixture = new ClassLoader(DeepTransformerTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                if (name.equals(DeepFixture.class.getName())) {
-                    synchronized (getClassLoadingLock(name)) {
-                        Class<?> c = findLoadedClass(name);
-                        return c != null ? c : defineClass(name, out, 0, out.length);
-                    }
-                }
-                return super.loadClass(name, resolve);
-            }
-        }.loadClass(DeepFixture.class.getName());
+        fixture = DefiningLoader.load(DeepFixture.class.getName(), out);
         DeepHooks.activate(1_000);
     }
 

@@ -156,7 +156,7 @@ final class WhatIfCommand implements Callable<Integer> {
             LockId id = lock == null ? null : resolve(lock, contention.result(), trace);
             WhatIf.Prediction p;
             try {
-                p = remove ? deep.result() == null ? WhatIf.remove(trace, id) : WhatIf.remove(trace, id, HoldCeiling.of(deep.result()))
+                p = remove ? WhatIf.remove(trace, id, deep.result() == null ? null : HoldCeiling.of(deep.result()))
                         : WhatIf.predict(trace, id, site, factor);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());

@@ -106,6 +106,7 @@ public final class WhatIf {
      * The same, bounded by the locks deep mode timed in the recording ({@link HoldCeiling#of}): removing a lock
      * keeps the other locks' holds, so each caps the gain, and the tightest is the next bottleneck when its cap
      * is below the replay's answer (a lock only ever taken under the removed one, which the replay cannot see).
+     * {@code ceilings} is null when the recording was not made in deep mode.
      */
     public static Prediction remove(LockTrace trace, LockId lock, List<HoldCeiling> ceilings) {
         return predict(trace, new Baselines(trace), lock, null, 1, true, ceilings);

@@ -26,10 +26,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The fixture's calls of synchronized JDK methods wrapped in the receiver's monitor, then deep mode's own
- * instrumentation on top (the order the agent registers them): the code behaves as before, exceptions
+ * instrumentation on top (as {@link DeepTransformer} does both): the code behaves as before, exceptions
  * included, and deep mode counts the table's monitor, which it cannot see inside the JDK.
  */
-class SynchronizedCallTransformerTest {
+class SynchronizedCallsTest {
     private static Class<?> fixture;
     private static ClassNode wrapped;
 
@@ -41,29 +41,17 @@ class SynchronizedCallTransformerTest {
         }
         DeepSelection selection = DeepSelection.parse("dev.lockscope.fixture.*", null);
         String name = "dev/lockscope/fixture/SynchronizedCallFixture";
-        SynchronizedCallTransformer calls = new SynchronizedCallTransformer(selection);
-        byte[] first = calls.transform(null, null, name, null, null, original);
-        assertThat(first).as("wrapped (failure: %s)", calls.failure()).isNotNull();
+        byte[] first = SynchronizedCalls.wrap(original);
+        assertThat(first).as("wrapped").isNotNull();
         wrapped = new ClassNode();
         new ClassReader(first).accept(wrapped, 0);
         DeepTransformer deep = new DeepTransformer(selection);
-        byte[] out = deep.transform(null, null, name, null, null, first);
+        byte[] out = deep.transform(null, null, name, null, null, original);
         assertThat(out).as("deep (failure: %s)", deep.failure()).isNotNull();
         StringWriter problems = new StringWriter();
         CheckClassAdapter.verify(new ClassReader(out), false, new PrintWriter(problems));
         assertThat(problems.toString()).isEmpty();
-        fixture = new ClassLoader(SynchronizedCallTransformerTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
-                if (n.equals(SynchronizedCallFixture.class.getName())) {
-                    synchronized (getClassLoadingLock(n)) {
-                        Class<?> c = findLoadedClass(n);
-                        return c != null ? c : defineClass(n, out, 0, out.length);
-                    }
-                }
-                return super.loadClass(n, resolve);
-            }
-        }.loadClass(SynchronizedCallFixture.class.getName());
+        fixture = DefiningLoader.load(SynchronizedCallFixture.class.getName(), out);
         DeepHooks.activate(1_000);
     }
 
@@ -103,8 +91,8 @@ class SynchronizedCallTransformerTest {
                 assertThat(call.name).doesNotStartWith("lockscope$");
             }
         }
-        assertThat(SynchronizedCallTransformer.isSynchronized("java/util/Hashtable", "get", "(Ljava/lang/Object;)Ljava/lang/Object;")).isTrue();
-        assertThat(SynchronizedCallTransformer.isSynchronized("java/util/Hashtable", "getClass", "()Ljava/lang/Class;")).isFalse();
+        assertThat(SynchronizedCalls.isSynchronized("java/util/Hashtable", "get", "(Ljava/lang/Object;)Ljava/lang/Object;")).isTrue();
+        assertThat(SynchronizedCalls.isSynchronized("java/util/Hashtable", "getClass", "()Ljava/lang/Class;")).isFalse();
     }
 
     @Test

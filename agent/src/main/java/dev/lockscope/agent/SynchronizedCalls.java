@@ -17,10 +17,8 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,46 +37,24 @@ import java.util.concurrent.ConcurrentHashMap;
  *       synchronized (t) { return t.method(args); }                  // the JDK's own acquisition is then recursive
  *   }
  * </pre>
- * Registered before {@link DeepTransformer}, which then instruments that {@code monitorenter} and
+ * {@link DeepTransformer} does this first, then instruments that {@code monitorenter} and
  * {@code monitorexit} like any other, so the JDK lock gets deep mode's exact counts and hold times
  * at the caller's site (named {@code Caller.lockscope$caller$method:line}). The method synchronizes on
  * its receiver anyway, so the program's locking is unchanged but for the order of two recursive
  * acquisitions. Only calls whose static type is one of {@link #OWNERS} and whose method is a
  * {@code synchronized} instance method there are wrapped; interfaces are left alone.
  */
-final class SynchronizedCallTransformer implements ClassFileTransformer {
+final class SynchronizedCalls {
     /** JDK classes whose public instance methods synchronize on the receiver. */
     static final Set<String> OWNERS = Set.of("java/util/Hashtable", "java/util/Vector", "java/util/Stack",
             "java/lang/StringBuffer");
     private static final Map<String, Boolean> SYNCHRONIZED = new ConcurrentHashMap<>();
 
-    private final DeepSelection selection;
-    private volatile Throwable failure;
-
-    SynchronizedCallTransformer(DeepSelection selection) {
-        this.selection = selection;
-    }
-
-    @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain domain, byte[] classfileBuffer) {
-        if (className == null || classBeingRedefined != null || !selection.selects(className.replace('/', '.'))) {
-            return null;
-        }
-        try {
-            return instrument(classfileBuffer);
-        } catch (Throwable t) {
-            failure = t; // returning null leaves the class as it was
-            return null;
-        }
-    }
-
-    Throwable failure() {
-        return failure;
+    private SynchronizedCalls() {
     }
 
     /** The class with its calls of synchronized JDK methods wrapped, or null when it has none. */
-    static byte[] instrument(byte[] bytes) {
+    static byte[] wrap(byte[] bytes) {
         ClassNode cn = new ClassNode();
         new ClassReader(bytes).accept(cn, ClassReader.EXPAND_FRAMES);
         if ((cn.version & 0xFFFF) < Opcodes.V1_6 || (cn.access & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0) {
