@@ -25,10 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that a lock below cannot be seen and how to see it. Writes its numbers to {@code e2e/target/whatif/two-layers.txt}.
  *
  * <p>The demo's work and holds are timed waits (8 ms parallel, 2 ms under the application lock, 2 ms more under
- * both), so a loaded machine stretches the runs alike. The prediction is a cap (the table held all the time), so
- * it lies above the truth when the recorded run did not quite saturate the application lock (JDK 25: +166% for a
- * measured +107%; JDK 17: +117% for +105%); the bound is generous, 0.6× to 2.0× the measured ratio of
- * throughputs, while the replay alone, which cannot see the table, predicted 5.6-5.7× for a measured 2.1×.
+ * both). The prediction is a cap (the table held all the time), so it lies above the truth where hand-offs are
+ * slow: on a machine at load 20-35 the table was held a smaller share of the recorded run and its hand-offs slowed
+ * the run without the application lock (JDK 25: +209% for a measured +91%, JDK 17: +157% for +93%; at lower load
+ * +166% for +107% and +117% for +105%). The bound is therefore generous, 0.6× to 2.5× the measured ratio of
+ * throughputs (at most 1.62 seen), while the replay alone, which cannot see the table, predicted 5.5-6.2× for a
+ * measured 1.9-2.1× (2.7× or more of it).
  */
 class WhatIfLayersTest {
     private static final Pattern THROUGHPUT = Pattern.compile("throughput: ([0-9.]+) ops/s");
@@ -55,7 +57,7 @@ class WhatIfLayersTest {
         // the truth, unprofiled: a pair the machine's load disturbed is measured again, at most three pairs
         double measured = 0;
         int pairs = 0;
-        while (pairs < 3 && !(predicted / measured >= 0.6 && predicted / measured <= 2.0)) {
+        while (pairs < 3 && !(predicted / measured >= 0.6 && predicted / measured <= 2.5)) {
             double withAppLock = throughput(demo());
             measured = throughput(demo("--no-app-lock")) / withAppLock;
             pairs++;
@@ -67,7 +69,7 @@ class WhatIfLayersTest {
         Path out = Path.of("target", "whatif");
         Files.createDirectories(out);
         Files.writeString(out.resolve("two-layers.txt"), numbers);
-        assertThat(predicted / measured).as(numbers).isBetween(0.6, 2.0);
+        assertThat(predicted / measured).as(numbers).isBetween(0.6, 2.5);
 
         // without deep mode the table is not in the recording: the answer says so and how to see it
         Path plain = dir.resolve("plain.jfr");
