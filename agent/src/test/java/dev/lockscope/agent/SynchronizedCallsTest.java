@@ -16,8 +16,6 @@ import org.objectweb.asm.util.CheckClassAdapter;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.Hashtable;
 import java.util.Properties;
 
@@ -51,22 +49,12 @@ class SynchronizedCallsTest {
         StringWriter problems = new StringWriter();
         CheckClassAdapter.verify(new ClassReader(out), false, new PrintWriter(problems));
         assertThat(problems.toString()).isEmpty();
-        fixture = DefiningLoader.load(SynchronizedCallFixture.class.getName(), out);
+        fixture = InstrumentedFixture.load(SynchronizedCallFixture.class.getName(), out);
         DeepHooks.activate(1_000);
     }
 
     private static Object call(String method, Object... args) throws Throwable {
-        Object target = fixture.getConstructor().newInstance();
-        for (Method m : fixture.getMethods()) {
-            if (m.getName().equals(method)) {
-                try {
-                    return m.invoke(target, args);
-                } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                }
-            }
-        }
-        throw new AssertionError("no method " + method);
+        return InstrumentedFixture.call(fixture, fixture.getConstructor().newInstance(), method, args);
     }
 
     /** gets and sections deep mode counted for this object, null when it has no record. */
