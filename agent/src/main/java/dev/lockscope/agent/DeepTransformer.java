@@ -63,7 +63,8 @@ final class DeepTransformer implements ClassFileTransformer {
             return null;
         }
         try {
-            return instrument(classfileBuffer);
+            byte[] wrapped = SynchronizedCalls.wrap(classfileBuffer); // the JDK's monitors made explicit, then probed
+            return instrument(wrapped != null ? wrapped : classfileBuffer);
         } catch (Throwable t) {
             failure = t; // returning null leaves the class as it was
             return null;

@@ -14,8 +14,6 @@ import org.objectweb.asm.util.CheckClassAdapter;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.concurrent.locks.ReentrantLock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,18 +43,7 @@ class DeepTransformerTest {
         for (MethodNode m : node.methods) {
             assertThat(m.access & Opcodes.ACC_SYNCHRONIZED).as("flag left on %s", m.name).isZero();
         }
-        fixture = new ClassLoader(DeepTransformerTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                if (name.equals(DeepFixture.class.getName())) {
-                    synchronized (getClassLoadingLock(name)) {
-                        Class<?> c = findLoadedClass(name);
-                        return c != null ? c : defineClass(name, out, 0, out.length);
-                    }
-                }
-                return super.loadClass(name, resolve);
-            }
-        }.loadClass(DeepFixture.class.getName());
+        fixture = InstrumentedFixture.load(DeepFixture.class.getName(), out);
         DeepHooks.activate(1_000);
     }
 
@@ -71,16 +58,7 @@ class DeepTransformerTest {
     }
 
     private static Object call(Object target, String method, Object... args) throws Throwable {
-        for (Method m : fixture.getMethods()) {
-            if (m.getName().equals(method)) {
-                try {
-                    return m.invoke(target, args);
-                } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                }
-            }
-        }
-        throw new AssertionError("no method " + method);
+        return InstrumentedFixture.call(fixture, target, method, args);
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.lockscope.report.scale.ScaleJsonReport;
 import dev.lockscope.report.scale.ScaleTextReport;
 import dev.lockscope.report.scale.SweepContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -73,10 +74,8 @@ final class ScaleCommand implements Callable<Integer> {
                     + "(default: 3 × duration + 60s).")
     String timeout;
 
-    @Option(names = "--throughput-regex", paramLabel = "REGEX", defaultValue = ThroughputPattern.DEFAULT,
-            description = "Regular expression for the throughput in the command's output (stdout and stderr); its "
-                    + "first group is the number, the last match counts (default: ${DEFAULT-VALUE}).")
-    String throughputRegex;
+    @Mixin
+    ThroughputMixin throughput;
 
     @Option(names = "--efficiency-threshold", paramLabel = "E", defaultValue = "0.8",
             description = "The knee is the first point whose efficiency (speedup / ideal speedup) is below E "
@@ -115,7 +114,7 @@ final class ScaleCommand implements Callable<Integer> {
         }
         Duration runLength = parseDuration(duration, "--duration");
         Duration limit = timeout != null ? parseDuration(timeout, "--timeout") : runLength.multipliedBy(3).plusSeconds(60);
-        ThroughputPattern pattern = new ThroughputPattern(throughputRegex);
+        ThroughputPattern pattern = throughput.pattern();
         CpuSet machine = CpuSet.ofThisProcess();
         List<String> notes = Collections.synchronizedList(new ArrayList<>());
         List<Integer> cpuCounts = cpus == null ? List.of(machine.count()) : positiveDistinct(cpus, "--cpus");

@@ -7,14 +7,19 @@ import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.deep.DeepAnalysis;
+import dev.lockscope.analysis.whatif.HoldCeiling;
 import dev.lockscope.analysis.whatif.HoldTrace;
 import dev.lockscope.analysis.whatif.LockTrace;
+import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.html.HtmlReport;
 import dev.lockscope.report.whatif.WhatIfReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -71,10 +76,8 @@ final class WhatIfCommand implements Callable<Integer> {
             + "lock sites waited for most that are measured (default: ${DEFAULT-VALUE})")
     int top;
 
-    @Option(names = "--throughput-regex", paramLabel = "REGEX", defaultValue = ThroughputPattern.DEFAULT,
-            description = "with --measure: the throughput in the command's output, its first group the number, the "
-                    + "last match counts (default: ${DEFAULT-VALUE})")
-    String throughputRegex;
+    @Mixin
+    ThroughputMixin throughput;
 
     @Option(names = "--lock", paramLabel = "ID", description = "the lock: its rank in `lockscope report --instances`'s table "
             + "(1 is the first), its class@id as the report names it, or its id alone")
@@ -92,16 +95,25 @@ final class WhatIfCommand implements Callable<Integer> {
             + "parallel, as long as before): what removing the lock would give, and which lock is next")
     boolean remove;
 
-    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text", description = "output format (default: text)")
+    @Option(names = "--format", paramLabel = "text|json|html", defaultValue = "text", description = "output format "
+            + "(default: text); html with --measure: the profiled run's report page, its \"what would help\" section "
+            + "with the measured sites beside the replay's predictions")
     String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the output to FILE (default: stdout)")
+    Path output;
 
     @Override
     public Integer call() {
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new UserError("--format: unknown format '" + format + "' (known: text, json)");
+        if (!List.of("text", "json", "html").contains(format)) {
+            throw new UserError("--format: unknown format '" + format + "' (known: text, json, html)");
         }
         if (measure) {
             return measure();
+        }
+        if (format.equals("html")) {
+            throw new UserError("--format html is the page of --measure; a recording's page, with its what-if section, "
+                    + "is `lockscope report --format html`");
         }
         if (arguments.size() > 1) {
             throw new UserError("one recording, not " + arguments.size() + " arguments (a command needs --measure)");
@@ -118,9 +130,10 @@ final class WhatIfCommand implements Callable<Integer> {
         }
         LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
         HoldTrace holds = new HoldTrace();
+        DeepAnalysis deep = new DeepAnalysis(); // a removal is bounded by the locks deep mode timed
         RecordingInfo info;
         try {
-            info = RecordingReader.read(recording, contention, holds);
+            info = RecordingReader.read(recording, contention, holds, deep);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
@@ -143,7 +156,8 @@ final class WhatIfCommand implements Callable<Integer> {
             LockId id = lock == null ? null : resolve(lock, contention.result(), trace);
             WhatIf.Prediction p;
             try {
-                p = remove ? WhatIf.remove(trace, id) : WhatIf.predict(trace, id, site, factor);
+                p = remove ? WhatIf.remove(trace, id, deep.result() == null ? null : HoldCeiling.of(deep.result()))
+                        : WhatIf.predict(trace, id, site, factor);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());
             }
@@ -153,6 +167,14 @@ final class WhatIfCommand implements Callable<Integer> {
                         + "only where somebody waited: see `lockscope report`'s blame tree for owner sites)");
             }
             out = format.equals("json") ? JsonReport.write(WhatIfReport.json(p)) : WhatIfReport.text(p);
+        }
+        return print(out);
+    }
+
+    private Integer print(String out) {
+        if (output != null) {
+            Output.write(spec, output, out.getBytes(java.nio.charset.StandardCharsets.UTF_8), "whatif");
+            return 0;
         }
         spec.commandLine().getOut().print(out);
         spec.commandLine().getOut().flush();
@@ -175,11 +197,14 @@ final class WhatIfCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new UserError("cannot create a temporary directory: " + e.getMessage());
         }
-        List<WhatIfReport.Measured> measured = new WhatIfMeasure(arguments, new ThroughputPattern(throughputRegex), dir, 900)
-                .run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100, repeats);
+        WhatIfMeasure experiment = new WhatIfMeasure(arguments, throughput.pattern(), dir, 900);
+        List<Measured> measured = experiment.run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100,
+                repeats, format.equals("html"));
         deleteRuns(dir); // kept when a run failed: the error names its output there
         String out;
-        if (format.equals("json")) {
+        if (format.equals("html")) {
+            out = HtmlReport.render(experiment.report(measured));
+        } else if (format.equals("json")) {
             com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
             root.put("repeats", repeats);
             root.set("measured", WhatIfReport.measuredJson(measured));
@@ -187,9 +212,7 @@ final class WhatIfCommand implements Callable<Integer> {
         } else {
             out = WhatIfReport.measuredText(measured, repeats);
         }
-        spec.commandLine().getOut().print(out);
-        spec.commandLine().getOut().flush();
-        return spec.commandLine().getOut().checkError() ? 1 : 0;
+        return print(out);
     }
 
     private static void deleteRuns(Path dir) {

@@ -1,12 +1,17 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.whatif.LockTrace;
+import dev.lockscope.analysis.whatif.Measured;
+import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
-import dev.lockscope.report.whatif.WhatIfReport;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -46,9 +51,13 @@ final class WhatIfMeasure {
         this.timeoutSeconds = timeoutSeconds;
     }
 
-    /** The sites measured, the most sensitive first. */
-    List<WhatIfReport.Measured> run(List<String> sites, int top, double delayShare, int repeats) {
-        List<LockMetrics> candidates = profile(sites, top);
+    /** The profiled run's report (the sites measured are not in it yet), once {@link #run} has profiled. */
+    private Report profiled;
+    private LockTrace profiledHolds;
+
+    /** The sites measured, the most sensitive first, each with the replay's prediction from the profiled run. */
+    List<Measured> run(List<String> sites, int top, double delayShare, int repeats, boolean withTimeline) {
+        List<LockMetrics> candidates = profile(sites, top, withTimeline);
         List<List<Double>> sens = new ArrayList<>(), change = new ArrayList<>();
         double[] delay = new double[candidates.size()];
         for (int i = 0; i < candidates.size(); i++) {
@@ -76,30 +85,46 @@ final class WhatIfMeasure {
                 sens.get(i).add(-Math.log(ratio) / Math.log(1 + perRelease / site.avgHoldNanos()));
             }
         }
-        List<WhatIfReport.Measured> out = new ArrayList<>();
+        List<Measured> out = new ArrayList<>();
         for (int i = 0; i < candidates.size(); i++) {
             LockMetrics s = candidates.get(i);
             double mean = sens.get(i).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-            out.add(new WhatIfReport.Measured(s.identityHash().substring(LockSites.SITE_PREFIX.length()), s.avgHoldNanos(),
+            out.add(new Measured(s.identityHash().substring(LockSites.SITE_PREFIX.length()), s.avgHoldNanos(),
                     delay[i], mean, Collections.min(sens.get(i)), Collections.max(sens.get(i)),
-                    100 * (Math.pow(2, mean) - 1), change.get(i)));
+                    100 * (Math.pow(2, mean) - 1), change.get(i), predicted(s)));
         }
-        out.sort(Comparator.comparingDouble(WhatIfReport.Measured::sensitivity).reversed());
+        out.sort(Comparator.comparingDouble(Measured::sensitivity).reversed());
         return out;
     }
 
+    /** The profiled run's report with the measured sites in it: the page of {@code whatif --measure --format html}. */
+    Report report(List<Measured> measured) {
+        return profiled.withMeasured(measured);
+    }
+
+    /**
+     * The replay's answer for the same question from the profiled run: the holds taken in the site's method
+     * halved (the experiment delays every release in that method); null when the replay saw none there.
+     */
+    private WhatIf.Prediction predicted(LockMetrics site) {
+        WhatIf.Prediction p = WhatIf.predict(profiledHolds, null, method(site) + ":", 0.5);
+        return p.holds() == 0 ? null : p;
+    }
+
     /** The profiled run: the sites waited for most (or those asked for), with their average hold. */
-    private List<LockMetrics> profile(List<String> asked, int top) {
+    private List<LockMetrics> profile(List<String> asked, int top, boolean withTimeline) {
         Path jfr = dir.resolve("profile.jfr");
         System.err.println("lockscope: whatif --measure: profiling run, to find the lock sites and their holds ...");
         Run run = run(List.of("file=" + jfr, "report=off", "quiet"));
-        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
+        // one pass: the report (its table gives the sites and their holds) and the holds the replay reads
+        ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, withTimeline);
         try {
-            RecordingReader.read(jfr, contention);
+            profiled = builder.build(RecordingReader.read(jfr, builder.visitors().toArray(RecordingVisitor[]::new)));
         } catch (RecordingException e) {
             throw new UserError("the profiling run wrote no readable recording: " + e.getMessage());
         }
-        List<LockMetrics> sites = contention.result().sites().stream()
+        profiledHolds = builder.holdTrace();
+        List<LockMetrics> sites = profiled.contention().sites().stream()
                 .filter(s -> s.avgHoldNanos() > 0 && !s.identityHash().endsWith("?") && method(s).indexOf('.') > 0).toList();
         List<LockMetrics> chosen = new ArrayList<>();
         if (asked.isEmpty()) {

@@ -52,6 +52,12 @@ class WhatIfCommandTest {
         ReportCommandTest.Run byName = ReportCommandTest.run("whatif", recording.toString(), "--lock", p.get("lock").textValue());
         assertThat(byName.exitCode()).as(byName.err()).isZero();
         assertThat(byName.out()).startsWith("what if the " + p.get("lock").textValue() + "'s holds took 0.5× as long");
+        // removed, into a file: a plain recording cannot show a lock below, and the answer says how to see one
+        java.nio.file.Path file = dir.resolve("removed.txt");
+        ReportCommandTest.Run removed = ReportCommandTest.run("whatif", recording.toString(), "--lock", "1", "--remove",
+                "-o", file.toString());
+        assertThat(removed.exitCode()).as(removed.err()).isZero();
+        assertThat(Files.readString(file)).contains("excluded nobody").contains("lockscope record --deep");
     }
 
     @Test
@@ -67,6 +73,7 @@ class WhatIfCommandTest {
         assertOneLineError(ReportCommandTest.run("whatif", rec, "--remove"), "--remove needs --lock");
         assertOneLineError(ReportCommandTest.run("whatif", rec, "--lock", "1", "--factor", "-1"), "--factor must be between 0 and 1000");
         assertOneLineError(ReportCommandTest.run("whatif", rec, "--format", "xml"), "unknown format 'xml'");
+        assertOneLineError(ReportCommandTest.run("whatif", rec, "--format", "html"), "--format html is the page of --measure");
         assertOneLineError(ReportCommandTest.run("whatif", rec, rec), "one recording, not 2 arguments (a command needs --measure)");
         assertOneLineError(ReportCommandTest.run("whatif", "--measure", "--lock", "1", "--", "java", "-version"),
                 "--measure names lock sites with --site");

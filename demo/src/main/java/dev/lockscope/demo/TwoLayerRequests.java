@@ -2,7 +2,6 @@ package dev.lockscope.demo;
 
 import java.util.Hashtable;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,8 +25,11 @@ final class TwoLayerRequests implements Workload {
     private final long jdkMicros;
     private final boolean appLock;
     private final ReentrantLock sessionLock = new ReentrantLock();
-    /** Templates by id: most lookups miss, so the loader runs under the table's lock. */
-    private final Map<Integer, String> templates = new Hashtable<>();
+    /**
+     * Templates by id: most lookups miss, so the loader runs under the table's lock. Declared a Hashtable (not a
+     * Map) so that deep mode, which sees a JDK monitor only at calls of a synchronized JDK method, sees this one.
+     */
+    private final Hashtable<Integer, String> templates = new Hashtable<>();
     private final AtomicInteger loads = new AtomicInteger();
 
     TwoLayerRequests(List<String> args) {

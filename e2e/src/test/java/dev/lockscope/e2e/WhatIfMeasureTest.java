@@ -43,11 +43,15 @@ class WhatIfMeasureTest {
         assertThat(first.get("site").textValue()).as(run.out()).contains("LargeCriticalSection." + kind + "3:");
         assertThat(first.get("sensitivity").doubleValue()).as(run.out()).isGreaterThan(0.3);
         assertThat(first.get("delayNanos").doubleValue()).as("each delayed release waited").isGreaterThan(1e6);
+        // beside it, the replay's prediction from the profiled run: halving lock 3 about doubles throughput
+        assertThat(first.get("predicted").get("changePct").doubleValue()).as(run.out()).isGreaterThan(50);
         StringBuilder numbers = new StringBuilder(pattern + ":");
         for (JsonNode m : measured) {
-            numbers.append(String.format(Locale.ROOT, " %s sensitivity %.2f [%.2f, %.2f] halving %+.1f%%;",
+            numbers.append(String.format(Locale.ROOT, " %s sensitivity %.2f [%.2f, %.2f] halving %+.1f%% (replay %s);",
                     m.get("site").textValue(), m.get("sensitivity").doubleValue(), m.get("lowSensitivity").doubleValue(),
-                    m.get("highSensitivity").doubleValue(), m.get("halvingPct").doubleValue()));
+                    m.get("highSensitivity").doubleValue(), m.get("halvingPct").doubleValue(),
+                    m.get("predicted").isNull() ? "-" : String.format(Locale.ROOT, "%+.1f%% %s",
+                            m.get("predicted").get("changePct").doubleValue(), m.get("predicted").get("confidence").textValue())));
         }
         Path out = Path.of("target", "whatif");
         Files.createDirectories(out);

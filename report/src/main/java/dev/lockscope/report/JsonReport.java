@@ -137,10 +137,16 @@ public final class JsonReport {
         }
     }
 
-    /** Adds {@code whatWouldHelp} (predictions, greatest gain first) and {@code whatIfAssumptions}. */
+    /**
+     * Adds {@code whatWouldHelp} (predictions, greatest gain first) and {@code whatIfAssumptions}; and, in the report
+     * of {@code whatif --measure}'s profiled run, {@code measured} (the experiment, each site's prediction beside it).
+     */
     public static void whatWouldHelp(ObjectNode root, Report report) {
         root.set("whatWouldHelp", WhatIfReport.json(report.whatWouldHelp()));
         root.set("whatIfAssumptions", WhatIfReport.assumptions());
+        if (!report.measured().isEmpty()) {
+            root.set("measured", WhatIfReport.measuredJson(report.measured()));
+        }
     }
 
     /** One rule's result: {@code rule, severity, score, message, subject, missingEvents}. */

@@ -45,6 +45,8 @@ public final class TextReport {
         List<String> header = report.cpuTimes() == null ? List.of() : List.of(ThreadCpuReport.headerLine(report.cpuTimes()));
         StringBuilder sb = new StringBuilder(render(report.contention(), top, header));
         sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
+                .append(report.measured().isEmpty() ? "" : "\n" + WhatIfReport.measuredText(report.measured(),
+                        report.measured().get(0).repeats()))
                 .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
         if (report.deep() != null) {

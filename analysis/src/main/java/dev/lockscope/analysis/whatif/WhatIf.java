@@ -33,7 +33,9 @@ public final class WhatIf {
             "among the threads waiting for a lock, it goes to the one the recording gave it to first (each lock keeps its hand-off order)",
             "throughput is proportional to the lock operations threads complete",
             "only holds the recording shows are replayed: acquisitions and releases nobody waited for are "
-                    + "estimated from the lock's median hold, and a lock nobody waited for is not seen");
+                    + "estimated from the lock's median hold, and a lock nobody waited for is not seen (removing a lock "
+                    + "in a deep-mode recording is also bounded by each lock deep mode timed: it cannot be held more "
+                    + "than all the time)");
 
     private WhatIf() {
     }
@@ -54,11 +56,17 @@ public final class WhatIf {
      * @param forcedGrants   times the changed replay had to hand a lock out of order to go on (0 normally)
      * @param replayedNanos  the length of recording replayed
      * @param truncated      only the beginning of the recording was replayed ({@link LockTrace#truncated()})
+     * @param ceilingsChecked the prediction was checked against the locks deep mode timed ({@link HoldCeiling}):
+     *                       a removal in a deep-mode recording
+     * @param ceiling        the tightest of them, other than the changed lock; null when none
+     * @param replayChangePct the replay's own prediction; {@code changePct} is the lower of it and the ceiling's
+     *                       bound, and when the bound is lower, {@code topLockAfter} is the ceiling's lock
      */
     public record Prediction(LockId lock, String site, double factor, boolean removed, double changePct,
                              double lowPct, double highPct, int parts, LockId topLockBefore, LockId topLockAfter,
                              double topWaitSharePct, int holds, double holdsSeenPct, int forcedGrants,
-                             long replayedNanos, boolean truncated) {
+                             long replayedNanos, boolean truncated, boolean ceilingsChecked, HoldCeiling ceiling,
+                             double replayChangePct) {
         /**
          * {@code high} when at least three parts of the recording agree within 10 percentage points and at
          * least 80% of the changed holds were seen whole; {@code low} when the parts differ by more than
@@ -71,6 +79,11 @@ public final class WhatIf {
                 return "low";
             }
             return parts >= 3 && spread <= 10 && holdsSeenPct >= 80 ? "high" : "medium";
+        }
+
+        /** The lock below bounds the prediction: the replay, which cannot see it, predicted more. */
+        public boolean bounded() {
+            return ceiling != null && ceiling.maxChangePct() < replayChangePct;
         }
 
         /** Low confidence: no advice; the outputs rank only the others. */
@@ -86,11 +99,21 @@ public final class WhatIf {
 
     /** The prediction for {@code lock} no longer excluding anybody (its critical sections run in parallel). */
     public static Prediction remove(LockTrace trace, LockId lock) {
-        return predict(trace, lock, null, 1, true);
+        return predict(trace, new Baselines(trace), lock, null, 1, true, null);
+    }
+
+    /**
+     * The same, bounded by the locks deep mode timed in the recording ({@link HoldCeiling#of}): removing a lock
+     * keeps the other locks' holds, so each caps the gain, and the tightest is the next bottleneck when its cap
+     * is below the replay's answer (a lock only ever taken under the removed one, which the replay cannot see).
+     * {@code ceilings} is null when the recording was not made in deep mode.
+     */
+    public static Prediction remove(LockTrace trace, LockId lock, List<HoldCeiling> ceilings) {
+        return predict(trace, new Baselines(trace), lock, null, 1, true, ceilings);
     }
 
     private static Prediction predict(LockTrace trace, LockId lock, String site, double factor, boolean remove) {
-        return predict(trace, new Baselines(trace), lock, site, factor, remove);
+        return predict(trace, new Baselines(trace), lock, site, factor, remove, null);
     }
 
     /** The replays of the recording as it was, whole and by part: the same for every change asked about. */
@@ -112,7 +135,7 @@ public final class WhatIf {
     }
 
     private static Prediction predict(LockTrace trace, Baselines baselines, LockId lock, String site, double factor,
-                                      boolean remove) {
+                                      boolean remove, List<HoldCeiling> ceilings) {
         int index = lock == null ? -1 : trace.locks().indexOf(lock);
         if (lock != null && index < 0) {
             throw new IllegalArgumentException("no hold of " + lock.label() + " in the recording");
@@ -121,14 +144,25 @@ public final class WhatIf {
         Replay.Outcome before = baselines.whole;
         Replay.Outcome after = Replay.run(trace, change);
         int holds = 0, seen = 0;
+        java.util.Set<String> changedSites = new java.util.HashSet<>();
         for (List<Hold> hs : trace.holds()) {
             for (Hold h : hs) {
                 if (change.applies(h)) {
                     holds++;
                     seen += h.acquireSeen() && h.releaseSeen() ? 1 : 0;
+                    if (h.site() != null) {
+                        changedSites.add(h.site());
+                    }
                 }
             }
         }
+        HoldCeiling ceiling = null;
+        for (HoldCeiling c : ceilings == null || lock == null ? List.<HoldCeiling>of() : ceilings) {
+            if (!c.isDeepRecordOf(lock, changedSites, ceilings) && (ceiling == null || c.maxChangePct() < ceiling.maxChangePct())) {
+                ceiling = c;
+            }
+        }
+        double cap = ceiling == null ? Double.POSITIVE_INFINITY : ceiling.maxChangePct();
         double low = Double.NaN, high = Double.NaN;
         int parts = 0;
         for (int s = 0; s < baselines.parts.size(); s++) {
@@ -136,7 +170,7 @@ public final class WhatIf {
             if (part.stream().noneMatch(hs -> hs.stream().anyMatch(change::applies))) {
                 continue;
             }
-            double c = changePct(baselines.partOutcomes.get(s), Replay.run(part, trace.locks().size(), trace.startNanos(), change));
+            double c = Math.min(cap, changePct(baselines.partOutcomes.get(s), Replay.run(part, trace.locks().size(), trace.startNanos(), change)));
             low = parts == 0 ? c : Math.min(low, c);
             high = parts == 0 ? c : Math.max(high, c);
             parts++;
@@ -144,10 +178,13 @@ public final class WhatIf {
         int topBefore = before.topLock(), topAfter = after.topLock();
         long total = after.totalWaitNanos();
         double share = topAfter < 0 || total == 0 ? 0 : 100.0 * after.waitNanosByLock()[topAfter] / total;
-        return new Prediction(lock, site, factor, remove, changePct(before, after), low, high, parts,
-                topBefore < 0 ? null : trace.locks().get(topBefore), topAfter < 0 ? null : trace.locks().get(topAfter),
-                share, holds, holds == 0 ? 0 : 100.0 * seen / holds, after.forcedGrants(),
-                trace.endNanos() - trace.startNanos(), trace.truncated());
+        double replayed = changePct(before, after);
+        boolean bounded = cap < replayed;
+        return new Prediction(lock, site, factor, remove, Math.min(cap, replayed), low, high, parts,
+                topBefore < 0 ? null : trace.locks().get(topBefore),
+                bounded ? ceiling.lock() : topAfter < 0 ? null : trace.locks().get(topAfter),
+                bounded ? Double.NaN : share, holds, holds == 0 ? 0 : 100.0 * seen / holds, after.forcedGrants(),
+                trace.endNanos() - trace.startNanos(), trace.truncated(), ceilings != null, ceiling, replayed);
     }
 
     /**
@@ -175,7 +212,7 @@ public final class WhatIf {
         }
         Baselines baselines = new Baselines(trace);
         for (int i : waited.subList(0, Math.min(RANKED_LOCKS, waited.size()))) {
-            out.add(predict(trace, baselines, trace.locks().get(i), null, RANKING_FACTOR, false));
+            out.add(predict(trace, baselines, trace.locks().get(i), null, RANKING_FACTOR, false, null));
         }
         // low confidence is no advice: after every trustworthy prediction, whatever it predicts (a lock of two
         // holds can replay to any number)

@@ -93,6 +93,36 @@ class WhatIfTest {
     }
 
     @Test
+    void aLockBelowThatNobodyWaitedForBoundsTheRemovalFromDeepModesHolds() {
+        // as above, but the inner lock was never waited for, so the recording's waits hold only the outer lock;
+        // deep mode timed both: the outer held all the time, the inner 4 of every 6 ms (a cap of +50%)
+        LockTrace trace = roundRobin(4, 60, 5, 6, 0);
+        HoldCeiling outer = new HoldCeiling(new LockId(dev.lockscope.core.LockKind.PARK,
+                "java.util.concurrent.locks.ReentrantLock", "77"), "app.Service.outer:10", 99.5);
+        HoldCeiling inner = new HoldCeiling(new LockId(dev.lockscope.core.LockKind.MONITOR, "java.util.Hashtable", "b0"),
+                "app.Service.lockscope$inner$computeIfAbsent:20", 100.0 * 4 / 6);
+
+        WhatIf.Prediction alone = WhatIf.remove(trace, A);
+        WhatIf.Prediction bounded = WhatIf.remove(trace, A, List.of(outer, inner));
+
+        assertThat(alone.topLockAfter()).isNull();
+        assertThat(alone.changePct()).isGreaterThan(100); // 4 threads of 11 ms against one hold per 6 ms: +118%
+        assertThat(alone.ceilingsChecked()).isFalse();
+        assertThat(bounded.ceiling()).as("the outer lock's own deep record is not its bound").isEqualTo(inner);
+        assertThat(bounded.bounded()).isTrue();
+        assertThat(bounded.changePct()).isCloseTo(50, within(0.01));
+        assertThat(bounded.replayChangePct()).isEqualTo(alone.changePct());
+        assertThat(bounded.topLockAfter()).isEqualTo(inner.lock());
+        assertThat(bounded.highPct()).isLessThanOrEqualTo(50.01);
+        // a cap above the replay's answer leaves it as it is
+        HoldCeiling loose = new HoldCeiling(inner.lock(), inner.site(), 10);
+        WhatIf.Prediction free = WhatIf.remove(trace, A, List.of(outer, loose));
+        assertThat(free.bounded()).isFalse();
+        assertThat(free.changePct()).isEqualTo(alone.changePct());
+        assertThat(HoldCeiling.callerSite("app.Service.lockscope$inner$computeIfAbsent:20")).isEqualTo("app.Service.inner:20");
+    }
+
+    @Test
     void aSiteChangesOnlyTheHoldsTakenThere() {
         LockTrace trace = roundRobin(4, 40, 5, 10, 0);
 

@@ -7,6 +7,7 @@ import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.analysis.profile.ThreadCpuTimes;
+import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Rules;
@@ -34,27 +35,37 @@ import java.util.List;
  *                    predicted throughput gain first ({@link WhatIf#ranking}); empty when nobody waited
  * @param cpuTimes    every thread's CPU time with the machine's steal divided among them, or null when the
  *                    recording has no CPU-time samples
+ * @param measured    the lock sites {@code whatif --measure} measured (its profiled run is the recording), the most
+ *                    sensitive first; empty in a plain report
  */
 public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
                      List<String> warnings, Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
-                     ThreadCpuTimes cpuTimes) {
+                     ThreadCpuTimes cpuTimes, List<Measured> measured) {
     public Report {
         rules = List.copyOf(rules);
         warnings = List.copyOf(warnings);
         whatWouldHelp = List.copyOf(whatWouldHelp);
+        measured = List.copyOf(measured);
+    }
+
+    /** This report with the sites {@code whatif --measure} measured on the program it recorded. */
+    public Report withMeasured(List<Measured> sites) {
+        return new Report(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, profiles, deep,
+                whatWouldHelp, cpuTimes, sites);
     }
 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   List<RuleResult> rules, WaitClasses waits) {
-        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null, List.of(), null);
+        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null, List.of(), null, List.of());
     }
 
     /** A report without profiles, deep-mode statistics and what-if predictions. */
     public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
                   PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits, List<String> warnings) {
-        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null, List.of(), null);
+        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null, List.of(), null,
+                List.of());
     }
 
     /** The findings to show, most important first (see {@link Rules#findings}). */

@@ -118,6 +118,11 @@ public final class ReportBuilder {
         return all;
     }
 
+    /** The holds the what-if replay reads, once the visitors have been fed the whole recording ({@code whatif --measure}). */
+    public dev.lockscope.analysis.whatif.LockTrace holdTrace() {
+        return holds.result();
+    }
+
     /** The report, once the visitors have been fed the whole recording. */
     public Report build(RecordingInfo recording) {
         LockContention table = contention.result();
@@ -179,7 +184,8 @@ public final class ReportBuilder {
         }
         RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
         return new Report(table, summary, bottle, timeline == null ? null : timeline.build(recording),
-                pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep, whatWouldHelp, cpuTimes);
+                pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep, whatWouldHelp, cpuTimes,
+                List.of());
     }
 
     /**

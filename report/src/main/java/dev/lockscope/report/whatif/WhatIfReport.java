@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.whatif.HoldCeiling;
+import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockTable;
 
@@ -86,13 +88,16 @@ public final class WhatIfReport {
                 p.holds(), p.holdsSeenPct()));
         sb.append("  waited for most as recorded: ").append(label(p.topLockBefore())).append('\n');
         sb.append(String.format(Locale.ROOT, "  waited for most after the change: %s%s%n", label(p.topLockAfter()),
-                p.topLockAfter() == null ? "" : String.format(Locale.ROOT, " (%.0f%% of the replayed lock wait)",
-                        p.topWaitSharePct())));
+                p.topLockAfter() == null ? "" : p.bounded() ? " (the lock below, from deep mode's holds)"
+                        : String.format(Locale.ROOT, " (%.0f%% of the replayed lock wait)", p.topWaitSharePct())));
+        if (p.removed()) {
+            sb.append(lockBelow(p));
+        }
         if (p.truncated()) {
             sb.append(String.format(Locale.ROOT, "  replayed the first %.1f s of the recording only (the bound on the "
                     + "trace: %s)%n", p.replayedNanos() / 1e9, "about half a million holds"));
         }
-        if (p.topLockAfter() == null && p.changePct() > 0) {
+        if (p.topLockAfter() == null && p.changePct() > 0 && !p.removed()) {
             sb.append("  (a lock nobody waited for in the recording is not in it, and cannot be named as the next)\n");
         }
         if (p.forcedGrants() > 0) {
@@ -104,8 +109,34 @@ public final class WhatIfReport {
         return sb.toString();
     }
 
+    /**
+     * What bounds a removal from below: the lock deep mode timed that caps the gain, or, without deep mode, that
+     * a lock below cannot be seen and how to see it.
+     */
+    static String lockBelow(WhatIf.Prediction p) {
+        if (!p.ceilingsChecked()) {
+            return "  a lock taken only while this one is held (a lock below it) is never waited for, so the recording\n"
+                    + "  cannot show it, and it may bound the gain. To see it: lockscope record --deep 'your.package.**'\n"
+                    + "  (deep mode times every hold of the locks your classes take, and of the JDK's Hashtable, Vector\n"
+                    + "  and StringBuffer monitors at their calls), then ask again\n";
+        }
+        HoldCeiling c = p.ceiling();
+        if (c == null) {
+            return "  deep mode timed no other lock in its classes: no lock below bounds this\n";
+        }
+        String which = String.format(Locale.ROOT, "%s (held %.1f%% of the run, every hold timed by deep mode%s)",
+                c.lock().label(), c.utilisationPct(), c.site() == null ? "" : ";\n    first locked at " + c.site());
+        if (p.bounded()) {
+            return String.format(Locale.ROOT, "  bounded by the lock below, %s:%n    at most %s; the replay, which sees only "
+                    + "locks somebody waited for, predicted %s%n", which, pct(c.maxChangePct()), pct(p.replayChangePct()));
+        }
+        return String.format(Locale.ROOT, "  the tightest lock deep mode timed, %s,%n    allows up to %s: not reached%n",
+                which, pct(c.maxChangePct()));
+    }
+
     /** One prediction: {@code lock, kind, site, factor, removed, changePct, lowPct, highPct, parts, confidence,
-     * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants, replayedNanos, truncated}. */
+     * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants, replayedNanos, truncated,
+     * replayChangePct, ceilingsChecked, bounded, ceiling}. */
     public static ObjectNode json(WhatIf.Prediction p) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("lock", p.lock() == null ? null : p.lock().label());
@@ -126,6 +157,18 @@ public final class WhatIfReport {
         o.put("forcedGrants", p.forcedGrants());
         o.put("replayedNanos", p.replayedNanos());
         o.put("truncated", p.truncated());
+        o.put("replayChangePct", round(p.replayChangePct()));
+        o.put("ceilingsChecked", p.ceilingsChecked());
+        o.put("bounded", p.bounded());
+        if (p.ceiling() == null) {
+            o.putNull("ceiling");
+        } else {
+            ObjectNode c = o.putObject("ceiling");
+            c.put("lock", p.ceiling().lock().label());
+            c.put("site", p.ceiling().site());
+            c.put("utilisationPct", round(p.ceiling().utilisationPct()));
+            c.put("maxChangePct", round(p.ceiling().maxChangePct()));
+        }
         return o;
     }
 
@@ -143,54 +186,28 @@ public final class WhatIfReport {
         return a;
     }
 
-    /**
-     * One lock site measured by experiment ({@code lockscope whatif --measure}).
-     *
-     * @param site               {@code pkg.Class.method:line}, as the report names lock sites
-     * @param holdNanos          its average hold in the profiled run
-     * @param delayNanos         what each delayed release waited, on average
-     * @param sensitivity        mean over the repeats of {@code -ln(T'/T) / ln(1 + delay/hold)}
-     * @param low                the lowest repeat's sensitivity
-     * @param high               the highest
-     * @param halvingPct         throughput change expected from halving the holds, {@code 2^sensitivity - 1}
-     * @param throughputChangePct each repeat's measured change with the longer holds, percent
-     */
-    public record Measured(String site, double holdNanos, double delayNanos, double sensitivity, double low, double high,
-                           double halvingPct, List<Double> throughputChangePct) {
-        public Measured {
-            throughputChangePct = List.copyOf(throughputChangePct);
-        }
-
-        /**
-         * From the repeats: {@code high} when three or more agree within 0.2, {@code low} with one repeat or when
-         * they differ by more than 0.5, else {@code medium}.
-         */
-        public String confidence() {
-            int n = throughputChangePct.size();
-            double spread = high - low;
-            if (n < 2 || spread > 0.5) {
-                return "low";
-            }
-            return n >= 3 && spread <= 0.2 ? "high" : "medium";
-        }
-    }
-
-    /** The experiment's table, the most sensitive site first. */
+    /** The experiment's table, the most sensitive site first, the replay's prediction of each site beside it. */
     public static String measuredText(List<Measured> sites, int repeats) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "measured: each lock site's releases delayed, "
                 + "the lock held; %d %s, the most sensitive first%n", repeats, repeats == 1 ? "repeat" : "repeats"));
-        sb.append(String.format(Locale.ROOT, "  %7s %8s %8s %-19s %-6s %8s  %s%n", "hold ms", "delay ms", "thruput",
-                "sensitivity", "conf.", "halving", "lock site"));
+        sb.append(String.format(Locale.ROOT, "  %7s %8s %8s %-19s %-6s %8s  %s%n      %s%n", "hold ms", "delay ms", "thruput",
+                "sensitivity", "conf.", "halving", "replay (conf.)", "lock site"));
         for (Measured m : sites) {
             double change = m.throughputChangePct().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %7.2f %8.2f %8s %-19s %-6s %8s  %s",
+            sb.append(String.format(Locale.ROOT, "  %7.2f %8.2f %8s %-19s %-6s %8s  %s%n      %s%n",
                     m.holdNanos() / 1e6, m.delayNanos() / 1e6, pct(change),
                     String.format(Locale.ROOT, "%.2f [%.2f,%.2f]", m.sensitivity(), m.low(), m.high()), m.confidence(),
-                    pct(m.halvingPct()), LockTable.abbreviate(m.site(), 35)))).append('\n');
+                    pct(m.halvingPct()), replay(m.predicted()), LockTable.abbreviate(m.site(), LockTable.WIDTH - 6)));
         }
         sb.append("  sensitivity s: throughput goes as hold^-s (1: the program runs at this lock's pace, 0: not at\n"
-                + "  all); halving: 2^s - 1, extrapolated from longer holds to shorter ones\n");
+                + "  all); halving: 2^s - 1, extrapolated from longer holds to shorter ones; replay: what the replay of\n"
+                + "  the profiled run predicts for halving the holds in the site's method, and its confidence\n");
         return sb.toString();
+    }
+
+    /** The replay's prediction in a column: {@code +94.1% high}, or {@code -} when it saw no hold there. */
+    private static String replay(WhatIf.Prediction p) {
+        return p == null ? "-" : pct(p.changePct()) + " " + p.confidence();
     }
 
     /** The experiment as a JSON array, the most sensitive site first. */
@@ -208,6 +225,7 @@ public final class WhatIfReport {
             o.put("halvingPct", round(m.halvingPct()));
             ArrayNode changes = o.putArray("throughputChangePct");
             m.throughputChangePct().forEach(c -> changes.add(round(c)));
+            o.set("predicted", m.predicted() == null ? null : json(m.predicted()));
         }
         return a;
     }

@@ -128,15 +128,33 @@
   section('whatif', () => {
     const all = data.whatWouldHelp || [];
     const box = document.getElementById('whatif-table');
-    if (all.length === 0) { missing(box, 'No prediction.', 'No thread waited for a lock, so no lock\'s holds would help.'); return; }
+    const fmtPct = v => v === null || v === undefined ? '–' : (v >= 0 ? '+' : '') + Number(v).toFixed(1) + '%';
+    // whatif --measure's page: the experiment (WhatIfReport.measuredJson), each site's replay prediction beside it
+    const measured = () => {
+      if (!data.measured) return;
+      const head = el('tr', {}, ['measured halving', 'sensitivity', 'confidence', 'replay predicted', 'hold ms', 'delay ms', 'lock site']
+        .map((h, i) => el('th', { class: i === 6 ? 'text' : '' }, h)));
+      const body = data.measured.map(m => el('tr', { class: 'measured-row' },
+        el('td', {}, fmtPct(m.halvingPct)),
+        el('td', {}, Number(m.sensitivity).toFixed(2) + ' [' + Number(m.lowSensitivity).toFixed(2) + ', ' + Number(m.highSensitivity).toFixed(2) + ']'),
+        el('td', {}, m.confidence),
+        el('td', {}, m.predicted ? fmtPct(m.predicted.changePct) + ' (' + m.predicted.confidence + ')' : '–'),
+        el('td', {}, (m.holdNanos / 1e6).toFixed(2)), el('td', {}, (m.delayNanos / 1e6).toFixed(2)),
+        el('td', { class: 'text' }, el('code', {}, m.site))));
+      box.append(el('h3', {}, 'Measured: each site\'s releases delayed (whatif --measure)'),
+        el('table', { id: 'whatif-measured' }, el('thead', {}, head), el('tbody', {}, body)),
+        el('p', { class: 'hint' }, 'Sensitivity s: throughput goes as hold^-s (1: the program runs at this lock\'s pace, 0: not at all); '
+          + 'measured halving 2^s - 1, extrapolated from longer holds; replay predicted: the replay of the profiled run, holds in the site\'s method halved.'));
+    };
+    if (all.length === 0) { missing(box, 'No prediction.', 'No thread waited for a lock, so no lock\'s holds would help.'); measured(); return; }
     // low confidence is no advice: only medium and high are ranked (WhatIfReport.section does the same)
     const rows = all.filter(p => p.confidence !== 'low');
     const lowWhy = 'the quarters of the recording disagree, few holds were seen, or the replay reordered a lock';
     if (rows.length === 0) {
       missing(box, 'No trustworthy prediction.', 'All ' + all.length + ' have low confidence (' + lowWhy + '); the JSON report lists them.');
+      measured();
       return;
     }
-    const fmtPct = v => v === null || v === undefined ? '–' : (v >= 0 ? '+' : '') + Number(v).toFixed(1) + '%';
     const head = el('tr', {}, ['predicted', 'quarters alone', 'confidence', 'lock', 'holds seen', 'then waited for most']
       .map((h, i) => el('th', { class: i >= 3 && i !== 4 ? 'text' : '' }, h)));
     const body = rows.map(p => el('tr', { class: 'whatif-row' },
@@ -147,6 +165,7 @@
     box.replaceChildren(el('table', { id: 'whatif-table-el' }, el('thead', {}, head), el('tbody', {}, body)));
     if (all.length > rows.length) box.append(el('p', { class: 'hint' }, (all.length - rows.length)
       + ' more of low confidence, no advice (' + lowWhy + '; the JSON report lists them).'));
+    measured();
     const ul = document.getElementById('whatif-assumptions');
     for (const a of data.whatIfAssumptions || []) ul.append(el('li', {}, 'assumes ' + a));
   });

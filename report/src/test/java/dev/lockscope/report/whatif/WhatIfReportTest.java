@@ -2,6 +2,13 @@ package dev.lockscope.report.whatif;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.whatif.HoldCeiling;
+import dev.lockscope.analysis.whatif.Measured;
+import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.TextReport;
+import dev.lockscope.report.export.Recordings;
+import dev.lockscope.report.html.HtmlReport;
+import dev.lockscope.report.model.Report;
 import dev.lockscope.analysis.whatif.WhatIf;
 import org.junit.jupiter.api.Test;
 
@@ -14,9 +21,9 @@ class WhatIfReportTest {
     private static final LockId BOTTLENECK = LockId.blocker("java.util.concurrent.locks.ReentrantLock$NonfairSync", 0x3765a5b6);
     private static final LockId OTHER = LockId.monitor("java.lang.Object", 0x7f00);
     private static final WhatIf.Prediction HALVED = new WhatIf.Prediction(BOTTLENECK, null, 0.5, false, 94.06, 91.2,
-            96.04, 4, BOTTLENECK, OTHER, 62.4, 1234, 98.0, 0, 8_000_000_000L, false);
+            96.04, 4, BOTTLENECK, OTHER, 62.4, 1234, 98.0, 0, 8_000_000_000L, false, false, null, 94.06);
     private static final WhatIf.Prediction LITTLE = new WhatIf.Prediction(OTHER, null, 0.5, false, 0.3, -1, 2, 2,
-            BOTTLENECK, BOTTLENECK, 99, 12, 40, 0, 8_000_000_000L, false);
+            BOTTLENECK, BOTTLENECK, 99, 12, 40, 0, 8_000_000_000L, false, false, null, 0.3);
 
     @Test
     void theSectionRanksOnlyTrustworthyPredictionsAndCountsTheOthers() {
@@ -55,21 +62,70 @@ class WhatIfReportTest {
     }
 
     @Test
+    void aRemovalSaysWhatBoundsItFromBelowOrHowToSeeIt() {
+        HoldCeiling table = new HoldCeiling(new LockId(dev.lockscope.core.LockKind.MONITOR, "java.util.Hashtable", "503f1c5e"),
+                "demo.TwoLayerRequests.lockscope$lookupTemplate$computeIfAbsent:72", 47.2);
+        WhatIf.Prediction unseen = removal(518, 518, false, null, OTHER);
+        WhatIf.Prediction bounded = removal(table.maxChangePct(), 518, true, table, table.lock());
+        WhatIf.Prediction loose = removal(80, 80, true, table, OTHER);
+
+        assertThat(WhatIfReport.text(unseen)).contains("a lock taken only while this one is held (a lock below it) is never "
+                + "waited for").contains("To see it: lockscope record --deep 'your.package.**'");
+        assertThat(WhatIfReport.text(bounded)).contains("predicted throughput change: +111.9%")
+                .contains("waited for most after the change: java.util.Hashtable@503f1c5e (the lock below, from deep mode's holds)")
+                .contains("bounded by the lock below, java.util.Hashtable@503f1c5e (held 47.2% of the run")
+                .contains("predicted +518.0%").doesNotContain("To see it");
+        assertThat(WhatIfReport.text(loose)).contains("allows up to +111.9%: not reached");
+        assertThat(WhatIfReport.text(removal(30, 30, true, null, OTHER))).contains("deep mode timed no other lock");
+        JsonNode json = WhatIfReport.json(bounded);
+        assertThat(json.get("bounded").booleanValue()).isTrue();
+        assertThat(json.get("ceiling").get("lock").textValue()).isEqualTo("java.util.Hashtable@503f1c5e");
+        assertThat(json.get("replayChangePct").decimalValue()).isEqualByComparingTo("518");
+    }
+
+    private static WhatIf.Prediction removal(double change, double replay, boolean checked, HoldCeiling ceiling, LockId next) {
+        return new WhatIf.Prediction(BOTTLENECK, null, 1, true, change, change, change, 4, BOTTLENECK, next, 50, 1000,
+                95, 0, 6_000_000_000L, false, checked, ceiling, replay);
+    }
+
+    @Test
     void theExperimentsTableStatesEachSitesSensitivityAndItsSpread() {
-        WhatIfReport.Measured lock3 = new WhatIfReport.Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
-                68e6, 34e6, 1.07, 1.0, 1.14, 110.0, List.of(-45.0, -47.0));
-        WhatIfReport.Measured lock1 = new WhatIfReport.Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
-                4.5e6, 2.3e6, 0.02, -0.1, 0.6, 1.4, List.of(1.0));
-        String text = WhatIfReport.measuredText(List.of(lock3, lock1), 2);
+        String text = WhatIfReport.measuredText(List.of(LOCK3, LOCK1), 2);
 
         assertThat(text).startsWith("measured: each lock site's releases delayed, the lock held; 2 repeats")
-                .contains("    68.00    34.00   -46.0% 1.07 [1.00,1.14]    medium  +110.0%  d.l.d.LargeCriticalSection.juc3:73\n")
-                .contains("0.02 [-0.10,0.60]   low");
+                .contains("    68.00    34.00   -46.0% 1.07 [1.00,1.14]    medium  +110.0%  +94.1% high\n"
+                        + "      dev.lockscope.demo.LargeCriticalSection.juc3:73\n")
+                .contains("0.02 [-0.10,0.60]   low       +1.4%  -\n      dev.lockscope.demo.LargeCriticalSection.juc1:53");
         assertThat(text.lines()).allMatch(l -> l.length() <= 100);
-        JsonNode json = WhatIfReport.measuredJson(List.of(lock3)).get(0);
+        JsonNode json = WhatIfReport.measuredJson(List.of(LOCK3)).get(0);
         assertThat(json.get("sensitivity").decimalValue()).isEqualByComparingTo("1.07");
         assertThat(json.get("confidence").textValue()).isEqualTo("medium");
         assertThat(json.get("throughputChangePct")).hasSize(2);
+        assertThat(json.get("predicted").get("changePct").decimalValue()).isEqualByComparingTo("94.06");
+        assertThat(WhatIfReport.measuredJson(List.of(LOCK1)).get(0).get("predicted").isNull()).isTrue();
+    }
+
+    private static final Measured LOCK3 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
+            68e6, 34e6, 1.07, 1.0, 1.14, 110.0, List.of(-45.0, -47.0), HALVED);
+    private static final Measured LOCK1 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
+            4.5e6, 2.3e6, 0.02, -0.1, 0.6, 1.4, List.of(1.0), null);
+
+    @Test
+    void theReportOfTheProfiledRunCarriesTheMeasuredSitesInEveryFormat() {
+        Report plain = Recordings.report(Recordings.small());
+        Report report = plain.withMeasured(List.of(LOCK3, LOCK1));
+
+        assertThat(TextReport.render(plain, null)).doesNotContain("measured: each lock site");
+        assertThat(TextReport.render(report, null)).contains("measured: each lock site's releases delayed, the lock held; "
+                + "2 repeats").contains("+110.0%  +94.1% high\n      dev.lockscope.demo.LargeCriticalSection.juc3:73");
+        JsonNode json = JsonReport.toJson(report);
+        assertThat(json.get("measured")).hasSize(2);
+        assertThat(json.get("measured").get(0).get("site").textValue()).isEqualTo(LOCK3.site());
+        assertThat(JsonReport.toJson(plain).has("measured")).isFalse();
+        // the page's data carries the same array, and its script draws it in the "what would help" section
+        String page = HtmlReport.render(report);
+        assertThat(page).contains("\"measured\":[{\"site\":\"" + LOCK3.site()).contains("whatif-measured");
+        assertThat(HtmlReport.render(plain)).doesNotContain("\"measured\":[");
     }
 
     @Test
@@ -80,7 +136,7 @@ class WhatIfReportTest {
 
         assertThat(names).containsExactly("lock", "kind", "site", "factor", "removed", "changePct", "lowPct", "highPct",
                 "parts", "confidence", "topLockBefore", "topLockAfter", "topWaitSharePct", "holds", "holdsSeenPct",
-                "forcedGrants", "replayedNanos", "truncated");
+                "forcedGrants", "replayedNanos", "truncated", "replayChangePct", "ceilingsChecked", "bounded", "ceiling");
         assertThat(o.get("lock").textValue()).isEqualTo(BOTTLENECK.label());
         assertThat(o.get("changePct").decimalValue()).isEqualByComparingTo("94.06");
         assertThat(o.get("confidence").textValue()).isEqualTo("high");
