@@ -206,6 +206,9 @@ public final class DeepHooks {
             boolean slow = !recursive && r.heldByAnother(pt.thread);
             pt.enteringSlow = slow;
             pt.enteringBlockedBefore = slow ? blockingCount(pt.thread, false) : -1;
+            if (slow) {
+                r.startedWaiting(); // contended releases are recorded until this thread holds the monitor
+            }
         } catch (Throwable t) {
             HookFailures.record(t);
         }
@@ -223,6 +226,9 @@ public final class DeepHooks {
                 pt.entering = null;
                 if (!pt.enteringRecursive) {
                     r.owner = pt.thread; // first: arrivals from now on are slow, while the blocked count is read
+                }
+                if (pt.enteringSlow) {
+                    r.stoppedWaiting(); // before acquired(): its hold is timed when others still wait
                 }
                 boolean blocked = pt.enteringSlow && blockedSince(pt.thread, false, pt.enteringBlockedBefore);
                 r.acquired(pt.thread, pt.enteringRecursive, pt.enteringSlow, blocked, pt.enteringSite, pt.sites); // holding the monitor
