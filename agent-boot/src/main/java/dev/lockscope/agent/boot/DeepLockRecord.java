@@ -19,8 +19,9 @@ import java.lang.invoke.VarHandle;
  * thread never sees its own id there unless it wrote it and has not cleared it since, because it is
  * the only writer of that value) and, before an outermost attempt, "is it held?" (SLOW). That second
  * read is racy on purpose: no atomic operation on the hot path; a thread arriving in the few
- * nanoseconds between another's acquisition and its write of {@code owner} (or its clearing and its
- * release) is not counted slow. The one field written outside the lock is {@link #tryFailures}. The
+ * nanoseconds between another's acquisition and its write of {@code owner}, or whose entry another thread
+ * beats after its check, is caught after its entry instead: {@link #gets} grew meanwhile (DeepHooks).
+ * Only one arriving between a holder's clearing of {@code owner} and its release is not counted slow. The one field written outside the lock is {@link #tryFailures}. The
  * summary writer (JFR's periodic thread) reads the plain fields racily; the figures are exact once the
  * threads that lock the object have stopped, as at the end of the run.
  *
