@@ -19,8 +19,6 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
-import java.lang.instrument.ClassFileTransformer;
-import java.security.ProtectionDomain;
 import java.util.Set;
 
 /**
@@ -42,7 +40,7 @@ import java.util.Set;
  * Classes older than Java 6 (class file 50) are left alone. Only classes loaded after the agent
  * started are instrumented (a synchronized method's flag cannot change on retransformation).
  */
-final class DeepTransformer implements ClassFileTransformer {
+final class DeepTransformer extends GuardedTransformer {
     private static final String HOOKS = "dev/lockscope/agent/boot/DeepHooks";
     private static final String LOCK = "java/util/concurrent/locks/Lock";
     private static final Set<String> LOCK_CLASSES = Set.of("java/util/concurrent/locks/ReentrantLock",
@@ -50,29 +48,20 @@ final class DeepTransformer implements ClassFileTransformer {
             "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock");
 
     private final DeepSelection selection;
-    private volatile Throwable failure;
 
     DeepTransformer(DeepSelection selection) {
         this.selection = selection;
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain domain, byte[] classfileBuffer) {
-        if (className == null || classBeingRedefined != null || !selection.selects(className.replace('/', '.'))) {
-            return null;
-        }
-        try {
-            byte[] wrapped = SynchronizedCalls.wrap(classfileBuffer); // the JDK's monitors made explicit, then probed
-            return instrument(wrapped != null ? wrapped : classfileBuffer);
-        } catch (Throwable t) {
-            failure = t; // returning null leaves the class as it was
-            return null;
-        }
+    boolean selects(String internalName, boolean redefining) {
+        return !redefining && selection.selects(internalName.replace('/', '.'));
     }
 
-    Throwable failure() {
-        return failure;
+    @Override
+    byte[] instrument(String internalName, byte[] bytes) {
+        byte[] wrapped = SynchronizedCalls.wrap(bytes); // the JDK's monitors made explicit, then probed
+        return instrument(wrapped != null ? wrapped : bytes);
     }
 
     /** The instrumented class, or null when it has nothing to instrument. */

@@ -8,8 +8,6 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AdviceAdapter;
 
-import java.lang.instrument.ClassFileTransformer;
-import java.security.ProtectionDomain;
 
 /**
  * Wraps {@code LockSupport.park(Object)}, {@code park()}, {@code parkNanos(Object, long)}, {@code parkUntil(Object, long)},
@@ -21,37 +19,24 @@ import java.security.ProtectionDomain;
  * LocalVariablesSorter has added the token local to them; no frame computation is needed, which
  * would otherwise load classes from inside the transformer.
  */
-final class LockTransformer implements ClassFileTransformer {
+final class LockTransformer extends GuardedTransformer {
     static final String LOCK_SUPPORT = "java/util/concurrent/locks/LockSupport";
     static final String AQS = "java/util/concurrent/locks/AbstractQueuedSynchronizer";
     private static final String HOOKS = "dev/lockscope/agent/boot/ParkHooks";
     private static final String AQS_ACQUIRE_DESC = "(Ljava/util/concurrent/locks/AbstractQueuedSynchronizer$Node;IZZZJ)I";
 
-    private volatile Throwable failure;
     private volatile int transformedMethods;
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain domain, byte[] classfileBuffer) {
-        if (!LOCK_SUPPORT.equals(className) && !AQS.equals(className)) {
-            return null;
-        }
-        try {
-            return instrument(className, classfileBuffer);
-        } catch (Throwable t) {
-            failure = t; // returning null leaves the class as it was
-            return null;
-        }
-    }
-
-    Throwable failure() {
-        return failure;
+    boolean selects(String internalName, boolean redefining) {
+        return LOCK_SUPPORT.equals(internalName) || AQS.equals(internalName);
     }
 
     int transformedMethods() {
         return transformedMethods;
     }
 
+    @Override
     byte[] instrument(String className, byte[] bytes) {
         ClassReader reader = new ClassReader(bytes);
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);

@@ -139,6 +139,7 @@ final class RecordingSession {
             recording.enable(EventNames.DEEP_INFO).with("period", "endChunk");
             recording.enable(EventNames.DEEP_LOCK);
             recording.enable(EventNames.DEEP_SITE);
+            recording.enable(EventNames.DEEP_RELEASE).withStackTrace(); // contended monitor releases only
         }
         // steal accounting: every thread's and the machine's CPU times from /proc, once a second
         CpuTimeSampler.register();

@@ -8,8 +8,6 @@ import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
-import java.lang.instrument.ClassFileTransformer;
-import java.security.ProtectionDomain;
 
 /**
  * The what-if experiment's instrumentation (agent option {@code delayRelease=Class.method:DURATION}): in the
@@ -20,13 +18,12 @@ import java.security.ProtectionDomain;
  * only when the option is given: without it nothing is instrumented and nothing runs. Kept apart from deep
  * mode's instrumentation, which may transform the same class after it.
  */
-final class ReleaseDelayTransformer implements ClassFileTransformer {
+final class ReleaseDelayTransformer extends GuardedTransformer {
     private static final String HOOK = "dev/lockscope/agent/boot/ReleaseDelay";
 
     /** {@code Class.method}, the class with or without its package ({@code $} for a nested class). */
     private final String className;
     private final String methodName;
-    private volatile Throwable failure;
     private volatile boolean instrumented;
 
     ReleaseDelayTransformer(String classDotMethod) {
@@ -36,25 +33,17 @@ final class ReleaseDelayTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> classBeingRedefined,
-                            ProtectionDomain domain, byte[] classfileBuffer) {
-        if (internalName == null || classBeingRedefined != null || !selects(internalName.replace('/', '.'))) {
-            return null;
-        }
-        try {
-            return instrument(classfileBuffer);
-        } catch (Throwable t) {
-            failure = t; // returning null leaves the class as it was
-            return null;
-        }
+    boolean selects(String internalName, boolean redefining) {
+        return !redefining && selects(internalName.replace('/', '.'));
+    }
+
+    @Override
+    byte[] instrument(String internalName, byte[] bytes) {
+        return instrument(bytes);
     }
 
     boolean selects(String dottedClass) {
         return dottedClass.equals(className) || dottedClass.endsWith("." + className) || dottedClass.endsWith("$" + className);
-    }
-
-    Throwable failure() {
-        return failure;
     }
 
     /** Whether a method of that name was found in a loaded class. */

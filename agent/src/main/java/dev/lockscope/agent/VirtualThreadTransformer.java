@@ -6,9 +6,7 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
-import java.security.ProtectionDomain;
 import java.util.Map;
 import java.util.Set;
 
@@ -25,12 +23,10 @@ import java.util.Set;
  * uninstrumented and named, never half-instrumented (VirtualThreadTransformerTest checks the JDK
  * running the build).
  */
-final class VirtualThreadTransformer implements ClassFileTransformer {
+final class VirtualThreadTransformer extends GuardedTransformer {
     static final String VIRTUAL_THREAD = "java/lang/VirtualThread";
     static final int FIRST_JDK = 24;
     private static final String HOOKS = "dev/lockscope/agent/boot/VirtualThreadHooks";
-
-    private volatile Throwable failure;
 
     /**
      * Instruments VirtualThread when this JDK needs it.
@@ -50,9 +46,9 @@ final class VirtualThreadTransformer implements ClassFileTransformer {
             VirtualThreadTransformer transformer = new VirtualThreadTransformer();
             inst.addTransformer(transformer, true);
             inst.retransformClasses(virtualThread);
-            if (transformer.failure != null) {
+            if (transformer.failure() != null) {
                 dev.lockscope.agent.boot.VirtualThreadHooks.deactivate();
-                return "virtual threads blocked on monitors are not recorded on this JDK (" + transformer.failure.getMessage() + ")";
+                return "virtual threads blocked on monitors are not recorded on this JDK (" + transformer.failure().getMessage() + ")";
             }
             return monitorProblem == null ? null
                     : "virtual threads blocked on monitors are recorded without the monitor's class (" + monitorProblem + ")";
@@ -67,17 +63,13 @@ final class VirtualThreadTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain domain, byte[] classfileBuffer) {
-        if (!VIRTUAL_THREAD.equals(className)) {
-            return null;
-        }
-        try {
-            return instrument(classfileBuffer);
-        } catch (Throwable t) {
-            failure = t; // returning null leaves the class as it was
-            return null;
-        }
+    boolean selects(String internalName, boolean redefining) {
+        return VIRTUAL_THREAD.equals(internalName);
+    }
+
+    @Override
+    byte[] instrument(String internalName, byte[] bytes) {
+        return instrument(bytes);
     }
 
     /** @throws IllegalStateException naming what this JDK's VirtualThread lacks */

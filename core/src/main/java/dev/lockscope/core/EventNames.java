@@ -22,6 +22,8 @@ public final class EventNames {
     public static final String DEEP_LOCK = "lockscope.DeepLock";
     public static final String DEEP_SITE = "lockscope.DeepSite";
     public static final String DEEP_INFO = "lockscope.DeepInfo";
+    /** Deep mode: a release of a monitor while another thread waited for it (exact owner chains in blame). */
+    public static final String DEEP_RELEASE = "lockscope.DeepRelease";
     /** Steal accounting: the machine's busy and steal time, and each thread's CPU time, sampled together. */
     public static final String MACHINE_CPU = "lockscope.MachineCpu";
     public static final String THREAD_CPU = "lockscope.ThreadCpu";

@@ -13,11 +13,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue 18: deep mode's counts on a real library under 16 threads, cross-checked with JFR's own monitor
  * events of the same run. log4j2 2.24 with a synchronous FileAppender writes every event under the
  * FileManager's monitor. SLOW counts the acquisitions begun while another thread held the monitor
- * (HotSpot wins most of those by spinning); blocked counts those in which the JVM's count of the
+ * (HotSpot wins some of those by spinning); blocked counts those in which the JVM's count of the
  * thread's blocked monitor entries rose, which is where it posts {@code jdk.JavaMonitorEnter}
- * (threshold 0 under {@code record}). Blocked can only undercount JFR (an acquisition that arrived in
- * the few nanoseconds between another thread's acquisition and its probe is not slow, so its count is
- * not read), never exceed it.
+ * (threshold 0 under {@code record}), so both should be JFR's count. An acquisition that another thread
+ * beat after the probe's check is found after the entry (the lock's gets grew) and compared with the
+ * thread's last read count; one arriving between a holder's probe and its monitorexit (a holder
+ * preempted there) is still missed.
  */
 class DeepBlockedCountTest {
     private static final String FILE_MANAGER = "org.apache.logging.log4j.core.appender.FileManager";
@@ -49,13 +50,15 @@ class DeepBlockedCountTest {
             }
         }
         String counts = String.format("gets %d, slow %d, blocked %d, JFR jdk.JavaMonitorEnter %d", gets, slow, blocked, jfrBlocked);
+        System.out.println("deep-blocked-count " + counts);
         assertThat(gets).as(counts).isGreaterThan(1_000);
         assertThat(jfrBlocked).as("enough blocked entries to compare: " + counts).isGreaterThanOrEqualTo(10);
         assertThat(blocked).as(counts).isLessThanOrEqualTo(slow);
-        assertThat(blocked).as(counts).isLessThanOrEqualTo(jfrBlocked);
-        // measured 0.82-0.94 of JFR's count at load 13-50, but 0.49 at load ~10, lower the faster the workload
-        // runs (the missed blocks arrive in the probes' windows): no lower bound holds on an idle machine yet,
-        // only that the count sees blocking at all (issue 18's 2% is not met; README's deep-mode section)
-        assertThat(blocked).as(counts).isPositive();
+        // measured at load ~40 on 2 cores (JDK 17 and 25, seven runs): blocked equal to JFR's count in six, 2.5%
+        // below in one, slow within 1.6% (issue 18 asks 2%); an earlier build missed up to 2.5% at load ~20 (holders preempted in
+        // the release window): the bounds leave room for a machine loaded far more. A block on a monitor outside the selected code
+        // could make blocked exceed JFR's count by one; log4j2's logging threads block on none.
+        assertThat((double) blocked).as(counts).isBetween(0.85 * jfrBlocked, 1.02 * jfrBlocked + 2);
+        assertThat((double) slow).as(counts).isGreaterThanOrEqualTo(0.85 * jfrBlocked);
     }
 }

@@ -82,8 +82,11 @@ class DeepModeTest {
             assertThat(timed).as("timed sections of %s", row).isEqualTo(sections);
             assertThat(histogram).as("histogram of %s", row).isEqualTo(sections);
         } else {
-            // the first 1,024 timed one by one, then one in 16 (about), each counted 16 times
-            assertThat(timed).as("timed sections of %s", row).isBetween(1024 + (sections - 1024) / 32, 1024 + (sections - 1024) / 8);
+            // the first 1,024 timed one by one, then one in 16 (pseudo-random, seeded by the identity hash: about
+            // binomial), each counted 16 times; the slack of 6 keeps a few sampled sections from failing it
+            // (FatFlat's 16: 3 timed in one run, over the 2 that n/8 allowed)
+            long sampled = sections - 1024;
+            assertThat(timed).as("timed sections of %s", row).isBetween(1024 + Math.max(0, sampled / 32 - 6), 1024 + sampled / 8 + 6);
             assertThat(histogram).as("histogram of %s", row).isEqualTo(1024 + 16 * (timed - 1024));
         }
     }

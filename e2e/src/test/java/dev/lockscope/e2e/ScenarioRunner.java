@@ -100,6 +100,11 @@ final class ScenarioRunner {
 
     /** @param scenarioArgs options of the scenario itself ({@code --threads 4 --split 3:7}) */
     static Run run(String pattern, double seconds, Path dir, List<String> scenarioArgs) throws Exception {
+        return run(pattern, seconds, dir, scenarioArgs, "");
+    }
+
+    /** @param agentOptions more agent options, each with a leading comma ({@code ",deep=app.**"}) */
+    static Run run(String pattern, double seconds, Path dir, List<String> scenarioArgs, String agentOptions) throws Exception {
         if (replayDir() != null) {
             return replay(pattern, 1);
         }
@@ -108,7 +113,7 @@ final class ScenarioRunner {
         Path repository = Files.createDirectories(dir.resolve("jfr-repository")); // private: nobody else cleans it up
         List<String> cmd = new ArrayList<>(List.of(javaBinary(),
                 "-XX:FlightRecorderOptions:repository=" + repository,
-                "-javaagent:" + jar("lockscope.agent.jar") + "=file=" + file + ",quiet,report=off",
+                "-javaagent:" + jar("lockscope.agent.jar") + "=file=" + file + ",quiet,report=off" + agentOptions,
                 "-cp", jar("lockscope.demo.jar").toString(), "dev.lockscope.demo.DemoMain", pattern,
                 "--seconds", Double.toString(seconds)));
         cmd.addAll(scenarioArgs);

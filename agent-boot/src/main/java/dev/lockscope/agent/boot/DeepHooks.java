@@ -59,6 +59,15 @@ public final class DeepHooks {
         boolean enteringSlow;
         /** This thread's blocked-entry count before a slow monitor entry, -1 unknown. */
         long enteringBlockedBefore;
+        /** The record's acquisitions when this thread checked it: more after the entry means another thread took it in between. */
+        long enteringGets;
+        /** This thread's blocked-entry and waited counts as last read (first at its first probe), -1 unknown. */
+        long lastBlockedCount = -1;
+        long lastWaitedCount = -1;
+
+        PerThread() {
+            blockedCount(this);
+        }
         int enteringSite;
         DeepLockRecord last;
     }
@@ -110,21 +119,32 @@ public final class DeepHooks {
      * parks included ({@code parks} true); -1 when unknown (a virtual thread, no management).
      */
     private static long blockingCount(Thread t, boolean parks) {
+        ThreadInfo info = countsOf(t);
+        return info == null ? -1 : parks ? info.getWaitedCount() : info.getBlockedCount();
+    }
+
+    /** The JVM's counts of {@code t} (null when unknown: a virtual thread, no management). */
+    private static ThreadInfo countsOf(Thread t) {
         ThreadMXBean mx = threadCounts;
         if (mx == null) {
-            return -1;
+            return null;
         }
         try {
             @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+
             ThreadInfo info = mx.getThreadInfo(t.getId());
-            if (info == null) {
-                return -1;
-            }
-            return parks ? info.getWaitedCount() : info.getBlockedCount();
+            return info;
         } catch (Throwable e) {
             HookFailures.record(e);
-            return -1;
+            return null;
         }
+    }
+
+    /** This thread's blocked monitor entries now ({@link #blockingCount}), remembered with its waits as its last read. */
+    private static long blockedCount(PerThread pt) {
+        ThreadInfo info = countsOf(pt.thread);
+        pt.lastWaitedCount = info == null ? -1 : info.getWaitedCount();
+        pt.lastBlockedCount = info == null ? -1 : info.getBlockedCount();
+        return pt.lastBlockedCount;
     }
 
     /** Whether the count of {@link #blockingCount} rose from {@code before}. */
@@ -204,8 +224,12 @@ public final class DeepHooks {
             boolean recursive = r.owner == pt.thread; // only this thread ever writes itself there
             pt.enteringRecursive = recursive;
             boolean slow = !recursive && r.heldByAnother(pt.thread);
+            pt.enteringGets = r.gets; // read after the owner: a release seen there has its holder's count seen here (x86 TSO)
             pt.enteringSlow = slow;
-            pt.enteringBlockedBefore = slow ? blockingCount(pt.thread, false) : -1;
+            pt.enteringBlockedBefore = slow ? blockedCount(pt) : -1;
+            if (slow) {
+                r.startedWaiting(); // contended releases are recorded until this thread holds the monitor
+            }
         } catch (Throwable t) {
             HookFailures.record(t);
         }
@@ -224,8 +248,27 @@ public final class DeepHooks {
                 if (!pt.enteringRecursive) {
                     r.owner = pt.thread; // first: arrivals from now on are slow, while the blocked count is read
                 }
-                boolean blocked = pt.enteringSlow && blockedSince(pt.thread, false, pt.enteringBlockedBefore);
-                r.acquired(pt.thread, pt.enteringRecursive, pt.enteringSlow, blocked, pt.enteringSite, pt.sites); // holding the monitor
+                if (pt.enteringSlow) {
+                    r.stoppedWaiting(); // before acquired(): its hold is timed when others still wait
+                }
+                boolean slow = pt.enteringSlow;
+                boolean blocked;
+                if (slow) {
+                    blocked = pt.enteringBlockedBefore >= 0 && blockedCount(pt) > pt.enteringBlockedBefore;
+                } else if (!pt.enteringRecursive && r.gets != pt.enteringGets) {
+                    // Another thread acquired between this thread's check and its entry (the check's racy
+                    // window: on log4j2 at 16 threads all of the blocked entries the check missed). The count
+                    // before was not read; this thread's last read stands for it, unless the thread waited,
+                    // parked or slept since (re-entering after a wait counts as blocked: not this entry's).
+                    // A block on a monitor outside the selected code since then would count here too.
+                    slow = true;
+                    long before = pt.lastBlockedCount;
+                    long waitedBefore = pt.lastWaitedCount;
+                    blocked = before >= 0 && blockedCount(pt) > before && pt.lastWaitedCount == waitedBefore;
+                } else {
+                    blocked = false;
+                }
+                r.acquired(pt.thread, pt.enteringRecursive, slow, blocked, pt.enteringSite, pt.sites); // holding the monitor
             }
         } catch (Throwable t) {
             HookFailures.record(t);

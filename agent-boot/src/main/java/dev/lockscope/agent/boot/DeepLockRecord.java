@@ -19,8 +19,9 @@ import java.lang.invoke.VarHandle;
  * thread never sees its own id there unless it wrote it and has not cleared it since, because it is
  * the only writer of that value) and, before an outermost attempt, "is it held?" (SLOW). That second
  * read is racy on purpose: no atomic operation on the hot path; a thread arriving in the few
- * nanoseconds between another's acquisition and its write of {@code owner} (or its clearing and its
- * release) is not counted slow. The one field written outside the lock is {@link #tryFailures}. The
+ * nanoseconds between another's acquisition and its write of {@code owner}, or whose entry another thread
+ * beats after its check, is caught after its entry instead: {@link #gets} grew meanwhile (DeepHooks).
+ * Only one arriving between a holder's clearing of {@code owner} and its release is not counted slow. The one field written outside the lock is {@link #tryFailures}. The
  * summary writer (JFR's periodic thread) reads the plain fields racily; the figures are exact once the
  * threads that lock the object have stopped, as at the end of the run.
  *
@@ -29,9 +30,17 @@ import java.lang.invoke.VarHandle;
  * threads that take turns), each counted {@link #SAMPLING_PERIOD} times in the hold total and the
  * histogram, so both stay unbiased estimates while {@code System.nanoTime} (two per timed section) is
  * read for one section in 16. The longest hold is the longest timed one.
+ *
+ * <p>Contended releases (monitors): a thread that finds the monitor held counts itself in {@link #waiting}
+ * (an atomic add, on the slow path only) until it holds it. While that count is above zero every release
+ * writes a {@link DeepReleaseEvent} with the holder's stack, and a hold that begins while it is above zero
+ * is timed from its start, so owner blame has every hold that a registered waiter waited through, exactly.
+ * A waiter that arrives in the racy window described above is not registered: its wait is covered only
+ * when another registered waiter's is (else the blame estimates it as without deep mode).
  */
 public final class DeepLockRecord {
     private static final VarHandle TRY_FAILURES;
+    private static final VarHandle WAITING;
     /** Sections of an object timed one by one before sampling starts (small programs stay exact). */
     static final int EXACT_SECTIONS = 1024;
     /** One timed section in this many after the first {@link #EXACT_SECTIONS}; a power of two. */
@@ -43,6 +52,7 @@ public final class DeepLockRecord {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TRY_FAILURES = l.findVarHandle(DeepLockRecord.class, "tryFailures", long.class);
+            WAITING = l.findVarHandle(DeepLockRecord.class, "waiting", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -56,6 +66,8 @@ public final class DeepLockRecord {
 
     /** {@code tryLock} calls that did not get the lock (no lock held: an atomic add). */
     private volatile long tryFailures;
+    /** Monitors: threads that found it held and do not hold it yet (written by them, outside the lock: atomic adds). */
+    private volatile int waiting;
 
     // ---- written only by the holder of the object's lock ----
     Thread owner;
@@ -85,6 +97,8 @@ public final class DeepLockRecord {
     long fatRuns;
     long flatRuns;
     byte run;
+    /** Monitors: {@code System.nanoTime} at the current hold's start when a thread was waiting then, else 0. */
+    long contendedSince;
     /** The first thread that locked the object, and the site where it did. */
     long firstLockerTid;
     String firstLockerName;
@@ -109,6 +123,16 @@ public final class DeepLockRecord {
     boolean heldByAnother(Thread me) {
         Thread o = owner;
         return o != null && o != me;
+    }
+
+    /** A thread found the monitor held by another (before its monitorenter; undone by {@link #stoppedWaiting}). */
+    void startedWaiting() {
+        WAITING.getAndAdd(this, 1);
+    }
+
+    /** The thread counted by {@link #startedWaiting} holds the monitor now. */
+    void stoppedWaiting() {
+        WAITING.getAndAdd(this, -1);
     }
 
     void tryFailed() {
@@ -188,9 +212,16 @@ public final class DeepLockRecord {
         if (holdWeight > 0) {
             holdStart = System.nanoTime();
         }
+        if (!juc) {
+            // the volatile read sees every waiter registered before this acquisition (its atomic add)
+            contendedSince = waiting == 0 ? 0 : holdWeight > 0 ? holdStart : System.nanoTime();
+        }
     }
 
     void endSection(DeepSites.ThreadTable sites) {
+        if (!juc && waiting > 0) {
+            releasedContended();
+        }
         sections++;
         int weight = holdWeight;
         if (weight == 0) {
@@ -205,6 +236,17 @@ public final class DeepLockRecord {
         }
         holdHistogram[HoldHistogram.bucket(held)] += weight;
         DeepSites.held(sites, holdSite, held, weight);
+    }
+
+    /** Writes the release that a waiting thread waits for, with this (the holding) thread's stack. */
+    private void releasedContended() {
+        DeepReleaseEvent e = new DeepReleaseEvent();
+        if (e.isEnabled()) {
+            e.lockClass = className;
+            e.lockHash = identityHash;
+            e.heldNanos = contendedSince == 0 ? -1 : Math.max(0, System.nanoTime() - contendedSince);
+            e.commit();
+        }
     }
 
     /**

@@ -27,6 +27,7 @@ public final class DeepSummaries {
         jdk.jfr.FlightRecorder.register(DeepLockEvent.class);
         jdk.jfr.FlightRecorder.register(DeepSiteEvent.class);
         jdk.jfr.FlightRecorder.register(DeepInfoEvent.class);
+        jdk.jfr.FlightRecorder.register(DeepReleaseEvent.class);
         jdk.jfr.FlightRecorder.addPeriodicEvent(DeepInfoEvent.class, DeepSummaries::write);
         registered = true;
     }

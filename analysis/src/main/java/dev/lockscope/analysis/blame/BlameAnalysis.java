@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.DeepRelease;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
@@ -58,6 +59,11 @@ public final class BlameAnalysis implements RecordingVisitor {
     @Override
     public void monitorEnter(MonitorEnter e) {
         monitors.monitorEnter(e);
+    }
+
+    @Override
+    public void deepRelease(DeepRelease r) {
+        monitors.deepRelease(r);
     }
 
     @Override

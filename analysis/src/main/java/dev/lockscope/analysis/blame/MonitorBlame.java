@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.CpuSample;
+import dev.lockscope.analysis.model.DeepRelease;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ThreadRef;
@@ -26,6 +27,9 @@ import java.util.Map;
  * <p>JFR records a monitor wait when it ends, so the hand-offs inside it have been seen already:
  * each monitor keeps its {@link MonitorOwnerChains#ENTERS_KEPT} latest enters, which covers any wait
  * during which fewer other threads got the monitor.
+ *
+ * <p>In deep mode, a wait whose holds the agent recorded one by one ({@link DeepMonitorHolds}) is split
+ * at them instead, exactly ({@link OwnerChain#DEEP_EXACT}).
  */
 final class MonitorBlame {
     /** A contended enter beginning this soon after the same thread's wait on the monitor ended re-acquires after it. */
@@ -42,6 +46,7 @@ final class MonitorBlame {
     private final BlameCollector out;
     private final HandoffHolds holds;
     private final MonitorOwnerChains chains = new MonitorOwnerChains();
+    private final DeepMonitorHolds deep = new DeepMonitorHolds();
     private final Map<Long, ArrayDeque<MonitorWait>> recentWaitsByThread = new HashMap<>();
     /** Spans whose owner's stacks are not all cut at a known holding method yet, oldest first. */
     private final ArrayDeque<PendingSpan> pending = new ArrayDeque<>();
@@ -142,6 +147,11 @@ final class MonitorBlame {
         return best;
     }
 
+    /** Deep mode: a release of a monitor while a thread waited for it. */
+    void deepRelease(DeepRelease r) {
+        deep.release(r);
+    }
+
     /**
      * Splits the wait at the hand-offs seen by other waiters of the monitor; each piece is shared among
      * the chains its owner held the monitor in ({@link MonitorOwnerChains}).
@@ -153,6 +163,14 @@ final class MonitorBlame {
             holds.handedOn(lock, w.previousOwner(), w.endNanos());
         }
         holds.handedTo(lock, w.thread(), w.endNanos());
+        List<DeepMonitorHolds.Piece> exact = deep.pieces(w, lock);
+        if (exact != null) { // deep mode recorded every hold the waiter waited through
+            boolean afterWait = reacquiresAfterWait(w, lock);
+            for (DeepMonitorHolds.Piece p : exact) {
+                out.contention(lock, w.thread(), w.frames(), p.from(), p.to() - p.from(), p.cause(), afterWait);
+            }
+            return;
+        }
         List<MonitorEnter> inside = new ArrayList<>();
         for (Iterator<MonitorEnter> it = chains.latestFirst(lock); it.hasNext(); ) {
             MonitorEnter other = it.next();

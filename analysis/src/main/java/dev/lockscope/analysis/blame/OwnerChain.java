@@ -7,6 +7,11 @@ public enum OwnerChain {
     /** Recorded by the owner itself when it released the lock (park-based locks: the unparker's stack). */
     EXACT("exact"),
     /**
+     * Monitors in deep mode: the owner's stack when it released the monitor the waiter waited for, and
+     * the hold's exact times ({@code lockscope.DeepRelease}; see {@link DeepMonitorHolds}).
+     */
+    DEEP_EXACT("deep-exact"),
+    /**
      * Monitors only, when nothing of the owner was recorded while the waiter waited: the chain of the
      * owner's most recent contended acquisition of the same monitor (not used once the owner is seen
      * handing the monitor over after it). Right when the owner released the monitor in the code that

@@ -160,6 +160,10 @@ public final class EventOrder {
             for (RecordingVisitor v : visitors) {
                 v.deepInfo(d);
             }
+        } else if (event instanceof DeepRelease r) {
+            for (RecordingVisitor v : visitors) {
+                v.deepRelease(r);
+            }
         } else if (event instanceof JdkPark p) {
             for (RecordingVisitor v : visitors) {
                 v.jdkPark(p);

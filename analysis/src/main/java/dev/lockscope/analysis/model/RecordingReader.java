@@ -178,6 +178,7 @@ public final class RecordingReader {
     private static final int KIND_DEEP_INFO = 21;
     private static final int KIND_THREAD_CPU = 22;
     private static final int KIND_MACHINE_CPU = 23;
+    private static final int KIND_DEEP_RELEASE = 24;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -212,6 +213,7 @@ public final class RecordingReader {
             layout(EventNames.DEEP_SITE, KIND_DEEP_SITE, deepFields("site", "kind"));
             layout(EventNames.DEEP_INFO, KIND_DEEP_INFO, "selection", "classes", "sites", "untracked", "probeNanos",
                     "holdInflationNanos", "probeFailures");
+            layout(EventNames.DEEP_RELEASE, KIND_DEEP_RELEASE, "eventThread", "stackTrace", "lockClass", "lockHash", "heldNanos");
             layout(EventNames.THREAD_CPU, KIND_THREAD_CPU, "sample", "osTid", "osName", "cpuNanos");
             layout(EventNames.MACHINE_CPU, KIND_MACHINE_CPU, "sample", "busyNanos", "stealNanos", "cpus",
                     "threadTimesExcludeSteal", "problem");
@@ -362,6 +364,11 @@ public final class RecordingReader {
                     lockscopeEvents++;
                     commit(b, new DeepInfo(b, text(at(s, f[0])), at(v, f[1]), at(v, f[2]), at(v, f[3]), at(v, f[4]),
                             at(v, f[5]), at(v, f[6])));
+                }
+                case KIND_DEEP_RELEASE -> {
+                    lockscopeEvents++;
+                    commit(b, new DeepRelease(thread(at(v, f[0])), b, blockerClass(at(s, f[2])), (int) at(v, f[3]), at(v, f[4]),
+                            frames(at(v, f[1]))));
                 }
                 case KIND_VIRTUAL_MONITOR_ENTER -> {
                     lockscopeEvents++;

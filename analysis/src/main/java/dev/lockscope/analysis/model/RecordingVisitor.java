@@ -45,6 +45,10 @@ public interface RecordingVisitor {
     default void deepSite(DeepSite s) {
     }
 
+    /** Deep mode: a monitor released while another thread waited for it, in time order with JFR's events. */
+    default void deepRelease(DeepRelease r) {
+    }
+
     /** Deep mode's selection and probe cost, once per chunk. */
     default void deepInfo(DeepInfo i) {
     }
