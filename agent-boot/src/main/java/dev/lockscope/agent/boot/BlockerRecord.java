@@ -117,7 +117,7 @@ public final class BlockerRecord {
         if (before == 0) {
             SiteUnion s = site;
             if (s != null && ON_SITE.compareAndSet(this, 0, 1)) {
-                s.objectWaitedFor();
+                s.objectWaitedFor(now);
             }
         }
         return now;
@@ -162,7 +162,7 @@ public final class BlockerRecord {
         if (before == 1) {
             SiteUnion s = site;
             if (s != null && ON_SITE.compareAndSet(this, 1, 0)) {
-                s.objectFree();
+                s.objectFree(now);
             }
         }
         raiseLastTime(now);

@@ -88,19 +88,22 @@ public final class SiteUnion {
         return fresh;
     }
 
-    /** A linked blocker went from no thread parked to one. */
-    void objectWaitedFor() {
+    /**
+     * A linked blocker went from no thread parked to one at {@code now} (its own clock reading: no second one
+     * here; two periods of the site that follow each other may then overlap by the few nanoseconds between a
+     * blocker's reading and its add below, which the table's clamp to the objects' sum bounds).
+     */
+    void objectWaitedFor(long now) {
         int before = (int) OBJECTS_WAITED_FOR.getAndAdd(this, 1);
         if (before == 0) {
-            busySince = System.nanoTime(); // after the add: see busySince
+            busySince = now;
         }
     }
 
-    /** A linked blocker went from one thread parked to none. */
-    void objectFree() {
+    /** A linked blocker went from one thread parked to none at {@code now}. */
+    void objectFree(long now) {
         int before = (int) OBJECTS_WAITED_FOR.getAndAdd(this, -1);
         if (before == 1) {
-            long now = System.nanoTime();
             long from = busySince;
             if (now > from) {
                 REAL_TIME.getAndAdd(this, now - from);
