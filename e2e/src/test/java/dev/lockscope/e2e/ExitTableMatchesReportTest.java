@@ -37,22 +37,28 @@ class ExitTableMatchesReportTest {
         return out;
     }
 
-    @Test
-    void reportOfAThresholdRecordingPrintsTheAgentsExitNumbers() throws Exception {
-        Path jfr = dir.resolve("global.jfr");
-        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr + ",threshold=1ms,report=full", "scale-global-lock",
-                "--threads", "4", "--seconds", "2"));
+    /** Runs a demo under the agent and returns the table it printed at exit. */
+    private String exitTable(String agentArgs, String... demo) throws Exception {
+        Proc run = Proc.run(dir, 120, Proc.demoCommand(agentArgs, demo));
         assertThat(run.exitCode()).as("stderr:\n%s", run.err()).isZero();
         String err = run.err();
         int at = err.indexOf("lockscope: lock contention at JVM exit");
         assertThat(at).as(err).isNotNegative();
-        Map<String, String> exit = parkBlocks(err.substring(at));
+        return err.substring(at);
+    }
+
+    @Test
+    void reportOfAThresholdRecordingPrintsTheAgentsExitNumbers() throws Exception {
+        Path jfr = dir.resolve("global.jfr");
+        String exitTable = exitTable("file=" + jfr + ",threshold=1ms,report=full", "scale-global-lock",
+                "--threads", "4", "--seconds", "2");
+        Map<String, String> exit = parkBlocks(exitTable);
 
         Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());
         assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
         Map<String, String> recorded = parkBlocks(report.out());
 
-        assertThat(exit).as("exit table:\n%s", err.substring(at)).isNotEmpty();
+        assertThat(exit).as("exit table:\n%s", exitTable).isNotEmpty();
         assertThat(recorded).as("report:\n%s", report.out()).isEqualTo(exit);
         // most of the global lock's parks are shorter than 1 ms: the counts come from the summaries
         assertThat(exit.values()).anyMatch(block -> {
@@ -81,13 +87,7 @@ class ExitTableMatchesReportTest {
     @Test
     void aSiteOfManyObjectsHasOneRealTimeAtExitAndInTheReport() throws Exception {
         Path jfr = dir.resolve("table.jfr");
-        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr + ",report=full", "lock-table",
-                "--threads", "16", "--seconds", "3"));
-        assertThat(run.exitCode()).as("stderr:\n%s", run.err()).isZero();
-        String err = run.err();
-        int at = err.indexOf("lockscope: lock contention at JVM exit");
-        assertThat(at).as(err).isNotNegative();
-        String exitTable = err.substring(at);
+        String exitTable = exitTable("file=" + jfr + ",report=full", "lock-table", "--threads", "16", "--seconds", "3");
         String site = "LockTableEntries.lockEntry:";
         double exitRealMs = siteRealTimeMs(exitTable, site);
         Matcher profiled = Pattern.compile("profiled ([\\d.]+) s").matcher(exitTable);
