@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * park end that takes it back to 0 one less. So a park on a blocker that already has a thread parked,
  * the common case under contention, writes nothing here; each transition is one atomic add on
  * {@link #objectsWaitedFor}, and the site's own 0-to-1 and 1-to-0 transitions write its period as a
- * blocker's do. Nothing is allocated after the link. Sites are kept for the agent's life (a program has
+ * blocker's do. That add is shared by the threads parking on the site's different objects (a thread per
+ * blocker parking on its own, from one place, transitions on every park: bench's parkOwnBlocker); an
+ * exact union of intervals from several threads needs the one counter. Nothing is allocated after the link. Sites are kept for the agent's life (a program has
  * few acquiring places), each charged to the registry's byte bound; a site that does not fit is not
  * linked, and the table sums its objects' real-times as before.
  */
