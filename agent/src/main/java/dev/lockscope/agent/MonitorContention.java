@@ -4,6 +4,7 @@ import dev.lockscope.core.EventNames;
 import dev.lockscope.core.Frames;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockWaits;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
@@ -45,6 +46,8 @@ final class MonitorContention implements AutoCloseable {
     private static final class Monitor {
         final LockWaits waits;
         long firstBegin = Long.MAX_VALUE;
+        /** Its site's waits, from its first wait with a call chain on (JFR records nearly all with one). */
+        LockWaits site;
 
         Monitor(String className, String address) {
             this.waits = new LockWaits(LockKind.MONITOR, className, address, 0);
@@ -61,6 +64,12 @@ final class MonitorContention implements AutoCloseable {
     private volatile RecordingStream stream;
     private volatile boolean closed;
     private final Map<String, Monitor> monitors = new HashMap<>(); // guarded by this
+    /**
+     * Each lock site's waits, all its monitors' together: its real-time is the union of their waits, the
+     * site's %real as in {@code lockscope report} (a monitor the JVM deflated and inflated again is a new
+     * address at the same site). Keyed by {@link LockSites#keyOf}. Guarded by this.
+     */
+    private final Map<String, LockWaits> sites = new HashMap<>();
     private long heldPoints; // guarded by this
     private long latestEnd = Long.MIN_VALUE; // guarded by this
     private long leftOut; // guarded by this
@@ -134,6 +143,14 @@ final class MonitorContention implements AutoCloseable {
         }
         m.waits.add(begin, end, thread, frames);
         heldPoints += 2;
+        if (m.site == null && !frames.isEmpty()) {
+            m.site = sites.computeIfAbsent(LockSites.keyOf(LockKind.MONITOR, className, LockSites.siteOf(frames)),
+                    k -> new LockWaits(LockKind.MONITOR, className, k, 0));
+        }
+        if (m.site != null) {
+            m.site.add(begin, end, thread, frames);
+            heldPoints += 2;
+        }
         latestEnd = Math.max(latestEnd, end);
         if (heldPoints > MAX_HELD_POINTS) {
             release(latestEnd - REORDER_WINDOW_NANOS);
@@ -148,6 +165,10 @@ final class MonitorContention implements AutoCloseable {
         for (Monitor m : monitors.values()) {
             m.waits.replayBefore(before);
             held += m.waits.heldPoints();
+        }
+        for (LockWaits site : sites.values()) {
+            site.replayBefore(before);
+            held += site.heldPoints();
         }
         heldPoints = held;
     }
@@ -191,6 +212,18 @@ final class MonitorContention implements AutoCloseable {
                 out.add(metrics);
             }
         }
+        return out;
+    }
+
+    /** The real-time of every monitor site so far, the union of its monitors' waits, by {@link LockSites#keyOf}. */
+    synchronized Map<String, Long> siteRealTimes(long totalExecutionNanos) {
+        Map<String, Long> out = new HashMap<>();
+        sites.forEach((key, waits) -> {
+            LockMetrics metrics = waits.metricsNow(totalExecutionNanos);
+            if (metrics != null) {
+                out.put(key, metrics.realTimeNanos());
+            }
+        });
         return out;
     }
 

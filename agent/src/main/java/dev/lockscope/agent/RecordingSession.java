@@ -25,8 +25,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -450,12 +452,15 @@ final class RecordingSession {
             parks = LockSummaries.snapshot();
         }
         List<LockMetrics> locks = parkMetrics(parks, execNanos, 0); // the print threshold applies to the sites below
+        // a site's real-time is the union of its objects' waits, as in `lockscope report`
+        Map<String, Long> siteRealTimes = new HashMap<>(parks.siteRealTimes());
         List<String> notes = new ArrayList<>();
         if (monitors != null) {
             if (!stopped) {
                 monitors.awaitFlush(Duration.ofSeconds(3));
             }
             locks.addAll(monitors.metrics(execNanos));
+            siteRealTimes.putAll(monitors.siteRealTimes(execNanos));
             if (monitors.leftOut() > 0) {
                 notes.add(monitors.leftOut() + " contended entries of monitors beyond maxBlockers=" + options.maxBlockers
                         + " are in the recording only (lockscope report counts them)");
@@ -476,7 +481,7 @@ final class RecordingSession {
         // one row per lock site (class and acquiring site), as `lockscope report` ranks them; §3.3.2's
         // print threshold applies to the rows shown
         List<LockMetrics> sites = new ArrayList<>();
-        for (LockMetrics site : LockSites.group(locks, execNanos)) {
+        for (LockMetrics site : LockSites.group(locks, execNanos, siteRealTimes)) {
             if (site.timesParked() >= options.printThreshold) {
                 sites.add(site);
             }

@@ -47,6 +47,9 @@ final class BlameCommand implements Callable<Integer> {
     @Mixin
     WaitClassMixin waits;
 
+    @Mixin
+    WrapperMixin wrappers;
+
     @Override
     public Integer call() {
         List<Aspect> aspects;
@@ -61,7 +64,7 @@ final class BlameCommand implements Callable<Integer> {
         Report report;
         try {
             // the report's blame, so that this tree is the one report and the HTML page show
-            report = ReportBuilder.read(recording, new ContentionOptions(0, 0, instances), aspects, raw, false,
+            report = ReportBuilder.read(recording, new ContentionOptions(0, 0, instances), aspects, wrappers.view(raw), false,
                     waits.classifier());
             report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
         } catch (RecordingException e) {

@@ -80,6 +80,9 @@ class ReportCommand implements Callable<Integer> {
     @Mixin
     WaitClassMixin waits;
 
+    @Mixin
+    WrapperMixin wrappers;
+
     @Option(names = "--instances",
             description = "One row per lock object (class@identity hash; for monitors their address, which changes "
                     + "when the JVM deflates a monitor) instead of per lock site: the objects of one class "
@@ -110,8 +113,9 @@ class ReportCommand implements Callable<Integer> {
         byte[] report;
         try {
             Report read = recordings.size() == 1
-                    ? ReportBuilder.read(recordings.get(0), options, aspects, raw, format.needsTimeline(), waits.classifier())
-                    : ReportBuilder.merge(recordings, options, aspects, raw, waits.classifier());
+                    ? ReportBuilder.read(recordings.get(0), options, aspects, wrappers.view(raw), format.needsTimeline(),
+                    waits.classifier())
+                    : ReportBuilder.merge(recordings, options, aspects, wrappers.view(raw), waits.classifier());
             read.warnings().forEach(w -> spec.commandLine().getErr().println("lockscope: warning: " + w));
             report = format.render(read, side, top);
         } catch (RecordingException e) {

@@ -199,6 +199,28 @@ class ReportCommandTest {
         }
     }
 
+    /** {@code --wrapper}: a frame the user names as a lock helper is skipped where waiter and owner methods are named. */
+    @Test
+    void wrapperSkipsTheProgramsOwnLockHelperWhenNamingMethods() {
+        String helper = "lambda$recordOneBlockedEntry";
+        Run plain = run("blame", recording.toString(), "--group-by", "waiter-method");
+        assertThat(plain.exitCode()).as(plain.err()).isZero();
+        assertThat(blameGroups(plain.out())).singleElement().asString().contains(helper);
+        Run wrapped = run("blame", recording.toString(), "--group-by", "waiter-method", "--wrapper", "Test\\.lambda\\$record");
+        assertThat(wrapped.exitCode()).as(wrapped.err()).isZero();
+        assertThat(blameGroups(wrapped.out())).singleElement().asString().doesNotContain(helper).contains("Lambda");
+        Run report = run("report", recording.toString(), "--group-by", "waiter-method", "--wrapper", "Test\\.lambda\\$record");
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        assertThat(blameGroups(report.out())).singleElement().asString().doesNotContain(helper);
+        assertOneLineError(run("report", recording.toString(), "--wrapper", "("), "lockscope: --wrapper: not a regular expression");
+        assertThat(run("report", "--help").out()).contains("--wrapper=REGEX");
+    }
+
+    /** The group rows of a text blame tree ({@code share time count group}). */
+    private static java.util.List<String> blameGroups(String text) {
+        return text.lines().filter(l -> l.matches(" *[\\d.]+% .*")).toList();
+    }
+
     @Test
     void locksAreSitesUnlessInstancesAreAskedFor() throws Exception {
         String sites = run("report", recording.toString()).out();

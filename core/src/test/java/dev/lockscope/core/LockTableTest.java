@@ -64,6 +64,16 @@ class LockTableTest {
     }
 
     @Test
+    void locksOfIdleThreadsKeepTheirRowButNotTheirDetails() {
+        LockMetrics pool = lock(LockKind.PARK, "com.example.PoolQueue", "q1", 1_000_000_000L, List.of("a.Pool.take:1"));
+        LockMetrics hot = lock(LockKind.MONITOR, "com.example.Hot", "h1", 500_000_000L, List.of("a.Hot.hold:2"));
+        String text = LockTable.render("t", List.of(pool, hot), 0, List.of(), 0.01, m -> m == pool);
+        assertThat(text).contains("PoolQueue@q1", "monitor com.example.Hot @h1", "at a.Hot.hold:2")
+                .doesNotContain("park com.example.PoolQueue @q1", "at a.Pool.take:1")
+                .contains("(1 lock waited for by idle threads only: no details here; JSON and HTML have them)");
+    }
+
+    @Test
     void emptyTableSaysSoAndEchoesThePrintThreshold() {
         assertThat(LockTable.render("t", List.of(), 5, List.of())).contains("no contended locks with at least 5 parks");
     }

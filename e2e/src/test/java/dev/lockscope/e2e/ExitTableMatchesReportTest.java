@@ -1,5 +1,7 @@
 package dev.lockscope.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * report} of the recording prints, for every park blocker, the same times parked, parked now, peak,
  * thread-time and real-time as the agent's table at exit (both come from the agent's exact live
  * tallies: the report from the {@code lockscope.LockSummary} events written when the recording stopped).
+ * Issue 13: a lock site of many objects has one real-time in both, the union of its objects' waits.
  */
 class ExitTableMatchesReportTest {
     @TempDir
@@ -34,27 +37,80 @@ class ExitTableMatchesReportTest {
         return out;
     }
 
-    @Test
-    void reportOfAThresholdRecordingPrintsTheAgentsExitNumbers() throws Exception {
-        Path jfr = dir.resolve("global.jfr");
-        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr + ",threshold=1ms,report=full", "scale-global-lock",
-                "--threads", "4", "--seconds", "2"));
+    /** Runs a demo under the agent and returns the table it printed at exit. */
+    private String exitTable(String agentArgs, String... demo) throws Exception {
+        Proc run = Proc.run(dir, 120, Proc.demoCommand(agentArgs, demo));
         assertThat(run.exitCode()).as("stderr:\n%s", run.err()).isZero();
         String err = run.err();
         int at = err.indexOf("lockscope: lock contention at JVM exit");
         assertThat(at).as(err).isNotNegative();
-        Map<String, String> exit = parkBlocks(err.substring(at));
+        return err.substring(at);
+    }
+
+    @Test
+    void reportOfAThresholdRecordingPrintsTheAgentsExitNumbers() throws Exception {
+        Path jfr = dir.resolve("global.jfr");
+        String exitTable = exitTable("file=" + jfr + ",threshold=1ms,report=full", "scale-global-lock",
+                "--threads", "4", "--seconds", "2");
+        Map<String, String> exit = parkBlocks(exitTable);
 
         Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());
         assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
         Map<String, String> recorded = parkBlocks(report.out());
 
-        assertThat(exit).as("exit table:\n%s", err.substring(at)).isNotEmpty();
+        assertThat(exit).as("exit table:\n%s", exitTable).isNotEmpty();
         assertThat(recorded).as("report:\n%s", report.out()).isEqualTo(exit);
         // most of the global lock's parks are shorter than 1 ms: the counts come from the summaries
         assertThat(exit.values()).anyMatch(block -> {
             Matcher parks = Pattern.compile("times parked (\\d+)").matcher(block);
             return parks.find() && Long.parseLong(parks.group(1)) > 100;
         });
+    }
+
+    /** The real-time in ms of the park site whose detail block has {@code frame} in its first stack, or -1. */
+    private static double siteRealTimeMs(String table, String frame) {
+        Matcher block = Pattern.compile("\\[\\d+] park .*\\n((?:    .*\\n)+)").matcher(table);
+        while (block.find()) {
+            Matcher real = Pattern.compile("real-time ([\\d.]+) ms").matcher(block.group(1));
+            if (block.group(1).contains(frame) && real.find()) {
+                return Double.parseDouble(real.group(1));
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The {@code lock-table} demo waits for several of its short-lived entry mutexes at once (one site,
+     * thousands of objects): summed, their real-times pass the wall time (the exit table printed 203%);
+     * the exit table's real-time of the site is the union, as the report's, and never more than the run.
+     */
+    @Test
+    void aSiteOfManyObjectsHasOneRealTimeAtExitAndInTheReport() throws Exception {
+        Path jfr = dir.resolve("table.jfr");
+        String exitTable = exitTable("file=" + jfr + ",report=full", "lock-table", "--threads", "16", "--seconds", "3");
+        String site = "LockTableEntries.lockEntry:";
+        double exitRealMs = siteRealTimeMs(exitTable, site);
+        Matcher profiled = Pattern.compile("profiled ([\\d.]+) s").matcher(exitTable);
+        assertThat(profiled.find()).as(exitTable).isTrue();
+
+        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());
+        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
+        double reportRealMs = siteRealTimeMs(report.out(), site);
+        assertThat(reportRealMs).as("report:\n%s", report.out()).isPositive();
+
+        // the workload can tell the union from the sum: its objects' own real-times add up to far more
+        Proc byObject = Proc.lockscope(dir, 120, "report", jfr.toString(), "--instances", "--format", "json");
+        assertThat(byObject.exitCode()).as(byObject.err()).isZero();
+        double objectsSumMs = 0;
+        for (JsonNode lock : new ObjectMapper().readTree(byObject.out()).get("locks")) {
+            if (lock.get("kind").asText().equals("park") && lock.get("site").asText().contains(site)) {
+                objectsSumMs += lock.get("realTimeNanos").longValue() / 1e6;
+            }
+        }
+        assertThat(objectsSumMs).as("the objects' summed real-times against the site's union").isGreaterThan(1.4 * reportRealMs);
+
+        assertThat(exitRealMs).as("exit table:\n%s", exitTable)
+                .isLessThanOrEqualTo(Double.parseDouble(profiled.group(1)) * 1000)
+                .isCloseTo(reportRealMs, org.assertj.core.data.Percentage.withPercentage(15));
     }
 }

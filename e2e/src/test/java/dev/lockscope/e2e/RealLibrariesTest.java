@@ -6,10 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,7 +25,7 @@ class RealLibrariesTest {
     /** log4j2 2.24, synchronous FileAppender: every event is written under the FileManager's monitor. */
     @Test
     void log4jFileAppenderLeadsWithTheFileManagersMonitor() throws Exception {
-        List<String> findings = findings(run("log4j2"));
+        List<String> findings = ReportText.findings(run("log4j2"));
         assertThat(findings.get(0)).startsWith("The monitor of FileManager in OutputStreamManager.");
     }
 
@@ -38,7 +35,7 @@ class RealLibrariesTest {
      */
     @Test
     void exhaustedObjectPoolLeadsWithTheBorrowersWait() throws Exception {
-        List<String> findings = findings(run("object-pool"));
+        List<String> findings = ReportText.findings(run("object-pool"));
         assertThat(findings.get(0)).startsWith("Condition in LinkedBlockingDeque.takeFirst blocked up to");
     }
 
@@ -51,7 +48,7 @@ class RealLibrariesTest {
      */
     @Test
     void derbyLeadsWithItsRowLockWaitsBlamedOnTheCommittingThreads() throws Exception {
-        List<String> findings = findings(run("derby"));
+        List<String> findings = ReportText.findings(run("derby"));
         assertThat(findings.get(0)).startsWith("Object.wait on ActiveLock (").contains("in ActiveLock.waitForGrant blocked");
 
         Proc json = Proc.lockscope(dir, 180, "report", dir.resolve("derby.jfr").toString(), "--format", "json");
@@ -90,24 +87,9 @@ class RealLibrariesTest {
         Proc report = Proc.lockscope(dir, 180, "report", recording.toString());
         assertThat(report.exitCode()).as(report.err()).isZero();
         String text = report.out();
-        assertThat(text.lines().count()).as(text).isLessThan(200);
+        ReportText.assertShort(text);
         assertThat(report.err()).as("warnings").doesNotContain("no lockscope events");
         assertThat(text).doesNotContain("not evaluated");
         return text;
-    }
-
-    /** The top findings, whitespace folded; the first three must not be idle waits. */
-    private static List<String> findings(String text) {
-        Matcher section = Pattern.compile("top findings:\\n(.*?)(?:\\n\\n|\\z)", Pattern.DOTALL).matcher(text);
-        assertThat(section.find()).as(text).isTrue();
-        List<String> out = new ArrayList<>();
-        for (String f : section.group(1).split("\\n  - ")) {
-            out.add(f.replaceFirst("^  - ", "").replaceAll("\\s+", " ").trim());
-        }
-        assertThat(out).as(text).isNotEmpty();
-        for (String f : out.subList(0, Math.min(3, out.size()))) {
-            assertThat(f).as(text).doesNotContainIgnoringCase("idle").doesNotContain("Thread.join", "awaitTermination");
-        }
-        return out;
     }
 }

@@ -32,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * handler's method. On JDK 25 the waiting handlers unmount, so only lockscope's instrumentation of
  * VirtualThread sees them. The same server on Jetty's platform-thread pool, on the JDK running the
  * tests (17 and 25 in CI), must lead with the same lock, its idle pool threads kept out of the findings.
+ * Either way no idle wait is among the first three findings, and the text report at defaults stays under
+ * 200 lines (issue 13, as {@link RealLibrariesTest} checks on the other libraries).
  */
 class VirtualThreadServerTest {
     private static final int CLIENTS = 16;
@@ -93,10 +95,9 @@ class VirtualThreadServerTest {
         Proc report = Proc.lockscope(dir, 120, "report", recording.toString());
         assertThat(report.exitCode()).as(report.err()).isZero();
         String text = report.out();
-        Matcher top = Pattern.compile("top findings:\\n  - (.*?)(?=\\n  - |\\n\\n)", Pattern.DOTALL).matcher(text);
-        assertThat(top.find()).as(text).isTrue();
-        String topFinding = top.group(1).replaceAll("\\s+", " ");
-        assertThat(topFinding).as(text).startsWith("The monitor of Object in ReservationServer$Stock.reserve")
+        // issue 13's bounds, as on the other real libraries: short at defaults, no idle wait among the first three
+        ReportText.assertShort(text);
+        assertThat(ReportText.findings(text).get(0)).as(text).startsWith("The monitor of Object in ReservationServer$Stock.reserve")
                 .contains("held in ReservationServer$Stock.reserve");
         return text;
     }

@@ -9,6 +9,7 @@ import dev.lockscope.report.deep.DeepTextReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.Severity;
+import dev.lockscope.report.rules.WaitClass;
 import dev.lockscope.report.rules.WaitClasses;
 import dev.lockscope.report.whatif.WhatIfReport;
 
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 
 /**
  * The report as text: the park-contention table, the findings and the blame tree. The table itself is
@@ -43,7 +45,8 @@ public final class TextReport {
      */
     public static String render(Report report, Path html, int top) {
         List<String> header = report.cpuTimes() == null ? List.of() : List.of(ThreadCpuReport.headerLine(report.cpuTimes()));
-        StringBuilder sb = new StringBuilder(render(report.contention(), top, header));
+        StringBuilder sb = new StringBuilder(render(report.contention(), top, header,
+                lock -> report.waits().verdictOf(lock).waitClass() == WaitClass.IDLE));
         sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
                 .append(report.measured().isEmpty() ? "" : "\n" + WhatIfReport.measuredText(report.measured(),
                         report.measured().get(0).repeats()))
@@ -145,11 +148,14 @@ public final class TextReport {
 
     /** The table of the first {@code top} locks. */
     public static String render(LockContention contention, int top) {
-        return render(contention, top, List.of());
+        return render(contention, top, List.of(), lock -> false);
     }
 
-    /** The same with {@code header} lines under the recording's (the machine's steal time). */
-    static String render(LockContention contention, int top, List<String> header) {
+    /**
+     * The same with {@code header} lines under the recording's (the machine's steal time), and no details for the
+     * locks {@code idle} says only idle threads waited for (the report shows their time apart, one line per pool).
+     */
+    static String render(LockContention contention, int top, List<String> header, Predicate<LockMetrics> idle) {
         List<String> notes = new ArrayList<>();
         if (contention.parts().isEmpty()) {
             notes.add(String.format(Locale.ROOT, "recording %s: %.2f s from %s", contention.source(),
@@ -179,10 +185,10 @@ public final class TextReport {
         }
         if (contention.parts().isEmpty()) {
             return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
-                    locks, print, notes, DETAIL_SHARE);
+                    locks, print, notes, DETAIL_SHARE, idle);
         }
         return LockTable.render("lockscope: lock contention in " + count(contention.parts().size(), "recording")
-                + " merged", locks, print, notes, DETAIL_SHARE) + perRecording(contention, locks);
+                + " merged", locks, print, notes, DETAIL_SHARE, idle) + perRecording(contention, locks);
     }
 
     /** Recordings side by side in one line each: more would not fit the width. */

@@ -24,7 +24,9 @@ import java.lang.ref.WeakReference;
  *       one thread parked: the park that takes ParkedNow from 0 to 1 writes when the period began,
  *       the park end that takes it from 1 to 0 adds the period. Each takes its timestamp after its
  *       atomic step on {@link #parkedNow}, so timestamps follow the counter's order;</li>
- *   <li>peak parked, first and last event time: compare-and-set of a maximum.</li>
+ *   <li>peak parked, first and last event time: compare-and-set of a maximum;</li>
+ *   <li>the site's real-time, the union over the site's blockers ({@link SiteUnion}): the same 0-to-1 and
+ *       1-to-0 transitions of {@link #parkedNow} tell the site, nothing else does.</li>
  * </ul>
  */
 public final class BlockerRecord {
@@ -34,6 +36,7 @@ public final class BlockerRecord {
     private static final VarHandle THREAD_TIME;
     private static final VarHandle REAL_TIME;
     private static final VarHandle LAST_TIME;
+    private static final VarHandle ON_SITE;
 
     static {
         try {
@@ -44,6 +47,7 @@ public final class BlockerRecord {
             THREAD_TIME = l.findVarHandle(BlockerRecord.class, "threadTimeNanos", long.class);
             REAL_TIME = l.findVarHandle(BlockerRecord.class, "realTimeNanos", long.class);
             LAST_TIME = l.findVarHandle(BlockerRecord.class, "lastTime", long.class);
+            ON_SITE = l.findVarHandle(BlockerRecord.class, "onSite", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -76,6 +80,16 @@ public final class BlockerRecord {
      * snapshot, which reads it from another thread.
      */
     private volatile long busySince;
+    /** This blocker's lock site, linked once by the park that starts collection (after {@link #firstFrames}). */
+    private volatile SiteUnion site;
+    /**
+     * 1 while the site counts this blocker as waited for. Set by a 0-to-1 transition of {@link #parkedNow}
+     * and cleared by a 1-to-0 one, each by compare-and-set, so the site hears exactly one "free" per
+     * "waited for" even when the period ending and the next one beginning race (the next period is then
+     * not counted on the site; the union never grows stuck). A period that began before the link is not
+     * counted on the site either.
+     */
+    private volatile int onSite;
 
     BlockerRecord(Object blocker, long collectionThreshold) {
         this.identityHash = System.identityHashCode(blocker);
@@ -98,6 +112,13 @@ public final class BlockerRecord {
             firstTime = now;
             collecting = true; // publishes firstTime
             captureFirst();
+            site = SiteUnion.of(className, firstFrames);
+        }
+        if (before == 0) {
+            SiteUnion s = site;
+            if (s != null && ON_SITE.compareAndSet(this, 0, 1)) {
+                s.objectWaitedFor(now);
+            }
         }
         return now;
     }
@@ -136,6 +157,12 @@ public final class BlockerRecord {
                 if (now > busyFrom) {
                     REAL_TIME.getAndAdd(this, now - busyFrom);
                 }
+            }
+        }
+        if (before == 1) {
+            SiteUnion s = site;
+            if (s != null && ON_SITE.compareAndSet(this, 1, 0)) {
+                s.objectFree(now);
             }
         }
         raiseLastTime(now);
@@ -195,6 +222,11 @@ public final class BlockerRecord {
             }
         }
         return ParkTally.of(collectionThreshold, parks, now, peakParked, thread, real, first, on ? last : 0, on);
+    }
+
+    /** This blocker's lock site, or null before its collection started or when the site did not fit. */
+    SiteUnion site() {
+        return site;
     }
 
     public String firstThread() {

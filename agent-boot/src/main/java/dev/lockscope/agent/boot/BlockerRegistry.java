@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * All live park-contention records, keyed weakly by blocker identity.
  *
  * <p>Memory is bounded in bytes: every record is charged {@link #RECORD_BYTES}, every distinct first
- * stack, frame and thread name it keeps is charged once ({@link FirstStacks}: records share them), and
+ * stack, frame and thread name it keeps is charged once ({@link FirstStacks}: records share them), as is
+ * every lock site ({@link SiteUnion}), and
  * nothing is added past {@code maxBytes} (nor past {@code maxBlockers} records). Parks on further new
  * blockers are counted in {@link #untracked()} and otherwise only recorded as JFR events; a record over
  * the stack budget keeps its counters but no first stack. Records of blockers the GC has collected are
@@ -75,7 +76,7 @@ public final class BlockerRegistry {
 
     /** The bytes charged now: records plus the first stacks, frames and names they share. */
     public static long bytesInUse() {
-        return RECORD_BYTES_IN_USE.get() + FirstStacks.bytesInUse();
+        return RECORD_BYTES_IN_USE.get() + FirstStacks.bytesInUse() + SiteUnion.bytesInUse();
     }
 
     public static long maxBytes() {
@@ -115,8 +116,10 @@ public final class BlockerRegistry {
 
     /** Drops the record of one blocker (the agent's own warm-up blocker). */
     static void forget(Object blocker) {
-        if (RECORDS.remove(new BlockerRecord.Lookup(blocker)) != null) {
+        BlockerRecord r = RECORDS.remove(new BlockerRecord.Lookup(blocker));
+        if (r != null) {
             RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
+            SiteUnion.forget(r.site());
         }
     }
 

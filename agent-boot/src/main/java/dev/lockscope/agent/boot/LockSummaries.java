@@ -3,6 +3,7 @@ package dev.lockscope.agent.boot;
 import dev.lockscope.core.ParkTally;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,11 @@ public final class LockSummaries {
     public record Entry(BlockerRecord record, ParkTally tally) {
     }
 
-    /** All blockers at one moment ({@code System.nanoTime()}). */
-    public record Snapshot(long takenAtNanos, List<Entry> entries) {
+    /**
+     * All blockers at one moment ({@code System.nanoTime()}), and the real-time of each lock site their
+     * collecting blockers are linked to (the union of its objects' waits, by {@link dev.lockscope.core.LockSites#keyOf}).
+     */
+    public record Snapshot(long takenAtNanos, List<Entry> entries, Map<String, Long> siteRealTimes) {
     }
 
     private static volatile Snapshot lastWritten;
@@ -54,15 +58,24 @@ public final class LockSummaries {
             }
         }
         List<Entry> entries = new ArrayList<>(records.size());
+        // each site's open period counts up to the last event of its objects, as each object's does
+        Map<SiteUnion, Long> siteLastTimes = new IdentityHashMap<>();
         for (BlockerRecord r : records) {
             List<Long> begins = open.getOrDefault(r, List.of());
             long[] array = new long[begins.size()];
             for (int i = 0; i < array.length; i++) {
                 array[i] = begins.get(i);
             }
-            entries.add(new Entry(r, r.snapshot(array)));
+            ParkTally tally = r.snapshot(array);
+            entries.add(new Entry(r, tally));
+            SiteUnion site = r.site();
+            if (site != null) {
+                siteLastTimes.merge(site, tally.lastTime, Math::max);
+            }
         }
-        return new Snapshot(takenAt, entries);
+        Map<String, Long> siteRealTimes = new HashMap<>();
+        siteLastTimes.forEach((site, last) -> siteRealTimes.put(site.key, site.realTimeNanos(last)));
+        return new Snapshot(takenAt, entries, siteRealTimes);
     }
 
     /**

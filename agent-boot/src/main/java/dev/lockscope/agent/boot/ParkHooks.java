@@ -28,6 +28,9 @@ import java.util.concurrent.locks.LockSupport;
  *       unpark it ({@code handoff}, one atomic add each).</li>
  *   <li><b>Per blocker</b> ({@link BlockerRecord}): written by the threads parking on that blocker
  *       only, by atomic adds and rare compare-and-sets.</li>
+ *   <li><b>Per lock site</b> ({@link SiteUnion}, the union of its blockers' waits): one atomic add when a
+ *       blocker's parked-now count goes from 0 to 1 or back, none on the other parks. The only write that
+ *       threads parking on different blockers share, when the blockers were first parked on at one place.</li>
  *   <li><b>Allocation</b>: none per park or unpark. A thread allocates its {@link PerThread}, token and
  *       event objects on its first park; the first park on a new blocker allocates its record and
  *       inserts it into a {@code ConcurrentHashMap} (whose bin lock it may hold for that insert); the

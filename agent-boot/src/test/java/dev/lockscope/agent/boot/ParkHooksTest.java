@@ -98,4 +98,43 @@ class ParkHooksTest {
         assertThat(BlockerRegistry.removeDead()).isPositive();
         assertThat(BlockerRegistry.records()).noneMatch(r -> r.identityHash == hash);
     }
+
+    /** A park from one call site, so every blocker parked on here is of one lock site. */
+    private static Object parkHere(Object blocker) {
+        return ParkHooks.parkBegin(blocker, 0, 0);
+    }
+
+    /** Lets the clock move on, so waiting intervals that overlap do so by a measurable time. */
+    private static void letTimePass() {
+        long from = System.nanoTime();
+        while (System.nanoTime() - from < 1_000_000) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aSitesRealTimeIsTheUnionOfItsObjectsWaitsNotTheirSum() {
+        class EntryMutex { } // a class of its own: no other test's blockers share its site
+        Object a = new EntryMutex();
+        Object b = new EntryMutex();
+        Object parkA = parkHere(a);
+        letTimePass();
+        Object parkB = parkHere(b); // both objects waited for at once from here on
+        letTimePass();
+        ParkHooks.parkEnd(parkA);
+        letTimePass();
+        ParkHooks.parkEnd(parkB);
+
+        LockSummaries.Snapshot s = LockSummaries.snapshot();
+        BlockerRecord recordA = recordOf(a);
+        assertThat(recordA.site()).isSameAs(recordOf(b).site()).isNotNull();
+        String key = dev.lockscope.core.LockSites.keyOf(dev.lockscope.core.LockKind.PARK, EntryMutex.class.getName(),
+                dev.lockscope.core.LockSites.siteOf(java.util.Arrays.asList(recordA.firstFrames())));
+        assertThat(recordA.site().key).isEqualTo(key);
+        long realA = recordA.tally().realTimeNanos;
+        long realB = recordOf(b).tally().realTimeNanos;
+        assertThat(s.siteRealTimes()).containsKey(key);
+        assertThat(s.siteRealTimes().get(key)).as("union of [a], [b] (%d, %d ns)", realA, realB)
+                .isGreaterThan(realB).isLessThan(realA + realB);
+    }
 }

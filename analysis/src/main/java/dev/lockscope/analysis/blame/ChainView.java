@@ -5,13 +5,15 @@ import dev.lockscope.analysis.model.VirtualThreads;
 
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * How call chains and threads are shown and grouped. By default the JDK's lock internals on top of a
  * chain ({@code LockSupport}, AQS, {@code ReentrantLock.unlock}, {@code Object.wait}, ...) are hidden, and
  * so are the application's own wrappers of them right below ({@code AutoLock.close}, a lock table's
  * {@code Entry.unlock}: methods named like a lock operation, see {@link #WRAPPER_METHODS}), so that a
- * chain starts at the code that used the lock; {@link #RAW} keeps every frame.
+ * chain starts at the code that used the lock; {@link #RAW} keeps every frame. A program's own wrappers
+ * named otherwise ({@code --wrapper REGEX}, {@link #withWrappers}) are hidden too, wherever they are on top.
  */
 public final class ChainView {
     public static final ChainView FILTERED = new ChainView(false);
@@ -37,13 +39,34 @@ public final class ChainView {
             "acquire", "acquireUninterruptibly", "tryAcquire", "release", "await", "signal", "signalAll");
 
     private final boolean raw;
+    /** The user's wrappers beside {@link #WRAPPER_METHODS}, matched against a frame ({@code package.Class.method:line}); or null. */
+    private final Pattern wrappers;
+
+    private ChainView(boolean raw, Pattern wrappers) {
+        this.raw = raw;
+        this.wrappers = wrappers;
+    }
 
     private ChainView(boolean raw) {
-        this.raw = raw;
+        this(raw, null);
     }
 
     public static ChainView of(boolean raw) {
         return raw ? RAW : FILTERED;
+    }
+
+    /**
+     * This view that also hides, at the top of a chain (above the code that used the lock), the frames
+     * {@code wrappers} finds a match in: lock helpers of the program's own ({@code LockUtil.withLock}) whose
+     * names the defaults do not know. Null adds none; a raw view hides nothing all the same.
+     */
+    public ChainView withWrappers(Pattern wrappers) {
+        return wrappers == null ? this : new ChainView(raw, wrappers);
+    }
+
+    /** Whether lock internals stay at the top of chains. */
+    public boolean isRaw() {
+        return raw;
     }
 
     /** The frames shown: lock internals at the top removed unless raw (all frames when nothing else is left). */
@@ -55,8 +78,9 @@ public final class ChainView {
         while (first < frames.size() && isInternal(frames.get(first))) {
             first++;
         }
-        // wrappers count only right below the JDK's lock internals: an application method named close is not one otherwise
-        while (first > 0 && first < frames.size() - 1 && isWrapper(frames.get(first))) {
+        // wrappers by name count only right below the JDK's lock internals: an application method named close is
+        // not one otherwise; the user's wrappers count wherever they are on top
+        while (first < frames.size() - 1 && isWrapper(frames.get(first), first > 0)) {
             first++;
         }
         return first == frames.size() ? frames : frames.subList(first, frames.size());
@@ -82,9 +106,12 @@ public final class ChainView {
         return VirtualThreads.isVirtual(t) ? t.name() : t.name() + " #" + t.javaTid(); // "virtual#<id>" has it already
     }
 
-    private static boolean isWrapper(String frame) {
+    private boolean isWrapper(String frame, boolean belowLockCode) {
+        if (wrappers != null && wrappers.matcher(frame).find()) {
+            return true;
+        }
         String method = FrameText.method(frame);
-        return WRAPPER_METHODS.contains(method.substring(method.lastIndexOf('.') + 1));
+        return belowLockCode && WRAPPER_METHODS.contains(method.substring(method.lastIndexOf('.') + 1));
     }
 
     private static boolean isInternal(String frame) {

@@ -33,6 +33,22 @@ class ChainViewTest {
                 .isEqualTo("app.Lock.unlock");
     }
 
+    /** {@code --wrapper}: a program's lock helper named unlike a lock operation is hidden too, the defaults kept. */
+    @Test
+    void hidesTheUsersOwnWrappersBesideTheDefaults() {
+        List<String> frames = RecordingBuilder.chain(RecordingBuilder.UNLOCK, "org.eclipse.jetty.util.thread.AutoLock.close:88",
+                "app.Locks.withLock:12", "app.Shop.checkout:42", "app.Shop.run:7");
+        assertThat(ChainView.FILTERED.method(frames)).isEqualTo("app.Locks.withLock");
+        ChainView view = ChainView.FILTERED.withWrappers(java.util.regex.Pattern.compile("Locks\\.withLock"));
+        assertThat(view.method(frames)).isEqualTo("app.Shop.checkout");
+        assertThat(view.isRaw()).isFalse();
+        // a monitor's chain has no lock frames on top: the user's wrapper is hidden there too
+        assertThat(view.method(List.of("app.Locks.withLock:15", "app.Shop.checkout:42"))).isEqualTo("app.Shop.checkout");
+        assertThat(view.visible(List.of("app.Channel.close:9", "app.Shop.run:7"))).containsExactly("app.Channel.close:9", "app.Shop.run:7");
+        assertThat(ChainView.RAW.withWrappers(java.util.regex.Pattern.compile("Locks")).visible(frames)).isEqualTo(frames);
+        assertThat(ChainView.FILTERED.withWrappers(null)).isSameAs(ChainView.FILTERED);
+    }
+
     @Test
     void aspectsParseAndRejectUnknownNames() {
         assertThat(Aspect.parseList("owner-method, lock-class,waiter-method"))

@@ -56,7 +56,8 @@ import java.util.function.Function;
  */
 public final class ReportBuilder {
     private final List<Aspect> groupBy;
-    private final boolean raw;
+    /** How call chains are shown: lock internals and wrappers hidden unless raw. */
+    private final ChainView view;
     private final LockContentionAnalysis contention;
     private final BlameAnalysis blame = new BlameAnalysis();
     private final EventsSeen events = new EventsSeen();
@@ -74,8 +75,13 @@ public final class ReportBuilder {
      * @param withTimeline also build the per-thread timeline (the HTML page shows it)
      */
     public ReportBuilder(ContentionOptions options, List<Aspect> groupBy, boolean raw, boolean withTimeline) {
+        this(options, groupBy, ChainView.of(raw), withTimeline);
+    }
+
+    /** The same with call chains shown by {@code view} (the user's {@code --raw} and {@code --wrapper}). */
+    public ReportBuilder(ContentionOptions options, List<Aspect> groupBy, ChainView view, boolean withTimeline) {
         this.groupBy = List.copyOf(groupBy);
-        this.raw = raw;
+        this.view = view;
         this.contention = new LockContentionAnalysis(options);
         this.timeline = withTimeline ? new ThreadTimeline() : null;
     }
@@ -89,13 +95,13 @@ public final class ReportBuilder {
     /** Reads the recording once and builds its report. */
     public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, boolean raw,
                               boolean withTimeline) throws RecordingException {
-        return read(recording, options, groupBy, raw, withTimeline, WaitClassifier.DEFAULTS);
+        return read(recording, options, groupBy, ChainView.of(raw), withTimeline, WaitClassifier.DEFAULTS);
     }
 
-    /** The same with waits classified by {@code classifier}. */
-    public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, boolean raw,
+    /** The same with waits classified by {@code classifier} and chains shown by {@code view}. */
+    public static Report read(Path recording, ContentionOptions options, List<Aspect> groupBy, ChainView view,
                               boolean withTimeline, WaitClassifier classifier) throws RecordingException {
-        ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline).classifyingWaitsBy(classifier);
+        ReportBuilder builder = new ReportBuilder(options, groupBy, view, withTimeline).classifyingWaitsBy(classifier);
         return builder.build(RecordingReader.read(recording, builder.visitors().toArray(RecordingVisitor[]::new)));
     }
 
@@ -140,7 +146,7 @@ public final class ReportBuilder {
      * by its own analyses; their tables are merged by lock site ({@link LockContention#merge}), their
      * owner blame, each grouped by its own sites first, summed; then one report is built as for one.
      */
-    public static Report merge(List<Path> recordings, ContentionOptions options, List<Aspect> groupBy, boolean raw,
+    public static Report merge(List<Path> recordings, ContentionOptions options, List<Aspect> groupBy, ChainView view,
                                WaitClassifier classifier) throws RecordingException {
         List<LockContention> tables = new ArrayList<>();
         List<Contention> contentions = new ArrayList<>();
@@ -150,7 +156,7 @@ public final class ReportBuilder {
         EventsSeen seen = new EventsSeen();
         RecordingInfo first = null;
         for (Path recording : recordings) {
-            ReportBuilder one = new ReportBuilder(options, groupBy, raw, false);
+            ReportBuilder one = new ReportBuilder(options, groupBy, view, false);
             RecordingInfo info = RecordingReader.read(recording, one.visitors().toArray(RecordingVisitor[]::new));
             first = first == null ? info : first;
             LockContention table = one.contention.result();
@@ -162,7 +168,7 @@ public final class ReportBuilder {
             one.events.addTo(seen);
             info.warnings().forEach(w -> warnings.add(recording.getFileName() + ": " + w));
         }
-        ReportBuilder merged = new ReportBuilder(options, groupBy, raw, false).classifyingWaitsBy(classifier);
+        ReportBuilder merged = new ReportBuilder(options, groupBy, view, false).classifyingWaitsBy(classifier);
         // no bottle graph, timeline, profiles, deep statistics or what-if replay: each belongs to one JVM's run
         return merged.build(first, LockContention.merge(tables),
                 new BlameResult(contentions, waits, HandoffHold.sumBy(handoffHolds, lock -> lock)), null, seen, warnings,
@@ -173,9 +179,10 @@ public final class ReportBuilder {
                          PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
                          Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
                          ThreadCpuTimes cpuTimes) {
-        ChainView view = ChainView.of(raw);
         List<BlameRow> rows = BlameRows.of(result.contentions(), view);
-        // the tree every format shows is the tree of the rows, which the HTML page regroups
+        // the tree every format shows is the tree of the rows, which the HTML page regroups (the rows' chains are
+        // shown by the view already: the default view of the same rawness hides nothing more)
+        boolean raw = view.isRaw();
         BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
                 BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
                 WaitRow.of(result.waits(), view), result.handoffHolds());

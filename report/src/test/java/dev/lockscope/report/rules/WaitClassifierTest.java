@@ -187,6 +187,10 @@ class WaitClassifierTest {
         assertThat(report.contention().locks().get(0).className()).isEqualTo(CONDITION); // the table ranks by wait
         assertThat(report.findings().get(0).message()).startsWith("`ReentrantLock` in `Inventory.reserve`")
                 .endsWith("Contention by rule `lock-acquire`.");
+        // the text details only the contention: the idle conditions keep their rows (issue 13, short by default)
+        String text = TextReport.render(report, null, 10);
+        assertThat(text).contains("] park " + Recordings.LOCK).doesNotContain("] park " + CONDITION)
+                .contains("(2 locks waited for by idle threads only: no details here; JSON and HTML have them)");
     }
 
     /** Two idle pool threads on their queue's condition (100 ms each) and main awaiting termination (100 ms). */

@@ -1,0 +1,52 @@
+package dev.lockscope.e2e;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 13's bounds on the text report of a real application at defaults, shared by the tests that run
+ * one ({@link RealLibrariesTest}, {@link VirtualThreadServerTest}): the report stays short, and its
+ * findings lead with contention, no idle wait among the first three.
+ */
+final class ReportText {
+    /** The text report at defaults has fewer lines than this. */
+    static final int MAX_LINES = 200;
+
+    /**
+     * Where idle threads wait (the report's idle places: pool queues, selectors, schedulers, Jetty's idle and
+     * reserved threads, termination and join waits): a finding that names one leads with an idle wait.
+     */
+    private static final List<String> IDLE_PLACES = List.of("ThreadPoolExecutor.getTask", "awaitTermination", "Thread.join",
+            "SelectorImpl", "SelectorManager", "DelayedWorkQueue", "ForkJoinPool.awaitWork", "ReservedThread",
+            "VirtualThreadPool", "ReferenceQueue", "TimerThread");
+
+    private ReportText() {
+    }
+
+    /** Asserts the report is under {@link #MAX_LINES} lines. */
+    static void assertShort(String text) {
+        assertThat(text.lines().count()).as(text).isLessThan(MAX_LINES);
+    }
+
+    /** The top findings, whitespace folded; asserts there is one and the first three are not idle waits. */
+    static List<String> findings(String text) {
+        Matcher section = Pattern.compile("top findings:\\n(.*?)(?:\\n\\n|\\z)", Pattern.DOTALL).matcher(text);
+        assertThat(section.find()).as(text).isTrue();
+        List<String> out = new ArrayList<>();
+        for (String f : section.group(1).split("\\n  - ")) {
+            out.add(f.replaceFirst("^  - ", "").replaceAll("\\s+", " ").trim());
+        }
+        assertThat(out).as(text).isNotEmpty();
+        for (String f : out.subList(0, Math.min(3, out.size()))) {
+            assertThat(f).as(text).doesNotContainIgnoringCase("idle");
+            for (String place : IDLE_PLACES) {
+                assertThat(f).as(text).doesNotContain(place);
+            }
+        }
+        return out;
+    }
+}
