@@ -135,6 +135,10 @@ final class ParkBlame {
         OpenPark open = new OpenPark(p, blocker,
                 afterWaitByChain.computeIfAbsent(p.frames(), ConditionWaitAnalyzer::reacquiresAfterAwait));
         long tid = p.thread().javaTid();
+        OpenPark replaced = blocker.split.containsKey(tid) ? blocker.split.get(tid) : blocker.unsplit.get(tid);
+        if (replaced != null) {
+            close(replaced); // a thread parks once at a time: its park on this blocker that has not ended yet is over
+        }
         blocker.unsplit.put(tid, open);
         openByThread.put(tid, open);
         if (exclusive(open.lock)) {
