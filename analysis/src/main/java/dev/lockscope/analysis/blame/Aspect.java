@@ -31,14 +31,14 @@ public enum Aspect {
     WAITER_THREAD("waiter-thread") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return ChainView.thread(c.waiter());
+            return ConvoyWaiters.isGroup(c.waiter()) ? ConvoyWaiters.threadKey(c.waiter()) : ChainView.thread(c.waiter());
         }
     },
     /** All threads of one executor or thread factory as one group ({@link VirtualThreads#poolOf}). */
     WAITER_POOL("waiter-pool") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return VirtualThreads.poolOf(c.waiter(), c.waiterFrames());
+            return ConvoyWaiters.isGroup(c.waiter()) ? c.waiter().name() : VirtualThreads.poolOf(c.waiter(), c.waiterFrames());
         }
     },
     WAITER_METHOD("waiter-method") {

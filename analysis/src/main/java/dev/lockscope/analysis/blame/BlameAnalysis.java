@@ -30,8 +30,13 @@ public final class BlameAnalysis implements RecordingVisitor {
 
     /** With another collector: tests keep every span apart with one. */
     BlameAnalysis(BlameCollector out) {
+        this(out, ParkBlame.EXACT_WAITERS);
+    }
+
+    /** With another limit on the parks of one lock blamed one by one ({@link ParkBlame}): tests compare. */
+    BlameAnalysis(BlameCollector out, int exactWaiters) {
         this.out = out;
-        parks = new ParkBlame(out, holds);
+        parks = new ParkBlame(out, holds, exactWaiters);
         monitors = new MonitorBlame(out, holds);
     }
 

@@ -28,6 +28,9 @@ class BlameCollector {
         if (c == 0) {
             c = Long.compare(a.firstNanos(), b.firstNanos());
         }
+        if (c == 0 && ConvoyWaiters.isGroup(a.waiter())) {
+            c = a.waiter().name().compareTo(b.waiter().name()); // groups of one hold differ in pool (cheaper than the text)
+        }
         return c != 0 ? c : a.toString().compareTo(b.toString());
     };
     private static final Comparator<WaitRecord> WAIT_ORDER = Comparator.comparingLong(WaitRecord::firstBeginNanos)
@@ -56,8 +59,13 @@ class BlameCollector {
         long firstNanos;
 
         void add(long begin, long length) {
-            count++;
-            nanos += length;
+            add(begin, length, 1);
+        }
+
+        /** {@code spans} spans of {@code length} each, all from {@code begin}. */
+        void add(long begin, long length, long spans) {
+            count += spans;
+            nanos += length * spans;
             if (begin < firstBegin || begin == firstBegin && length < firstNanos) {
                 firstBegin = begin;
                 firstNanos = length;
@@ -87,6 +95,18 @@ class BlameCollector {
                     boolean afterWait) {
         if (nanos > 0) {
             contentions.computeIfAbsent(new Key(lock, waiter, frames, cause, afterWait, 0, span()), k -> new Sum()).add(begin, nanos);
+        }
+    }
+
+    /**
+     * {@code spans} spans of contention of the same length from the same moment, waited by a group of
+     * a convoy's waiters ({@link ConvoyWaiters}); empty spans are dropped.
+     */
+    void contentions(LockId lock, ThreadRef waiters, List<String> frames, long begin, long nanos, long spans, Cause cause,
+                     boolean afterWait) {
+        if (nanos > 0) {
+            contentions.computeIfAbsent(new Key(lock, waiters, frames, cause, afterWait, 0, span()), k -> new Sum())
+                    .add(begin, nanos, spans);
         }
     }
 

@@ -3,28 +3,37 @@ package dev.lockscope.analysis.blame;
 import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
+import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.Unpark;
+import dev.lockscope.analysis.model.VirtualThreads;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Dispatches the parks and unparks of a recording, in time order, to one analyzer per blocker
- * class. Only the parks open now are kept: each with the hand-offs of its blocker seen since it began
- * and the unpark that woke it. The reader pairs each park's begin with its end and a thread has one
- * park open at a time, so an open park is found by its thread.
+ * class. Only the parks open now are kept, each with the unpark that woke it. The reader pairs each
+ * park's begin with its end and a thread has one park open at a time, so an open park is found by
+ * its thread.
+ *
+ * <p>A hand-off (a release of a {@code ReentrantLock}) splits every park open on its lock there:
+ * the part since the previous hand-off (or since the park began) is blamed on the releasing owner
+ * (seed 001 Fig. 4.4 and 4.6), the part after the last one on the analyzer's tail. A park split
+ * once waits from the lock's previous hand-off to this one, like every other park split before, so
+ * their spans differ only in the waiter: while at most {@link #EXACT_WAITERS} of them are open on the
+ * lock each is blamed apart; beyond that, once per group of waiters that share pool, chain and
+ * after-wait flag ({@link ConvoyWaiters}). A convoy of N threads then costs O(N) spans, not N²/2.
  */
 final class ParkBlame {
     /**
-     * Hand-offs kept per open park before the oldest is turned into a span. A hand-off is kept
-     * until the park ends because a span ends at min(hand-off, park end); one that many hand-offs
-     * old lies before the park's end in any real recording.
+     * Parks split by an earlier hand-off blamed one by one at a hand-off; more are blamed per group.
+     * As many as the contended enters kept per monitor ({@link MonitorOwnerChains#ENTERS_KEPT}).
      */
-    static final int HANDOFFS_KEPT = 64;
+    static final int EXACT_WAITERS = 256;
 
     /** A park in progress. */
     static final class OpenPark {
@@ -34,9 +43,13 @@ final class ParkBlame {
         private final Blocker blocker;
         /** Whether the waiter is re-acquiring the lock after {@code Condition.await}. */
         final boolean afterWait;
-        /** Where the part of the wait not yet turned into spans begins. */
+        /**
+         * Where the part of the wait not yet turned into spans begins: the park's begin until a
+         * hand-off splits it, then its lock's latest hand-off (set when the park ends).
+         */
         long cursor;
-        final List<Handoff> handoffs = new ArrayList<>();
+        /** Its group once a hand-off split it; null before. */
+        private WaiterGroup group;
         /**
          * The unpark that woke this park: the first recorded unpark of its thread numbered after the
          * thread's hand-off number at park (beginSeq &lt; seq; the waker is numbered beginSeq + 1).
@@ -53,20 +66,36 @@ final class ParkBlame {
         }
     }
 
-    /** A blocker of the recording: its id and analyzer, worked out once, and the parks open on it now, by thread id. */
+    /** Waiters whose spans differ in nothing the blame keeps but the thread. */
+    private record WaiterGroup(ThreadRef standIn, List<String> frames, boolean afterWait) {
+    }
+
+    /** A blocker of the recording: its id and analyzer, worked out once, and the parks open on it now. */
     private static final class Blocker {
         final LockId lock;
         final BlockerAnalyzer analyzer;
-        final Map<Long, OpenPark> open = new LinkedHashMap<>();
+        /** Parks no hand-off split yet, by thread id. */
+        final Map<Long, OpenPark> unsplit = new LinkedHashMap<>();
+        /** Parks split at least once, by thread id: each waits since {@link #lastHandoff}. */
+        final Map<Long, OpenPark> split = new LinkedHashMap<>();
+        /** How many of {@link #split} are in each group. */
+        final Map<WaiterGroup, long[]> splitByGroup = new HashMap<>();
+        long lastHandoff = Long.MIN_VALUE;
 
         Blocker(String blockerClass, int blockerHash) {
             lock = LockId.blocker(blockerClass, blockerHash);
             analyzer = BlockerAnalyzer.forClass(blockerClass);
         }
+
+        boolean noneOpen() {
+            return unsplit.isEmpty() && split.isEmpty();
+        }
     }
 
     private final BlameCollector out;
     private final HandoffHolds holds;
+    /** Split parks blamed one by one at a hand-off; more on one lock are blamed per group. */
+    private final int exactWaiters;
     private final Map<LockKey, Blocker> blockers = new HashMap<>();
     private final Map<Long, OpenPark> openByThread = new LinkedHashMap<>();
     /**
@@ -77,8 +106,14 @@ final class ParkBlame {
     private final Map<BlockerAnalyzer, Map<List<String>, Boolean>> handsOverByChain = new IdentityHashMap<>();
 
     ParkBlame(BlameCollector out, HandoffHolds holds) {
+        this(out, holds, EXACT_WAITERS);
+    }
+
+    /** @param exactWaiters a test's limit ({@link Integer#MAX_VALUE}: every span apart, N²/2 in a convoy) */
+    ParkBlame(BlameCollector out, HandoffHolds holds, int exactWaiters) {
         this.out = out;
         this.holds = holds;
+        this.exactWaiters = exactWaiters;
     }
 
     /** Exclusive locks, whose hand-offs give hold times: a ReentrantLock's sync (not a read-write lock's). */
@@ -100,7 +135,11 @@ final class ParkBlame {
         OpenPark open = new OpenPark(p, blocker,
                 afterWaitByChain.computeIfAbsent(p.frames(), ConditionWaitAnalyzer::reacquiresAfterAwait));
         long tid = p.thread().javaTid();
-        blocker.open.put(tid, open);
+        OpenPark replaced = blocker.split.containsKey(tid) ? blocker.split.get(tid) : blocker.unsplit.get(tid);
+        if (replaced != null) {
+            close(replaced); // a thread parks once at a time: its park on this blocker that has not ended yet is over
+        }
+        blocker.unsplit.put(tid, open);
         openByThread.put(tid, open);
         if (exclusive(open.lock)) {
             holds.waitsAgain(open.lock, p.thread());
@@ -119,18 +158,10 @@ final class ParkBlame {
                 holds.handedOn(lock, u.thread(), u.timeNanos());
             }
         }
-        if (blocker == null || blocker.open.isEmpty() || !handsOver(blocker.analyzer, u)) {
+        if (blocker == null || blocker.noneOpen() || !handsOver(blocker.analyzer, u)) {
             return;
         }
-        Handoff handoff = new Handoff(u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
-        for (OpenPark p : blocker.open.values()) {
-            if (p.park.beginNanos() <= u.timeNanos()) { // hand-off numbers are per thread: compare times
-                p.handoffs.add(handoff);
-                if (p.handoffs.size() > HANDOFFS_KEPT) {
-                    spanToOldestHandoff(p);
-                }
-            }
-        }
+        handOff(blocker, u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
     }
 
     private boolean handsOver(BlockerAnalyzer analyzer, Unpark u) {
@@ -143,13 +174,48 @@ final class ParkBlame {
         return handsOver;
     }
 
-    /** Blames the wait up to its oldest kept hand-off, as {@link WaitSplitter} would at the park's end. */
-    private void spanToOldestHandoff(OpenPark p) {
-        Handoff h = p.handoffs.remove(0);
-        if (h.releaseNanos() > p.cursor) {
-            out.contention(p.lock, p.park.thread(), p.park.frames(), p.cursor, h.releaseNanos() - p.cursor, h.cause(),
-                    p.afterWait);
-            p.cursor = h.releaseNanos();
+    /**
+     * {@code cause} held the lock until {@code at}: every park open on it since then is blamed on it
+     * up to there. Parks split before wait from the previous hand-off, one span each (per group
+     * beyond {@link #exactWaiters}); the others from their own begin.
+     */
+    private void handOff(Blocker b, long at, Cause cause) {
+        if (at > b.lastHandoff && !b.split.isEmpty()) {
+            long from = b.lastHandoff;
+            if (b.split.size() <= exactWaiters) {
+                for (OpenPark p : b.split.values()) {
+                    out.contention(p.lock, p.park.thread(), p.park.frames(), from, at - from, cause, p.afterWait);
+                }
+            } else {
+                b.splitByGroup.forEach((g, n) -> out.contentions(b.lock, g.standIn(), g.frames(), from, at - from, n[0],
+                        cause, g.afterWait()));
+            }
+        }
+        for (Iterator<OpenPark> it = b.unsplit.values().iterator(); it.hasNext(); ) {
+            OpenPark p = it.next();
+            long begin = p.park.beginNanos();
+            if (begin <= at) { // hand-off numbers are per thread: compare times
+                out.contention(p.lock, p.park.thread(), p.park.frames(), begin, at - begin, cause, p.afterWait);
+                it.remove();
+                p.group = new WaiterGroup(ConvoyWaiters.of(VirtualThreads.poolOf(p.park.thread(), p.park.frames())),
+                        p.park.frames(), p.afterWait);
+                b.split.put(p.park.thread().javaTid(), p);
+                b.splitByGroup.computeIfAbsent(p.group, g -> new long[1])[0]++;
+            }
+        }
+        b.lastHandoff = Math.max(b.lastHandoff, at);
+    }
+
+    /** Takes an open park off its blocker; a split one's unblamed part begins at the lock's latest hand-off. */
+    private static void close(OpenPark p) {
+        Blocker b = p.blocker;
+        long tid = p.park.thread().javaTid();
+        if (b.unsplit.remove(tid) == null && b.split.remove(tid) != null) {
+            p.cursor = b.lastHandoff;
+            long[] n = b.splitByGroup.get(p.group);
+            if (--n[0] == 0) {
+                b.splitByGroup.remove(p.group);
+            }
         }
     }
 
@@ -159,7 +225,7 @@ final class ParkBlame {
         if (p == null) {
             return; // not a park this analysis saw begin
         }
-        p.blocker.open.remove(tid);
+        close(p);
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
         if (exclusive(p.lock) && p.waker != null && ReleaseBlameAnalyzer.isRelease(p.waker)
                 && LockId.blocker(p.waker.blockerClass(), p.waker.blockerHash()).equals(p.lock)) {
@@ -170,10 +236,10 @@ final class ParkBlame {
     /** Parks still open when the recording stopped end with it; nothing woke them. */
     void finish(RecordingInfo info) {
         for (OpenPark p : openByThread.values()) {
+            close(p);
             p.waker = null;
             p.analyzer.parkEnded(p, p.park, Math.max(info.endNanos(), p.park.beginNanos()), out);
         }
         openByThread.clear();
-        blockers.values().forEach(b -> b.open.clear());
     }
 }

@@ -30,12 +30,10 @@ final class ReleaseBlameAnalyzer implements BlockerAnalyzer {
 
     @Override
     public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
-        // after the last release: woken by it, the waiter was runnable (a hand-off gap); not woken, nobody is known
+        // the hand-offs split the wait up to the last release (ParkBlame); after it: woken by it, the waiter
+        // was runnable (a hand-off gap); not woken, nobody is known
         Cause tail = open.waker == null ? Cause.UNKNOWN : Cause.HANDOFF_GAP;
-        for (WaitSplitter.Span s : WaitSplitter.split(open.cursor, end, open.handoffs, tail)) {
-            out.contention(open.lock, park.thread(), park.frames(), s.beginNanos(), s.durationNanos(), s.cause(),
-                    open.afterWait);
-        }
+        out.contention(open.lock, park.thread(), park.frames(), open.cursor, end - open.cursor, tail, open.afterWait);
     }
 
     /** Unparks issued inside AQS.acquire wake queued threads without releasing anything. */

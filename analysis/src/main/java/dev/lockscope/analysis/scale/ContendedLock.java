@@ -4,6 +4,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameResult;
 import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.Contention;
+import dev.lockscope.analysis.blame.ConvoyWaiters;
 import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRecord;
@@ -72,7 +73,9 @@ public record ContendedLock(LockKind kind, String className, String site, List<S
         TreeSet<String> threads = new TreeSet<>();
         for (Contention c : contentions) {
             waiters.add(c.waiterFrames(), c.nanos(), WAITER_SITE);
-            threads.add(c.waiter().name());
+            if (!ConvoyWaiters.isGroup(c.waiter())) {
+                threads.add(c.waiter().name());
+            }
             if (!c.cause().frames().isEmpty()) {
                 owners.add(c.cause().frames(), c.nanos(), c.cause().chain().label());
             }

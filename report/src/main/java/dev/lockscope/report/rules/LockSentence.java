@@ -1,6 +1,7 @@
 package dev.lockscope.report.rules;
 
 import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.ConvoyWaiters;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
@@ -38,7 +39,7 @@ final class LockSentence {
         Top waiterMethod = top(blame, r -> r.waiterFrames().isEmpty() ? null : appMethod(r.waiterFrames()));
         String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
         Set<String> waiters = new HashSet<>();
-        blame.forEach(r -> waiters.add(r.waiterThread().name()));
+        blame.stream().filter(r -> !ConvoyWaiters.isGroup(r.waiterThread())).forEach(r -> waiters.add(r.waiterThread().name()));
         String threads = waiters.isEmpty() ? (lock.peakParked() == 1 ? "1 thread at a time"
                 : "up to " + lock.peakParked() + " threads at once") : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
         // a site's real-time is the union of its objects' waits (LockSites): a part of the wall time like any lock's
