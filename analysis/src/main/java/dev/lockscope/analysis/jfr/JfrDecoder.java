@@ -156,6 +156,29 @@ final class JfrDecoder {
         }
     }
 
+    /** Reads past a string, checked as {@link #readString} checks it; returns null (the text is not made). */
+    String skipString() {
+        byte encoding = readByte();
+        switch (encoding) {
+            case 0, 1 -> {
+            }
+            case 2 -> readLong();
+            case 3, 5 -> {
+                int n = readCount();
+                need(n);
+                pos += n;
+            }
+            case 4 -> {
+                int n = readCount();
+                for (int i = 0; i < n; i++) {
+                    readInt();
+                }
+            }
+            default -> throw new JfrFormatException("unknown string encoding " + encoding + " at byte " + (pos - 1));
+        }
+        return null;
+    }
+
     /**
      * Strings written inline in events (an unpark's target thread name, a park's owner name) repeat
      * with every event: the short ones are kept by their bytes, so that a repeated one is matched in

@@ -34,7 +34,9 @@ import java.util.TreeSet;
  * turned into a small model record at once and the records of a chunk are put in commit order (as
  * JFR's own ordered stream did, which held a chunk's events too), strings and call chains are interned
  * (one copy per distinct text or stack), and {@link EventOrder} holds a bounded window. A damaged chunk is
- * skipped and reported in {@link RecordingInfo#warnings()}.
+ * skipped and reported in {@link RecordingInfo#warnings()}. On more than one core the reading runs on a
+ * thread of its own and the visitors on the caller's ({@link VisitorHandOff}), with the same calls in the
+ * same order.
  */
 public final class RecordingReader {
     /** Frames of lockscope's own hooks sit on top of LockSupport in every stack the agent records. */
@@ -64,13 +66,9 @@ public final class RecordingReader {
         void thread(ThreadRef t);
     }
 
-    private RecordingReader(List<RecordingVisitor> visitors) {
+    private RecordingReader(List<RecordingVisitor> visitors, List<ThreadVisitor> threadVisitors) {
         this.order = new EventOrder(REORDER_WINDOW, visitors);
-        for (RecordingVisitor v : visitors) {
-            if (v instanceof ThreadVisitor t) {
-                threadVisitors.add(t);
-            }
-        }
+        this.threadVisitors.addAll(threadVisitors);
     }
 
     /**
@@ -90,12 +88,25 @@ public final class RecordingReader {
             if (!JfrFile.startsWithMagic(path)) {
                 throw new RecordingException("not a JFR recording (no Flight Recorder header): " + path, null);
             }
-            return new RecordingReader(List.of(visitors)).readAll(path);
+            if (VisitorHandOff.worthIt()) {
+                return VisitorHandOff.read(List.of(visitors), (v, t) -> new RecordingReader(v, t).readAll(path));
+            }
+            return new RecordingReader(List.of(visitors), threadVisitors(List.of(visitors))).readAll(path);
         } catch (UncheckedIOException e) {
             throw failure(path, e.getCause());
         } catch (IOException e) {
             throw failure(path, e);
         }
+    }
+
+    static List<ThreadVisitor> threadVisitors(List<RecordingVisitor> visitors) {
+        List<ThreadVisitor> threadVisitors = new ArrayList<>();
+        for (RecordingVisitor v : visitors) {
+            if (v instanceof ThreadVisitor t) {
+                threadVisitors.add(t);
+            }
+        }
+        return threadVisitors;
     }
 
     private static RecordingException failure(Path path, Exception e) {
@@ -141,12 +152,21 @@ public final class RecordingReader {
         return info;
     }
 
+    /**
+     * What is made of one kind of event: a method per kind rather than one switch over all of them, so
+     * that the JIT compiles each on its own (a switch over every kind was compiled again each time a
+     * recording showed a kind it had not met yet).
+     */
+    private interface Kind {
+        void event(JfrType type, long[] v, String[] s, int[] f, long beginNanos, long endNanos);
+    }
+
     /** The field positions of one event type in one chunk; -1 where the chunk's JDK lacks a field. */
     private static final class Layout {
-        final int kind;
+        final Kind kind;
         final int[] fields;
 
-        Layout(int kind, JfrType t, String... names) {
+        Layout(Kind kind, JfrType t, String... names) {
             this.kind = kind;
             fields = new int[names.length];
             for (int i = 0; i < names.length; i++) {
@@ -155,30 +175,6 @@ public final class RecordingReader {
         }
     }
 
-    private static final int KIND_PARK = 1;
-    private static final int KIND_LOCK_SUMMARY = 2;
-    private static final int KIND_UNPARK = 3;
-    private static final int KIND_MONITOR_ENTER = 4;
-    private static final int KIND_MONITOR_WAIT = 5;
-    private static final int KIND_SAMPLE = 6;
-    private static final int KIND_SLEEP = 7;
-    private static final int KIND_THREAD = 8;
-    private static final int KIND_ACQUIRE = 9;
-    private static final int KIND_JDK_PARK = 10;
-    private static final int KIND_THREAD_END = 11;
-    private static final int KIND_VIRTUAL_MONITOR_ENTER = 12;
-    private static final int KIND_PINNED = 13;
-    private static final int KIND_CPU_INFO = 14;
-    private static final int KIND_CONTAINER = 15;
-    private static final int KIND_SYSTEM_PROPERTY = 16;
-    private static final int KIND_ACTIVE_SETTING = 17;
-    private static final int KIND_IO = 18;
-    private static final int KIND_DEEP_LOCK = 19;
-    private static final int KIND_DEEP_SITE = 20;
-    private static final int KIND_DEEP_INFO = 21;
-    private static final int KIND_THREAD_CPU = 22;
-    private static final int KIND_MACHINE_CPU = 23;
-    private static final int KIND_DEEP_RELEASE = 24;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -201,42 +197,42 @@ public final class RecordingReader {
                     declaredEventTypes.add(t.name);
                 }
             }
-            layout(EventNames.PARK, KIND_PARK, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
+            layout(EventNames.PARK, this::park, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
                     "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
-            layout(EventNames.UNPARK, KIND_UNPARK, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
+            layout(EventNames.UNPARK, this::unpark, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
                     "blockerClass", "blockerHash");
-            layout(EventNames.LOCK_SUMMARY, KIND_LOCK_SUMMARY, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
+            layout(EventNames.LOCK_SUMMARY, this::lockSummary, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
                     "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
                     "firstThread", "firstFrames");
-            layout(EventNames.DEEP_LOCK, KIND_DEEP_LOCK, deepFields("lockClass", "lockHash", "kind", "firstLocker", "firstSite",
+            layout(EventNames.DEEP_LOCK, this::deepLock, deepFields("lockClass", "lockHash", "kind", "firstLocker", "firstSite",
                     "lockedByOthers", "firstRunAll", "firstRunNonRecursive", "firstLockerNonRecursive", "fatRuns", "flatRuns"));
-            layout(EventNames.DEEP_SITE, KIND_DEEP_SITE, deepFields("site", "kind"));
-            layout(EventNames.DEEP_INFO, KIND_DEEP_INFO, "selection", "classes", "sites", "untracked", "probeNanos",
+            layout(EventNames.DEEP_SITE, this::deepSite, deepFields("site", "kind"));
+            layout(EventNames.DEEP_INFO, this::deepInfo, "selection", "classes", "sites", "untracked", "probeNanos",
                     "holdInflationNanos", "probeFailures");
-            layout(EventNames.DEEP_RELEASE, KIND_DEEP_RELEASE, "eventThread", "stackTrace", "lockClass", "lockHash", "heldNanos");
-            layout(EventNames.THREAD_CPU, KIND_THREAD_CPU, "sample", "osTid", "osName", "cpuNanos");
-            layout(EventNames.MACHINE_CPU, KIND_MACHINE_CPU, "sample", "busyNanos", "stealNanos", "cpus",
+            layout(EventNames.DEEP_RELEASE, this::deepRelease, "eventThread", "stackTrace", "lockClass", "lockHash", "heldNanos");
+            layout(EventNames.THREAD_CPU, this::threadCpu, "sample", "osTid", "osName", "cpuNanos");
+            layout(EventNames.MACHINE_CPU, this::machineCpu, "sample", "busyNanos", "stealNanos", "cpus",
                     "threadTimesExcludeSteal", "problem");
-            layout(EventNames.VIRTUAL_MONITOR_ENTER, KIND_VIRTUAL_MONITOR_ENTER, "virtualThreadId", "virtualThreadName",
+            layout(EventNames.VIRTUAL_MONITOR_ENTER, this::virtualMonitorEnter, "virtualThreadId", "virtualThreadName",
                     "frames", "monitorClass", "monitorHash");
-            layout(EventNames.VIRTUAL_THREAD_PINNED, KIND_PINNED, "eventThread", "stackTrace");
-            layout(EventNames.CPU_INFORMATION, KIND_CPU_INFO, "hwThreads");
-            layout(EventNames.CONTAINER_CONFIGURATION, KIND_CONTAINER, "effectiveCpuCount");
-            layout(EventNames.INITIAL_SYSTEM_PROPERTY, KIND_SYSTEM_PROPERTY, "key", "value");
-            layout(EventNames.MONITOR_ENTER, KIND_MONITOR_ENTER, "eventThread", "stackTrace", "monitorClass", "address",
+            layout(EventNames.VIRTUAL_THREAD_PINNED, this::pinned, "eventThread", "stackTrace");
+            layout(EventNames.CPU_INFORMATION, this::cpuInformation, "hwThreads");
+            layout(EventNames.CONTAINER_CONFIGURATION, this::containerConfiguration, "effectiveCpuCount");
+            layout(EventNames.INITIAL_SYSTEM_PROPERTY, this::systemProperty, "key", "value");
+            layout(EventNames.MONITOR_ENTER, this::monitorEnter, "eventThread", "stackTrace", "monitorClass", "address",
                     "previousOwner");
-            layout(EventNames.MONITOR_WAIT, KIND_MONITOR_WAIT, "eventThread", "stackTrace", "monitorClass", "address",
+            layout(EventNames.MONITOR_WAIT, this::monitorWait, "eventThread", "stackTrace", "monitorClass", "address",
                     "notifier", "timedOut", "timeout");
-            layout(EventNames.EXECUTION_SAMPLE, KIND_SAMPLE, "sampledThread", "stackTrace");
-            layout(EventNames.CPU_TIME_SAMPLE, KIND_SAMPLE, "eventThread", "stackTrace");
-            layout(EventNames.THREAD_SLEEP, KIND_SLEEP, "eventThread", "stackTrace");
-            layout(EventNames.THREAD_START, KIND_THREAD, "thread");
-            layout(EventNames.THREAD_END, KIND_THREAD_END, "thread");
-            layout(EventNames.THREAD_PARK, KIND_JDK_PARK, "eventThread", "stackTrace", "parkedClass");
-            layout(EventNames.ACQUIRE, KIND_ACQUIRE, "eventThread");
-            layout(EventNames.ACTIVE_SETTING, KIND_ACTIVE_SETTING, "id", "name", "value");
+            layout(EventNames.EXECUTION_SAMPLE, this::sample, "sampledThread", "stackTrace");
+            layout(EventNames.CPU_TIME_SAMPLE, this::sample, "eventThread", "stackTrace");
+            layout(EventNames.THREAD_SLEEP, this::sleep, "eventThread", "stackTrace");
+            layout(EventNames.THREAD_START, this::threadLife, "thread");
+            layout(EventNames.THREAD_END, this::threadLife, "thread");
+            layout(EventNames.THREAD_PARK, this::jdkPark, "eventThread", "stackTrace", "parkedClass");
+            layout(EventNames.ACQUIRE, this::acquire, "eventThread");
+            layout(EventNames.ACTIVE_SETTING, this::activeSetting, "id", "name", "value");
             for (String io : EventNames.BLOCKING_IO) {
-                layout(io, KIND_IO, "eventThread", "stackTrace");
+                layout(io, this::blockingIo, "eventThread", "stackTrace");
             }
             for (JfrType t : chunk.types()) {
                 if (t.name.equals(EventNames.EXECUTION_SAMPLE) || t.name.equals(EventNames.CPU_TIME_SAMPLE)) {
@@ -268,7 +264,7 @@ public final class RecordingReader {
             return f[from + 12] < 0 ? at(v, f[from + 7]) : at(v, f[from + 12]);
         }
 
-        private void layout(String event, int kind, String... fields) {
+        private void layout(String event, Kind kind, String... fields) {
             for (JfrType t : chunk.types()) {
                 if (t.name.equals(event)) { // two classes of one name may be registered in a JVM: both are read
                     layouts.put(t, new Layout(kind, t, fields));
@@ -318,17 +314,6 @@ public final class RecordingReader {
             indexed++;
         }
 
-        /** Hands an event on in the order {@link EventOrder} takes it. */
-        private void commit(long timedKey, Object event) {
-            if (event instanceof ParkWait p) {
-                order.park(p);
-            } else if (event instanceof Unpark u) {
-                order.unpark(u);
-            } else {
-                order.timed(timedKey, event);
-            }
-        }
-
         @Override
         public void event(JfrType type, long[] v, String[] s) {
             Layout layout = layouts.get(type); // indexEvent took only events with a layout
@@ -337,117 +322,154 @@ public final class RecordingReader {
             long b = chunk.nanos(startTicks);
             long en = durationField < 0 ? b : chunk.nanos(startTicks + v[durationField]);
             int[] f = layout.fields;
-            switch (layout.kind) {
-                case KIND_PARK -> {
-                    lockscopeEvents++;
-                    commit(0, new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
-                            at(v, f[4]), at(v, f[5]), at(v, f[6]) != 0, at(v, f[7]), text(at(s, f[8])), at(v, f[9]),
-                            at(v, f[10]), frames(at(v, f[1]))));
-                }
-                case KIND_LOCK_SUMMARY -> {
-                    lockscopeEvents++;
-                    commit(b, new LockSummary(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), at(v, f[2]), at(v, f[3]) != 0,
-                            at(v, f[4]), (int) at(v, f[5]), (int) at(v, f[6]), at(v, f[7]), at(v, f[8]), at(v, f[9]),
-                            text(at(s, f[10])), lines(at(s, f[11]))));
-                }
-                case KIND_DEEP_LOCK -> {
-                    lockscopeEvents++;
-                    commit(b, new DeepLock(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), text(at(s, f[2])),
-                            deepCounts(v, s, f, 11), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
-                            at(v, f[7]), at(v, f[8]), at(v, f[9]), at(v, f[10])));
-                }
-                case KIND_DEEP_SITE -> {
-                    lockscopeEvents++;
-                    commit(b, new DeepSite(b, blockerClass(at(s, f[0])), text(at(s, f[1])), deepCounts(v, s, f, 2)));
-                }
-                case KIND_DEEP_INFO -> {
-                    lockscopeEvents++;
-                    commit(b, new DeepInfo(b, text(at(s, f[0])), at(v, f[1]), at(v, f[2]), at(v, f[3]), at(v, f[4]),
-                            at(v, f[5]), at(v, f[6])));
-                }
-                case KIND_DEEP_RELEASE -> {
-                    lockscopeEvents++;
-                    commit(b, new DeepRelease(thread(at(v, f[0])), b, blockerClass(at(s, f[2])), (int) at(v, f[3]), at(v, f[4]),
-                            frames(at(v, f[1]))));
-                }
-                case KIND_VIRTUAL_MONITOR_ENTER -> {
-                    lockscopeEvents++;
-                    long vtid = at(v, f[0]);
-                    ThreadRef waiter = new ThreadRef(vtid, 0, text(ThreadNames.virtual(vtid, at(s, f[1]))), true);
-                    threads.put(vtid, waiter);
-                    List<String> frames = lines(at(s, f[2]));
-                    String monitorClass = at(s, f[3]);
-                    long identity = Integer.toUnsignedLong((int) at(v, f[4]));
-                    if (monitorClass == null && !frames.isEmpty()) {
-                        // a JDK without ThreadSnapshot: one monitor per site where virtual threads blocked
-                        monitorClass = "(monitor entered at " + frames.get(0) + ")";
-                        identity = Integer.toUnsignedLong(frames.get(0).hashCode());
-                    }
-                    commit(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
-                            VirtualThreads.PREVIOUS_ACQUIRER, frames));
-                }
-                case KIND_THREAD_CPU -> {
-                    lockscopeEvents++;
-                    commit(b, new ThreadCpu(b, at(v, f[0]), at(v, f[1]), text(at(s, f[2])), at(v, f[3])));
-                }
-                case KIND_MACHINE_CPU -> {
-                    lockscopeEvents++;
-                    commit(b, new MachineCpu(b, at(v, f[0]), at(v, f[1]), at(v, f[2]), (int) at(v, f[3]),
-                            (int) at(v, f[4]), at(s, f[5])));
-                }
-                case KIND_PINNED -> commit(en, new Interval(EventNames.VIRTUAL_THREAD_PINNED, thread(at(v, f[0])), b, en,
-                        frames(at(v, f[1]))));
-                case KIND_CPU_INFO -> cpus = (int) at(v, f[0]);
-                case KIND_CONTAINER -> containerCpus = (int) Math.ceil(Double.longBitsToDouble(at(v, f[0])));
-                case KIND_SYSTEM_PROPERTY -> {
-                    if ("jdk.virtualThreadScheduler.parallelism".equals(at(s, f[0]))) {
-                        parallelism = parseIntOrZero(at(s, f[1]));
-                    }
-                }
-                case KIND_UNPARK -> {
-                    lockscopeEvents++;
-                    commit(0, new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
-                            blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
-                }
-                case KIND_MONITOR_ENTER -> {
-                    MonitorEnter entered = new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])), at(v, f[3]), b, en,
-                            nullableThread(at(v, f[4])), frames(at(v, f[1])));
-                    commit(en, entered);
-                    if (entered.thread().virtual()) { // recorded for a virtual thread only while it is pinned
-                        commit(en, new Interval(EventNames.MONITOR_ENTER, entered.thread(), b, en, entered.frames()));
-                    }
-                }
-                case KIND_MONITOR_WAIT -> commit(en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
-                        at(v, f[3]), b, en, nullableThread(at(v, f[4])), at(v, f[5]) != 0, at(v, f[6]),
-                        frames(at(v, f[1]))));
-                case KIND_SAMPLE -> commit(b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
-                case KIND_SLEEP -> commit(en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
-                        frames(at(v, f[1]))));
-                case KIND_JDK_PARK -> commit(en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
-                        frames(at(v, f[1]))));
-                // threads are named by every event they appear in, the latest name winning
-                case KIND_THREAD, KIND_THREAD_END -> {
-                    commit(b, new ThreadLife(thread(at(v, f[0])), b, layout.kind == KIND_THREAD_END));
-                }
-                case KIND_ACTIVE_SETTING -> {
-                    // jdk.CPUTimeSample's is "throttle", a CPU-time period or a rate (a rate gives no period)
-                    String setting = at(s, f[1]);
-                    if (executionSampleTypes.contains(at(v, f[0])) && ("period".equals(setting) || "throttle".equals(setting))) {
-                        long nanos = SamplingPeriod.parseNanos(at(s, f[2]));
-                        // several recordings may each set one: JFR samples at the shortest
-                        if (nanos > 0 && (samplingPeriod == 0 || nanos < samplingPeriod)) {
-                            samplingPeriod = nanos;
-                            order.cpuSamplingPeriod(nanos); // before this chunk's samples are delivered
-                        }
-                    }
-                }
-                case KIND_IO -> commit(en, new Interval(type.name, thread(at(v, f[0])), b, en, frames(at(v, f[1]))));
-                case KIND_ACQUIRE -> {
-                    lockscopeEvents++;
-                    thread(at(v, f[0]));
-                }
-                default -> throw new IllegalStateException("unknown event kind of " + type.name);
+            layout.kind.event(type, v, s, f, b, en);
+        }
+
+        private void park(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.park(new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
+                    at(v, f[4]), at(v, f[5]), at(v, f[6]) != 0, at(v, f[7]), text(at(s, f[8])), at(v, f[9]),
+                    at(v, f[10]), frames(at(v, f[1]))));
+        }
+
+        private void lockSummary(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new LockSummary(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), at(v, f[2]), at(v, f[3]) != 0,
+                    at(v, f[4]), (int) at(v, f[5]), (int) at(v, f[6]), at(v, f[7]), at(v, f[8]), at(v, f[9]),
+                    text(at(s, f[10])), lines(at(s, f[11]))));
+        }
+
+        private void deepLock(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new DeepLock(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), text(at(s, f[2])),
+                    deepCounts(v, s, f, 11), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
+                    at(v, f[7]), at(v, f[8]), at(v, f[9]), at(v, f[10])));
+        }
+
+        private void deepSite(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new DeepSite(b, blockerClass(at(s, f[0])), text(at(s, f[1])), deepCounts(v, s, f, 2)));
+        }
+
+        private void deepInfo(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new DeepInfo(b, text(at(s, f[0])), at(v, f[1]), at(v, f[2]), at(v, f[3]), at(v, f[4]),
+                    at(v, f[5]), at(v, f[6])));
+        }
+
+        private void deepRelease(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new DeepRelease(thread(at(v, f[0])), b, blockerClass(at(s, f[2])), (int) at(v, f[3]), at(v, f[4]),
+                    frames(at(v, f[1]))));
+        }
+
+        private void virtualMonitorEnter(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            long vtid = at(v, f[0]);
+            ThreadRef waiter = new ThreadRef(vtid, 0, text(ThreadNames.virtual(vtid, at(s, f[1]))), true);
+            threads.put(vtid, waiter);
+            List<String> frames = lines(at(s, f[2]));
+            String monitorClass = at(s, f[3]);
+            long identity = Integer.toUnsignedLong((int) at(v, f[4]));
+            if (monitorClass == null && !frames.isEmpty()) {
+                // a JDK without ThreadSnapshot: one monitor per site where virtual threads blocked
+                monitorClass = "(monitor entered at " + frames.get(0) + ")";
+                identity = Integer.toUnsignedLong(frames.get(0).hashCode());
             }
+            order.timed(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
+                    VirtualThreads.PREVIOUS_ACQUIRER, frames));
+        }
+
+        private void threadCpu(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new ThreadCpu(b, at(v, f[0]), at(v, f[1]), text(at(s, f[2])), at(v, f[3])));
+        }
+
+        private void machineCpu(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new MachineCpu(b, at(v, f[0]), at(v, f[1]), at(v, f[2]), (int) at(v, f[3]),
+                    (int) at(v, f[4]), at(s, f[5])));
+        }
+
+        private void pinned(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            order.timed(en, new Interval(EventNames.VIRTUAL_THREAD_PINNED, thread(at(v, f[0])), b, en,
+                    frames(at(v, f[1]))));
+        }
+
+        private void cpuInformation(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            cpus = (int) at(v, f[0]);
+        }
+
+        private void containerConfiguration(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            containerCpus = (int) Math.ceil(Double.longBitsToDouble(at(v, f[0])));
+        }
+
+        private void systemProperty(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            if ("jdk.virtualThreadScheduler.parallelism".equals(at(s, f[0]))) {
+                parallelism = parseIntOrZero(at(s, f[1]));
+            }
+        }
+
+        private void unpark(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.unpark(new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
+                    blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
+        }
+
+        private void monitorEnter(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            MonitorEnter entered = new MonitorEnter(thread(at(v, f[0])), className(at(v, f[2])), at(v, f[3]), b, en,
+                    nullableThread(at(v, f[4])), frames(at(v, f[1])));
+            order.timed(en, entered);
+            if (entered.thread().virtual()) { // recorded for a virtual thread only while it is pinned
+                order.timed(en, new Interval(EventNames.MONITOR_ENTER, entered.thread(), b, en, entered.frames()));
+            }
+        }
+
+        private void monitorWait(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            order.timed(en, new MonitorWait(thread(at(v, f[0])), className(at(v, f[2])),
+                    at(v, f[3]), b, en, nullableThread(at(v, f[4])), at(v, f[5]) != 0, at(v, f[6]),
+                    frames(at(v, f[1]))));
+        }
+
+        private void sample(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            order.timed(b, new CpuSample(thread(at(v, f[0])), b, frames(at(v, f[1]))));
+        }
+
+        private void sleep(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            order.timed(en, new Interval(EventNames.THREAD_SLEEP, thread(at(v, f[0])), b, en,
+                    frames(at(v, f[1]))));
+        }
+
+        private void jdkPark(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            order.timed(en, new JdkPark(thread(at(v, f[0])), nullableClassName(at(v, f[2])), b, en,
+                    frames(at(v, f[1]))));
+        }
+
+        // threads are named by every event they appear in, the latest name winning
+        private void threadLife(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            order.timed(b, new ThreadLife(thread(at(v, f[0])), b, type.name.equals(EventNames.THREAD_END)));
+        }
+
+        private void activeSetting(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            // jdk.CPUTimeSample's is "throttle", a CPU-time period or a rate (a rate gives no period)
+            String setting = at(s, f[1]);
+            if (executionSampleTypes.contains(at(v, f[0])) && ("period".equals(setting) || "throttle".equals(setting))) {
+                long nanos = SamplingPeriod.parseNanos(at(s, f[2]));
+                // several recordings may each set one: JFR samples at the shortest
+                if (nanos > 0 && (samplingPeriod == 0 || nanos < samplingPeriod)) {
+                    samplingPeriod = nanos;
+                    order.cpuSamplingPeriod(nanos); // before this chunk's samples are delivered
+                }
+            }
+        }
+
+        private void blockingIo(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            order.timed(en, new Interval(type.name, thread(at(v, f[0])), b, en, frames(at(v, f[1]))));
+        }
+
+        private void acquire(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            thread(at(v, f[0]));
         }
 
         private static long at(long[] values, int field) {

@@ -9,7 +9,8 @@ package dev.lockscope.analysis.model;
  * owner blame compares; the unpark that woke a park is the one of its thread numbered
  * {@code beginSeq + 1} (see {@link ParkWait}). JFR's events ({@link #monitorEnter}, {@link #monitorWait},
  * {@link #cpuSample}, {@link #sleep}, ...) arrive in order of their end time. The two groups interleave
- * only roughly by time; no analysis may depend on how.
+ * only roughly by time; no analysis may depend on how. Every call comes on the thread that called
+ * {@link RecordingReader#read} (the parsing may run on another), so a visitor needs no synchronisation.
  */
 public interface RecordingVisitor {
     /** A park began; the record is open ({@link ParkWait#isOpen()}). */

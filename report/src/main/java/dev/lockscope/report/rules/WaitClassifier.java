@@ -95,27 +95,29 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
      * the blame rows' owners and the conditional waits' notifiers.
      */
     public Verdict classify(LockMetrics lock, List<BlameRow> blame, List<WaitRow> waits) {
-        List<String> frames = new ArrayList<>(lock.firstFrames());
-        blame.forEach(r -> frames.addAll(r.waiterFrames()));
-        List<List<String>> stacks = new ArrayList<>();
-        stacks.add(lock.firstFrames());
-        blame.forEach(r -> stacks.add(r.waiterFrames()));
-        if (matches(contention, lock.className(), frames)) {
+        // what each distinct waiting stack says, worked out once: a lock's blame rows repeat a few stacks
+        // thousands of times, and formatting their frames once per row was most of a big report's garbage
+        Map<List<String>, StackFacts> facts = new LinkedHashMap<>();
+        facts.computeIfAbsent(lock.firstFrames(), this::facts);
+        blame.forEach(r -> facts.computeIfAbsent(r.waiterFrames(), this::facts));
+        if (contention != null && (contention.matcher(lock.className()).find()
+                || facts.values().stream().anyMatch(StackFacts::contentionFrame))) {
             return new Verdict(WaitClass.CONTENTION, "--contention");
         }
-        if (matches(idle, lock.className(), frames)) {
+        if (idle != null && (idle.matcher(lock.className()).find() || facts.values().stream().anyMatch(StackFacts::idleFrame))) {
             return new Verdict(WaitClass.IDLE, "--idle");
         }
-        if (isLockscopesOwn(lock, frames)) {
+        if (facts.values().stream().anyMatch(StackFacts::lockscopesOwn) || monitorAtParkSite(lock)) {
             return new Verdict(WaitClass.OTHER, "lockscope-own");
         }
-        for (IdleFrame rule : END_WAITS) {
-            if (atPlace(rule, stacks)) {
-                return new Verdict(WaitClass.OTHER, rule.rule());
+        for (int rule = 0; rule < END_WAITS.size(); rule++) {
+            int bit = 1 << rule;
+            if (facts.values().stream().anyMatch(f -> (f.endWaits() & bit) != 0)) {
+                return new Verdict(WaitClass.OTHER, END_WAITS.get(rule).rule());
             }
         }
         // before the lock rules: workers taking their queue's lock to get work are waiting for work
-        Verdict idlePlace = idlePlace(lock, blame);
+        Verdict idlePlace = idlePlace(lock, blame, facts);
         if (idlePlace != null) {
             return idlePlace;
         }
@@ -141,13 +143,48 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         return notified ? new Verdict(WaitClass.CONTENTION, "woken-by-releaser") : new Verdict(WaitClass.OTHER, "unrecognised-wait");
     }
 
-    /** Whether a stack waits at {@code place}, among its {@link #IDLE_PLACE_DEPTH} innermost frames. */
-    private static boolean atPlace(IdleFrame place, List<List<String>> stacks) {
-        for (List<String> stack : stacks) {
-            for (String frame : stack.subList(0, Math.min(IDLE_PLACE_DEPTH, stack.size()))) {
-                if (FrameFormat.function(frame).contains(place.frame())) {
-                    return true;
-                }
+    /**
+     * What one waiting stack says: whether a frame matches {@code --contention} or {@code --idle}, whether
+     * it is lockscope's or JFR's own, which {@link #END_WAITS} (bit by rule) and which idle place (null
+     * for none) are among its {@link #IDLE_PLACE_DEPTH} innermost frames.
+     */
+    private record StackFacts(boolean contentionFrame, boolean idleFrame, boolean lockscopesOwn, int endWaits,
+                              String idleRule) {
+    }
+
+    private StackFacts facts(List<String> stack) {
+        boolean contentionFrame = false;
+        boolean idleFrame = false;
+        boolean own = false;
+        List<String> functions = new ArrayList<>(stack.size());
+        for (String frame : stack) {
+            contentionFrame |= contention != null && contention.matcher(FrameFormat.print(frame)).find();
+            idleFrame |= idle != null && idle.matcher(FrameFormat.print(frame)).find();
+            String function = FrameFormat.function(frame);
+            own |= function.startsWith("dev.lockscope.agent.") || function.startsWith("jdk.jfr.");
+            functions.add(function);
+        }
+        List<String> near = functions.subList(0, Math.min(IDLE_PLACE_DEPTH, functions.size()));
+        int endWaits = 0;
+        for (int rule = 0; rule < END_WAITS.size(); rule++) {
+            if (atPlace(END_WAITS.get(rule), near)) {
+                endWaits |= 1 << rule;
+            }
+        }
+        String idleRule = null;
+        for (IdleFrame rule : IDLE_FRAMES) {
+            if (atPlace(rule, near)) {
+                idleRule = rule.rule();
+                break;
+            }
+        }
+        return new StackFacts(contentionFrame, idleFrame, own, endWaits, idleRule);
+    }
+
+    private static boolean atPlace(IdleFrame place, List<String> functions) {
+        for (String function : functions) {
+            if (function.contains(place.frame())) {
+                return true;
             }
         }
         return false;
@@ -160,7 +197,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
      * idle: on Jetty's virtual-thread pool a few handler waits were recorded with a selector frame near
      * the top, and any-match made the application's 14 s monitor "idle" (VirtualThreadServerTest).
      */
-    private static Verdict idlePlace(LockMetrics lock, List<BlameRow> blame) {
+    private static Verdict idlePlace(LockMetrics lock, List<BlameRow> blame, Map<List<String>, StackFacts> facts) {
         long withStack = 0;
         Map<String, Long> idleNanos = new LinkedHashMap<>();
         for (BlameRow row : blame) {
@@ -168,13 +205,13 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
                 continue;
             }
             withStack += row.nanos();
-            String rule = idleRule(row.waiterFrames());
+            String rule = facts.get(row.waiterFrames()).idleRule();
             if (rule != null) {
                 idleNanos.merge(rule, row.nanos(), Long::sum);
             }
         }
         if (withStack == 0) {
-            String rule = idleRule(lock.firstFrames());
+            String rule = facts.get(lock.firstFrames()).idleRule();
             return rule == null ? null : new Verdict(WaitClass.IDLE, rule);
         }
         long idleTotal = idleNanos.values().stream().mapToLong(Long::longValue).sum();
@@ -185,30 +222,13 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         return new Verdict(WaitClass.IDLE, rule);
     }
 
-    /** The first idle place among a stack's {@link #IDLE_PLACE_DEPTH} innermost frames, in rule order; null for none. */
-    private static String idleRule(List<String> stack) {
-        List<String> near = stack.subList(0, Math.min(IDLE_PLACE_DEPTH, stack.size()));
-        for (IdleFrame rule : IDLE_FRAMES) {
-            for (String frame : near) {
-                if (FrameFormat.function(frame).contains(rule.frame())) {
-                    return rule.rule();
-                }
-            }
-        }
-        return null;
-    }
-
     /**
-     * The recorder's own locks: JFR's, and those taken while the agent writes a park event: the agent's or
-     * JFR's frames are in the stack, or,
-     * where the reader trimmed them, a monitor entered at a park site (java.util.concurrent's locks
-     * enter no monitor of their own, only the agent's hook there does).
+     * The recorder's own locks are JFR's, and those taken while the agent writes a park event: the agent's
+     * or JFR's frames are in a stack ({@link StackFacts#lockscopesOwn}), or, where the reader trimmed them,
+     * a monitor entered at a park site (java.util.concurrent's locks enter no monitor of their own, only
+     * the agent's hook there does).
      */
-    private static boolean isLockscopesOwn(LockMetrics lock, List<String> frames) {
-        if (frames.stream().anyMatch(f -> FrameFormat.function(f).startsWith("dev.lockscope.agent.")
-                || FrameFormat.function(f).startsWith("jdk.jfr."))) {
-            return true;
-        }
+    private static boolean monitorAtParkSite(LockMetrics lock) {
         return lock.kind() == LockKind.MONITOR && !lock.firstFrames().isEmpty()
                 && FrameFormat.function(lock.firstFrames().get(0)).startsWith("java.util.concurrent.locks.");
     }
@@ -222,20 +242,5 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
 
     private static boolean known(ThreadRef thread) {
         return thread != null && !thread.equals(ThreadRef.UNKNOWN);
-    }
-
-    private static boolean matches(Pattern p, String className, List<String> frames) {
-        if (p == null) {
-            return false;
-        }
-        if (p.matcher(className).find()) {
-            return true;
-        }
-        for (String frame : frames) {
-            if (p.matcher(FrameFormat.print(frame)).find()) {
-                return true;
-            }
-        }
-        return false;
     }
 }
