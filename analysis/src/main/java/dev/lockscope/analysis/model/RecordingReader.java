@@ -178,6 +178,7 @@ public final class RecordingReader {
     private static final int KIND_DEEP_INFO = 21;
     private static final int KIND_THREAD_CPU = 22;
     private static final int KIND_MACHINE_CPU = 23;
+    private static final int KIND_CARRIER_MOUNT = 24;
 
     /** One chunk's events turned into model records, with its threads and stacks resolved once each. */
     private final class ChunkEvents implements JfrChunk.EventHandler {
@@ -217,6 +218,8 @@ public final class RecordingReader {
                     "threadTimesExcludeSteal", "problem");
             layout(EventNames.VIRTUAL_MONITOR_ENTER, KIND_VIRTUAL_MONITOR_ENTER, "virtualThreadId", "virtualThreadName",
                     "frames", "monitorClass", "monitorHash");
+            layout(EventNames.CARRIER_MOUNT, KIND_CARRIER_MOUNT, "carrierThreadId", "virtualThreadId", "mountNanos",
+                    "unmountNanos", "nanoTime", "lostIntervals");
             layout(EventNames.VIRTUAL_THREAD_PINNED, KIND_PINNED, "eventThread", "stackTrace");
             layout(EventNames.CPU_INFORMATION, KIND_CPU_INFO, "hwThreads");
             layout(EventNames.CONTAINER_CONFIGURATION, KIND_CONTAINER, "effectiveCpuCount");
@@ -387,6 +390,12 @@ public final class RecordingReader {
                     lockscopeEvents++;
                     commit(b, new MachineCpu(b, at(v, f[0]), at(v, f[1]), at(v, f[2]), (int) at(v, f[3]),
                             (int) at(v, f[4]), at(s, f[5])));
+                }
+                case KIND_CARRIER_MOUNT -> {
+                    lockscopeEvents++;
+                    // nanoTime was read at the event's start: the offset from the agent's clock to the recording's
+                    commit(b, new CarrierMount(at(v, f[0]), at(v, f[1]), at(v, f[2]), at(v, f[3]), b - at(v, f[4]),
+                            at(v, f[5])));
                 }
                 case KIND_PINNED -> commit(en, new Interval(EventNames.VIRTUAL_THREAD_PINNED, thread(at(v, f[0])), b, en,
                         frames(at(v, f[1]))));
