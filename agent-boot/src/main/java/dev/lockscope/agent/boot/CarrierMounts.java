@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>lockscope's thread "lockscope-carrier-mounts" is each ring's only reader: every 10 ms it commits
  *     the intervals written since its last visit as {@link CarrierMountEvent}s (JFR loses events committed
  *     around mount and unmount, see VirtualThreadHooks) and then advances the ring's read counter.</li>
- * <li>Memory is bounded: {@link #CAPACITY} intervals per carrier. When the reader falls behind, further
- *     intervals are dropped and counted in the next event ({@code lostIntervals}); nothing waits.</li>
+ * <li>Memory is bounded: {@link #CAPACITY} intervals per live carrier (a carrier's ring is dropped once it
+ *     has ended and been drained). When the reader falls behind, further intervals are dropped and counted
+ *     in the next event ({@code lostIntervals}); nothing waits.</li>
  * </ul>
  * Every hook catches everything (counted in {@link HookFailures}).
  */
@@ -34,6 +35,8 @@ public final class CarrierMounts {
 
     /** One carrier's intervals: a single-writer (the carrier), single-reader (the committer) ring. */
     static final class Ring {
+        /** The carrier: once it has ended and its ring is drained, the ring is dropped (pools retire idle carriers). */
+        final Thread carrier;
         final long carrierId;
         /** [mount, unmount, virtual thread id] per interval, at 3 * (index mod CAPACITY). */
         final long[] slots = new long[3 * CAPACITY];
@@ -54,8 +57,10 @@ public final class CarrierMounts {
         /** {@link #lost} as of the reader's latest event (reader only). */
         long lostReported;
 
-        Ring(long carrierId) {
-            this.carrierId = carrierId;
+        @SuppressWarnings("deprecation") // Thread.getId: threadId() is JDK 19+
+        Ring(Thread carrier) {
+            this.carrier = carrier;
+            this.carrierId = carrier.getId();
         }
 
         void add(long mount, long unmount, long thread) {
@@ -107,7 +112,7 @@ public final class CarrierMounts {
         try {
             Ring ring = RING.get();
             if (ring == null) {
-                ring = new Ring(Thread.currentThread().getId());
+                ring = new Ring(Thread.currentThread());
                 RING.set(ring);
                 RINGS.add(ring);
             }
@@ -151,7 +156,9 @@ public final class CarrierMounts {
     /** The rings' new intervals as events; synchronized: the committer and deactivate may both call it. */
     private static synchronized void commitNow() {
         try {
-            for (Ring ring : RINGS) {
+            for (java.util.Iterator<Ring> rings = RINGS.iterator(); rings.hasNext(); ) {
+                Ring ring = rings.next();
+                boolean ended = !ring.carrier.isAlive(); // before draining: what it wrote before it ended is drained now
                 long r = ring.read.get();
                 long w = ring.written.get();
                 for (; r < w; r++) {
@@ -169,6 +176,9 @@ public final class CarrierMounts {
                     event.commit();
                 }
                 ring.read.lazySet(w);
+                if (ended) {
+                    rings.remove();
+                }
             }
         } catch (Throwable t) {
             HookFailures.record(t);
