@@ -15,12 +15,15 @@ import java.util.concurrent.atomic.LongAdder;
  * 1 ms between rounds (so they unmount and come back on any carrier). Each round measures the CPU time
  * its carrier spent on it, from the carrier's own {@code /proc/thread-self/schedstat} (see
  * {@link #computeOnce}), and prints their sum as {@code truth-virtual-running <nanos>}: the time the
- * carriers ran these virtual threads, at least; {@code truth-carrier-changes} counts the readings left out.
+ * carriers ran these virtual threads, at least; {@code truth-carrier-changes} counts the readings left out, and
+ * {@code truth-carrier <tid> <nanos>} gives each carrier's whole time on a CPU at the end, as the kernel counts it.
  * JDK 21+ (called reflectively: the test classes are Java 17).
  */
 public final class VirtualComputeMain {
     private static final LongAdder RUNNING = new LongAdder();
     private static final LongAdder CHANGES = new LongAdder();
+    /** The carriers seen, by OS thread id. */
+    private static final java.util.Set<Long> CARRIERS = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static volatile long sink;
 
     private VirtualComputeMain() {
@@ -53,6 +56,10 @@ public final class VirtualComputeMain {
         executor.shutdown();
         System.out.println("truth-virtual-running " + RUNNING.sum());
         System.out.println("truth-carrier-changes " + CHANGES.sum());
+        for (long tid : CARRIERS) { // each carrier's whole time on a CPU, as the kernel counts it
+            String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/schedstat"));
+            System.out.println("truth-carrier " + tid + " " + stat.substring(0, stat.indexOf(' ')));
+        }
     }
 
     /**
@@ -90,7 +97,9 @@ public final class VirtualComputeMain {
             if (!self.equals(Files.readSymbolicLink(Path.of("/proc/thread-self")))) {
                 return null;
             }
-            return new long[] {Long.parseLong(self.getFileName().toString()), Long.parseLong(s.substring(0, s.indexOf(' ')))};
+            long tid = Long.parseLong(self.getFileName().toString());
+            CARRIERS.add(tid);
+            return new long[] {tid, Long.parseLong(s.substring(0, s.indexOf(' ')))};
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
