@@ -1,6 +1,7 @@
 package dev.lockscope.agent.boot;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *     the intervals written since its last visit as {@link CarrierMountEvent}s (JFR loses events committed
  *     around mount and unmount, see VirtualThreadHooks) and then advances the ring's read counter.</li>
  * <li>Memory is bounded: {@link #CAPACITY} intervals per live carrier (a carrier's ring is dropped once it
- *     has ended and been drained). When the reader falls behind, further intervals are dropped and counted
+ *     has ended and been drained), for at most {@link #MAX_RINGS} carriers. When the reader falls behind, further intervals are dropped and counted
  *     in the next event ({@code lostIntervals}); nothing waits.</li>
  * </ul>
  * Every hook catches everything (counted in {@link HookFailures}).
@@ -31,6 +32,9 @@ public final class CarrierMounts {
     private static final ThreadLocal<Ring> RING = new ThreadLocal<>();
     /** Every carrier's ring, for the reader; a ring is added once, when its carrier first mounts a thread. */
     private static final ConcurrentLinkedQueue<Ring> RINGS = new ConcurrentLinkedQueue<>();
+    /** Rings registered at most (about 100 MB): carriers beyond it are not recorded; the JDK's scheduler has at most 256. */
+    static final int MAX_RINGS = 1024;
+    private static final AtomicInteger RING_COUNT = new AtomicInteger();
 
     /** One carrier's intervals: a single-writer (the carrier), single-reader (the committer) ring. */
     static final class Ring {
@@ -105,6 +109,10 @@ public final class CarrierMounts {
         try {
             Ring ring = RING.get();
             if (ring == null) {
+                if (RING_COUNT.incrementAndGet() > MAX_RINGS) { // once per carrier, not per mount
+                    RING_COUNT.decrementAndGet();
+                    return;
+                }
                 ring = new Ring(Thread.currentThread());
                 RING.set(ring);
                 RINGS.add(ring);
@@ -160,6 +168,7 @@ public final class CarrierMounts {
                 ring.read.lazySet(w);
                 if (ended) {
                     rings.remove();
+                    RING_COUNT.decrementAndGet();
                 }
             }
         } catch (Throwable t) {
