@@ -25,6 +25,8 @@ import java.time.Duration;
  *                          cover parks on a blocker, and ThreadPark walks each parking thread's stack again)
  *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
  *                          default: nothing in lockscope reads it)
+ *   carriers               also record which virtual thread ran on which carrier when (JDK 21+, at JVM start;
+ *                          `lockscope record --sched` sets it): bottle graphs split a carrier's running time by it
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
  *   deep=PATTERNS          deep mode: count every lock acquisition in the classes matching the patterns
  *                          (':'-separated, e.g. com.example.**:org.acme.Cache*); premain only
@@ -64,6 +66,8 @@ final class AgentOptions {
     boolean jdkPark;
     boolean cpuTime;
     boolean acquireEvents;
+    /** Record virtual threads' mount intervals on their carriers (CarrierMounts). */
+    boolean carriers;
     int maxBlockers = 50_000;
     /** Deep mode's class selection, or null when deep mode is off. */
     DeepSelection deep;
@@ -85,7 +89,7 @@ final class AgentOptions {
     Path dumpTo;
 
     static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, cpuTime, jdkPark, acquireEvents, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
+            + "cpuSamples, cpuTime, jdkPark, acquireEvents, carriers, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
@@ -118,6 +122,7 @@ final class AgentOptions {
                 case "jdkPark" -> o.jdkPark = flag(key, value);
                 case "cpuTime" -> o.cpuTime = flag(key, value);
                 case "acquireEvents" -> o.acquireEvents = flag(key, value);
+                case "carriers" -> o.carriers = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "deep" -> deep = require(key, value);
                 case "deepExclude" -> deepExclude = require(key, value);

@@ -140,7 +140,7 @@ public final class LockscopeAgent {
             if (transformer.failure() != null) {
                 log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
             }
-            String virtualThreadProblem = VirtualThreadTransformer.install(inst, hooksModule);
+            String virtualThreadProblem = VirtualThreadTransformer.install(inst, hooksModule, options.carriers && !attached);
             if (virtualThreadProblem != null) {
                 log(virtualThreadProblem);
             }

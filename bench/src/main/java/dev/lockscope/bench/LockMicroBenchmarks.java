@@ -69,4 +69,41 @@ public class LockMicroBenchmarks {
     public long uncontendedSync(Own o) {
         return o.increment();
     }
+
+    /** A virtual thread that hands each item it takes back (JDK 21+; started reflectively, this jar is Java 17). */
+    @State(Scope.Thread)
+    public static class VirtualPartner {
+        final java.util.concurrent.SynchronousQueue<Integer> in = new java.util.concurrent.SynchronousQueue<>();
+        final java.util.concurrent.SynchronousQueue<Integer> out = new java.util.concurrent.SynchronousQueue<>();
+        Thread partner;
+
+        @org.openjdk.jmh.annotations.Setup
+        public void start() throws ReflectiveOperationException {
+            Runnable echo = () -> {
+                try {
+                    while (true) {
+                        out.put(in.take());
+                    }
+                } catch (InterruptedException e) {
+                    // torn down
+                }
+            };
+            partner = (Thread) Thread.class.getMethod("startVirtualThread", Runnable.class).invoke(null, echo);
+        }
+
+        @org.openjdk.jmh.annotations.TearDown
+        public void stop() {
+            partner.interrupt();
+        }
+    }
+
+    /**
+     * A hand-off to a virtual thread and back: every call unparks it, so it mounts on a carrier and
+     * unmounts again once (the cost of the agent's carrier mount hooks, option carriers; JDK 21+).
+     */
+    @Benchmark
+    public int virtualHandoff(VirtualPartner p) throws InterruptedException {
+        p.in.put(1);
+        return p.out.take();
+    }
 }

@@ -62,7 +62,8 @@ final class AgentOptionsMixin {
 
     @Option(names = "--sched",
             description = "Also record scheduling data (perf context switches, else /proc sampling) into <recording>.sched, "
-                    + "for `lockscope bottle`. Only when COMMAND is java itself.")
+                    + "for `lockscope bottle`, and which virtual thread ran on which carrier when (JDK 21+). Only when COMMAND "
+                    + "is java itself.")
     boolean sched;
 
     @Option(names = "--deep", paramLabel = "PATTERN", split = ",",
@@ -129,6 +130,9 @@ final class AgentOptionsMixin {
         parts.add("cpuSamples=" + cpuSamples);
         if (cpuTime) {
             parts.add("cpuTime");
+        }
+        if (sched) {
+            parts.add("carriers"); // which virtual thread ran on which carrier: the bottle graph splits carriers by it
         }
         parts.add("maxSize=" + maxSize);
         parts.add("maxAge=" + maxAge);

@@ -7,6 +7,7 @@ import dev.lockscope.analysis.bottle.JfrThreadNames;
 import dev.lockscope.analysis.bottle.JfrWaits;
 import dev.lockscope.analysis.bottle.NeckExplainer;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
+import dev.lockscope.analysis.bottle.VirtualThreadMounts;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
 import dev.lockscope.report.bottle.BottleTextReport;
@@ -46,6 +47,8 @@ import java.util.concurrent.Callable;
             "With a .jfr, the tall narrow application boxes (the neck) are explained: what the other application "
                 + "threads were doing while the neck thread ran alone (blocked on which monitor, parked, waiting, "
                 + "sleeping, not started, finished), from the recording's jdk.* events.",
+            "Virtual threads (recorded with --sched on JDK 21+): a carrier's running time goes to the virtual threads "
+                + "it ran then, one box per executor or thread factory; the carrier keeps only the time it ran none.",
             "Data from the /proc fallback (no perf) are marked APPROXIMATE with the reason. Time spent runnable "
                 + "but not running is shown as 'preempted'; when more threads were runnable than there are CPUs "
                 + "a WARNING says parallelism was bounded by the machine.",
@@ -84,13 +87,16 @@ final class BottleCommand implements Callable<Integer> {
         }
         ThreadClassifier classifier = classifier();
         SchedTrace trace = readTrace();
-        BottleGraph whole = BottleGraphs.whole(trace, classifier);
-        if (file.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(file)) {
+        boolean withRecording = file.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(file);
+        // virtual threads by their carriers: recorded with --sched on JDK 21+
+        VirtualThreadMounts mounts = withRecording ? recordingWaits().carrierMounts() : VirtualThreadMounts.NONE;
+        BottleGraph whole = BottleGraphs.whole(trace, classifier, mounts);
+        if (withRecording) {
             whole = whole.withSteal(recordingWaits().stealByOsTid()); // the recording's steal covers the whole run only
         }
         List<NeckExplainer.Neck> necks = explainNecks(trace, whole);
         List<BottleGraph> slices = slice == null ? List.of(whole)
-                : BottleGraphs.slices(trace, classifier, Durations.parse(slice, "--slice", "ms").toNanos());
+                : BottleGraphs.slices(trace, classifier, Durations.parse(slice, "--slice", "ms").toNanos(), mounts);
         String out = switch (format) {
             case "json" -> BottleJson.render(whole, slices, necks);
             case "svg" -> BottleSvg.render(slices, byGroup);

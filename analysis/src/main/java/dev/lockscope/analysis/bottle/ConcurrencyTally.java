@@ -21,6 +21,16 @@ public final class ConcurrencyTally {
         preempted += t;
     }
 
+    /** Adds another thread's tally: a box of several threads (S and A are sums over them, seed 003 §2.1). */
+    void add(ConcurrencyTally other) {
+        for (int r = 1; r < other.nanos.length; r++) {
+            if (other.nanos[r] != 0) {
+                addRunning(r, other.nanos[r]);
+            }
+        }
+        preempted += other.preempted;
+    }
+
     public long preemptedNanos() {
         return preempted;
     }

@@ -46,8 +46,15 @@ public final class JfrWaits implements RecordingVisitor, RecordingReader.ThreadV
     /** Reads the recording once for its waits and thread names. */
     public static JfrWaits read(Path recording) throws RecordingException {
         JfrWaits waits = new JfrWaits();
-        waits.warnings = RecordingReader.read(recording, waits, waits.cpuTimes).warnings();
+        waits.warnings = RecordingReader.read(recording, waits, waits.cpuTimes, waits.mounts).warnings();
         return waits;
+    }
+
+    private final CarrierMountCollector mounts = new CarrierMountCollector();
+
+    /** Which virtual thread ran on which carrier when (recordings made with {@code --sched} on JDK 21+). */
+    public VirtualThreadMounts carrierMounts() {
+        return mounts.result();
     }
 
     private final CpuTimeAnalysis cpuTimes = new CpuTimeAnalysis();

@@ -45,7 +45,7 @@ public final class NeckExplainer {
         double maxP = g.threads().stream().filter(b -> b.kind() == ThreadKind.APP)
                 .mapToDouble(b -> b.parallelism().doubleValue()).max().orElse(0);
         return g.threads().stream()
-                .filter(b -> b.kind() == ThreadKind.APP)
+                .filter(b -> b.kind() == ThreadKind.APP && !b.isVirtual()) // virtual threads have no OS thread to replay
                 .filter(b -> b.share().doubleValue() >= MIN_SHARE * g.busyNanos())
                 .filter(b -> b.parallelism().doubleValue() < 1.25 || b.parallelism().doubleValue() < 0.75 * maxP)
                 .sorted(Comparator.comparing(ThreadBox::share).reversed())

@@ -91,6 +91,19 @@ public final class ThreadClassifier {
         return out;
     }
 
+    /**
+     * The group of a box of virtual threads named by their pool: the first user group whose regex finds
+     * a match in the pool's name, else the pool itself.
+     */
+    public String groupOfVirtual(String pool) {
+        for (Map.Entry<String, Pattern> g : userGroups.entrySet()) {
+            if (g.getValue().matcher(pool).find()) {
+                return g.getKey();
+            }
+        }
+        return pool;
+    }
+
     private Assignment fixed(int tid, String name, long launcherTid) {
         for (Map.Entry<String, Pattern> g : userGroups.entrySet()) {
             if (g.getValue().matcher(name).find()) {

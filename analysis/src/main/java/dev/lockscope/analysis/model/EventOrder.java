@@ -180,6 +180,10 @@ public final class EventOrder {
             for (RecordingVisitor v : visitors) {
                 v.threadLife(t);
             }
+        } else if (event instanceof CarrierMount m) {
+            for (RecordingVisitor v : visitors) {
+                v.carrierMount(m);
+            }
         } else {
             throw new IllegalStateException("not a timed event: " + event);
         }

@@ -215,6 +215,8 @@ public final class RecordingReader {
                     "threadTimesExcludeSteal", "problem");
             layout(EventNames.VIRTUAL_MONITOR_ENTER, this::virtualMonitorEnter, "virtualThreadId", "virtualThreadName",
                     "frames", "monitorClass", "monitorHash");
+            layout(EventNames.CARRIER_MOUNT, this::carrierMount, "carrierThreadId", "virtualThreadId", "mountNanos",
+                    "unmountNanos", "nanoTime", "lostIntervals");
             layout(EventNames.VIRTUAL_THREAD_PINNED, this::pinned, "eventThread", "stackTrace");
             layout(EventNames.CPU_INFORMATION, this::cpuInformation, "hwThreads");
             layout(EventNames.CONTAINER_CONFIGURATION, this::containerConfiguration, "effectiveCpuCount");
@@ -361,6 +363,13 @@ public final class RecordingReader {
             lockscopeEvents++;
             order.timed(b, new DeepRelease(thread(at(v, f[0])), b, blockerClass(at(s, f[2])), (int) at(v, f[3]), at(v, f[4]),
                     frames(at(v, f[1]))));
+        }
+
+        private void carrierMount(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            // nanoTime was read at the event's start: the offset from the agent's clock to the recording's
+            order.timed(b, new CarrierMount(at(v, f[0]), at(v, f[1]), at(v, f[2]), at(v, f[3]), b - at(v, f[4]),
+                    at(v, f[5])));
         }
 
         private void virtualMonitorEnter(JfrType type, long[] v, String[] s, int[] f, long b, long en) {

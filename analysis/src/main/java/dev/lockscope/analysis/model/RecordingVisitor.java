@@ -102,6 +102,13 @@ public interface RecordingVisitor {
     }
 
     /**
+     * A virtual thread's mount interval on a carrier ({@code lockscope.CarrierMount}, agent option
+     * {@code carriers}); arrives some milliseconds after its end, in no particular order.
+     */
+    default void carrierMount(CarrierMount m) {
+    }
+
+    /**
      * After the last event. Parks begun and never ended are still open ("parked now"); they end at
      * {@link RecordingInfo#endNanos()} for analyses that need an end.
      */

@@ -27,7 +27,7 @@ public final class VirtualThreads {
      * group: the name with its last number replaced by {@code *} ({@code pool-2-thread-7} and
      * {@code vt-worker-12} become {@code pool-2-thread-*} and {@code vt-worker-* (virtual)}); a virtual
      * thread without a name, as executors create them, is grouped by the root of its task: the
-     * outermost frame outside the Java runtime ({@code virtual: app.Handler.handle}).
+     * outermost frame outside the Java runtime and lambdas' hidden classes ({@code virtual: app.Handler.handle}).
      *
      * @param frames the thread's stack in this wait, innermost first (may be empty)
      */
@@ -39,7 +39,10 @@ public final class VirtualThreads {
         if (name.startsWith("virtual#")) {
             for (int i = frames.size() - 1; i >= 0; i--) {
                 String f = frames.get(i);
-                if (!f.startsWith("java.") && !f.startsWith("jdk.") && !f.startsWith("sun.")) {
+                // a lambda's hidden class ("App$$Lambda.0x000000001f086450.run") is named anew in every
+                // run: the lambda's body, the next frame in, is the same in every recording
+                if (!f.startsWith("java.") && !f.startsWith("jdk.") && !f.startsWith("sun.")
+                        && (!f.contains("$$Lambda") || i == 0)) {
                     int line = f.lastIndexOf(':');
                     return "virtual: " + (line > 0 ? f.substring(0, line) : f);
                 }

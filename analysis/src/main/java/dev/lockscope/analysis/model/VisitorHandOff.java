@@ -58,6 +58,7 @@ final class VisitorHandOff {
     private static final byte FINISH = 19;
     private static final byte THREAD = 20;
     private static final byte DEEP_RELEASE = 21;
+    private static final byte CARRIER_MOUNT = 22;
 
     /** Calls written down in order: what was called, and its argument (a number boxed). */
     private static final class Batch {
@@ -204,6 +205,11 @@ final class VisitorHandOff {
                             v.deepSite((DeepSite) a);
                         }
                     }
+                    case CARRIER_MOUNT -> {
+                        for (RecordingVisitor v : visitors) {
+                            v.carrierMount((CarrierMount) a);
+                        }
+                    }
                     case DEEP_RELEASE -> {
                         for (RecordingVisitor v : visitors) {
                             v.deepRelease((DeepRelease) a);
@@ -339,6 +345,11 @@ final class VisitorHandOff {
         @Override
         public void deepSite(DeepSite s) {
             record(DEEP_SITE, s);
+        }
+
+        @Override
+        public void carrierMount(CarrierMount m) {
+            record(CARRIER_MOUNT, m);
         }
 
         @Override

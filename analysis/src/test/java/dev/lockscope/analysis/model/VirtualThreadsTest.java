@@ -41,6 +41,10 @@ class VirtualThreadsTest {
         assertThat(VirtualThreads.poolOf(new ThreadRef(40, 0, "virtual#40"), stack)).isEqualTo("virtual: app.Handler.run");
         assertThat(VirtualThreads.poolOf(new ThreadRef(41, 0, "virtual#41"), stack))
                 .isEqualTo(VirtualThreads.poolOf(new ThreadRef(40, 0, "virtual#40"), stack));
+        // a task given as a lambda: by the lambda's body, not its hidden class, whose name changes every run
+        List<String> lambda = List.of("app.Server.lambda$serve$0:40", "app.Server$$Lambda.0x000000001f086450.run:-1",
+                "java.util.concurrent.ThreadPerTaskExecutor$TaskRunner.run:314", "java.lang.VirtualThread.run:466");
+        assertThat(VirtualThreads.poolOf(new ThreadRef(42, 0, "virtual#42"), lambda)).isEqualTo("virtual: app.Server.lambda$serve$0");
         assertThat(VirtualThreads.isVirtual(new ThreadRef(5, 9, "pool-2-thread-7"))).isFalse();
     }
 

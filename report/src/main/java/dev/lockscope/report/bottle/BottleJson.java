@@ -72,7 +72,12 @@ public final class BottleJson {
         for (ThreadBox t : bg.threads()) {
             ObjectNode n = threads.addObject();
             n.put("name", t.name());
-            n.put("osTid", t.osTid());
+            if (t.isVirtual()) {
+                n.putNull("osTid"); // virtual threads run on carriers, whose boxes keep only the time they ran none
+                n.put("virtualThreads", t.virtualThreads());
+            } else {
+                n.put("osTid", t.osTid());
+            }
             n.put("group", t.group());
             n.put("kind", t.kind().name());
             n.put("shareNanos", t.share().roundedLong());

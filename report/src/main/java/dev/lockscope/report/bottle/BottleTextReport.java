@@ -50,7 +50,8 @@ public final class BottleTextReport {
                 steal ? String.format(Locale.ROOT, " %10s", "steal ms") : ""));
         for (int i = boxes.size() - 1; i >= 0; i--) { // top of the bottle first
             Box x = boxes.get(i);
-            String tid = x instanceof ThreadBox t ? Integer.toString(t.osTid()) : "";
+            // a box of virtual threads has no OS thread: it says how many virtual threads it holds
+            String tid = x instanceof ThreadBox t ? (t.isVirtual() ? t.virtualThreads() + " vt" : Integer.toString(t.osTid())) : "";
             String group = x instanceof ThreadBox t ? t.group() : Integer.toString(((GroupBox) x).threads());
             double s = x.share().doubleValue();
             b.append(String.format(Locale.ROOT, "%-24s %8s %-16s %12s %8.3f %12s %6.1f%% %12s%s%n",

@@ -173,6 +173,8 @@ public final class HtmlReport {
         t.states().forEach(states::add);
         ArrayNode locks = o.putArray("locks");
         t.locks().forEach(locks::add);
+        ArrayNode carriers = o.putArray("carriers");
+        t.carriers().forEach(carriers::add);
         o.put("threadsLeftOut", t.threadsLeftOut());
         ArrayNode threads = o.putArray("threads");
         for (Timeline.Track track : t.threads()) {

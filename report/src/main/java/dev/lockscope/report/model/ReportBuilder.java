@@ -22,6 +22,8 @@ import dev.lockscope.analysis.deep.DeepResult;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
+import dev.lockscope.analysis.bottle.VirtualThreadMounts;
+import dev.lockscope.analysis.bottle.CarrierMountCollector;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
@@ -66,6 +68,7 @@ public final class ReportBuilder {
     private final DeepAnalysis deep = new DeepAnalysis();
     private final HoldTrace holds = new HoldTrace();
     private final CpuTimeAnalysis cpuTimes = new CpuTimeAnalysis();
+    private final CarrierMountCollector carrierMounts = new CarrierMountCollector();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
 
@@ -117,7 +120,8 @@ public final class ReportBuilder {
 
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
-        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep, holds, cpuTimes));
+        List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep, holds, cpuTimes,
+                carrierMounts));
         if (timeline != null) {
             all.add(timeline);
         }
@@ -133,7 +137,7 @@ public final class ReportBuilder {
     public Report build(RecordingInfo recording) {
         LockContention table = contention.result();
         ThreadCpuTimes cpu = cpuTimes.result();
-        BottleGraph bottle = bottleGraph(recording);
+        BottleGraph bottle = bottleGraph(recording, carrierMounts.result());
         if (bottle != null && cpu != null && cpu.sampled()) {
             bottle = bottle.withSteal(cpu.stealByOsTid());
         }
@@ -200,7 +204,7 @@ public final class ReportBuilder {
      * {@code run.jfr}, written by {@code record --sched}), with the recording's Java thread names
      * as {@code lockscope bottle} shows them; null without one.
      */
-    private static BottleGraph bottleGraph(RecordingInfo recording) {
+    private static BottleGraph bottleGraph(RecordingInfo recording, VirtualThreadMounts mounts) {
         if (recording.source() == null) {
             return null;
         }
@@ -220,6 +224,7 @@ public final class ReportBuilder {
                 javaNames.put((int) t.osTid(), t.name());
             }
         }
-        return BottleGraphs.whole(trace.withNames(JfrThreadNames.merge(trace.names(), javaNames)), ThreadClassifier.defaults());
+        return BottleGraphs.whole(trace.withNames(JfrThreadNames.merge(trace.names(), javaNames)), ThreadClassifier.defaults(),
+                mounts);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lockscope.report.model;
 
+import dev.lockscope.analysis.model.CarrierMount;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -17,7 +18,11 @@ import java.util.Map;
 
 /**
  * The thread timeline ({@link Timeline}) of a recording: per thread, the spans it spent running (CPU samples), blocked on a
- * monitor, parked, waiting ({@code Object.wait}) and sleeping, with the lock of each span.
+ * monitor, parked, waiting ({@code Object.wait}) and sleeping, with the lock of each span; and, for a virtual thread
+ * in a recording made with {@code --sched} (agent option {@code carriers}), when it was mounted on which carrier. Those
+ * spans go on the virtual thread's row, not the carrier's: a virtual thread's row already holds its waits, so the row
+ * reads wait, then ran on a carrier, and the gap between them is the time it waited for one; a carrier's row would
+ * be a blur of thousands of short-lived threads.
  *
  * <p>Bounded for the page, whatever the recording: spans closer than {@link #RESOLUTION} of the
  * recording (half a pixel of a 1000-pixel-wide timeline) merge, each thread keeps its {@link #MAX_SPANS} longest spans, and
@@ -31,7 +36,9 @@ import java.util.Map;
  * are not affected.
  */
 public final class ThreadTimeline implements RecordingVisitor {
-    public static final List<String> STATES = List.of("running", "blocked", "parked", "waiting", "sleeping");
+    public static final List<String> STATES = List.of("running", "blocked", "parked", "waiting", "sleeping", "mounted");
+    /** A virtual thread mounted on a carrier (its lock column is the carrier's index): on a CPU, unless preempted or pinned. */
+    static final int MOUNTED = 5;
     static final double RESOLUTION = 1.0 / 2000;
     static final int MAX_SPANS = 2000;
     static final int MAX_THREADS = 200;
@@ -76,6 +83,9 @@ public final class ThreadTimeline implements RecordingVisitor {
     private final Map<ThreadRef, Track> byThread = new LinkedHashMap<>();
     /** Open parks by thread id: the reader pairs begins with ends, and a thread has one park open at a time. */
     private final Map<Long, ParkWait> openParks = new LinkedHashMap<>();
+    /** Mounted spans by virtual thread id, put on its row at {@link #build}; carriers by Java thread id, numbered as seen. */
+    private final Map<Long, Track> mountsByVirtualThread = new LinkedHashMap<>();
+    private final Map<Long, Integer> carrierIds = new LinkedHashMap<>();
     private long firstTime = Long.MAX_VALUE;
     private long lastTime = Long.MIN_VALUE;
 
@@ -118,6 +128,19 @@ public final class ThreadTimeline implements RecordingVisitor {
     @Override
     public void sleep(Interval s) {
         add(s.thread(), s.beginNanos(), s.endNanos(), 4, null, null);
+    }
+
+    @Override
+    public void carrierMount(CarrierMount m) {
+        int carrier = carrierIds.computeIfAbsent(m.carrierJavaTid(), k -> carrierIds.size());
+        Track t = mountsByVirtualThread.computeIfAbsent(m.virtualThreadId(), k -> new Track());
+        long begin = m.mountEpochNanos();
+        long end = Math.max(begin, m.unmountEpochNanos());
+        t.spans.add(new Span(begin, end, MOUNTED, carrier));
+        seen(begin, end);
+        if (t.spans.size() > SPANS_HELD) {
+            compact(t);
+        }
     }
 
     /** A sample stands for the sampling period after it, taken as the thread's shortest sample gap. */
@@ -201,6 +224,7 @@ public final class ThreadTimeline implements RecordingVisitor {
             index[byFirstSeen.get(i)] = i;
             locks.add(names.get(byFirstSeen.get(i)));
         }
+        attachMounts(recording);
         List<Map.Entry<ThreadRef, Track>> threads = new ArrayList<>(byThread.entrySet());
         threads.sort(Comparator.comparingLong((Map.Entry<ThreadRef, Track> e) -> -offCpuNanos(e.getValue().spans))
                 .thenComparingLong(e -> e.getKey().javaTid()));
@@ -223,14 +247,47 @@ public final class ThreadTimeline implements RecordingVisitor {
             }
             out.add(new Timeline.Track(e.getKey().name(), e.getKey().javaTid(), flat));
         }
-        return new Timeline(recording.durationNanos() / 1000, STATES, locks, out,
+        List<String> carriers = new ArrayList<>();
+        for (long carrier : carrierIds.keySet()) {
+            ThreadRef ref = recording.threads().get(carrier);
+            carriers.add(ref != null ? ref.name() : "carrier #" + carrier);
+        }
+        return new Timeline(recording.durationNanos() / 1000, STATES, locks, carriers, out,
                 Math.max(0, threads.size() - MAX_THREADS), spansLeftOut);
+    }
+
+    /** Each virtual thread's mounted spans onto its row (the row of its waits when it has one). */
+    private void attachMounts(RecordingInfo recording) {
+        if (mountsByVirtualThread.isEmpty()) {
+            return;
+        }
+        Map<Long, ThreadRef> virtualRows = new java.util.HashMap<>();
+        for (ThreadRef t : byThread.keySet()) {
+            if (t.virtual() || dev.lockscope.analysis.model.VirtualThreads.isVirtual(t)) {
+                virtualRows.putIfAbsent(t.javaTid(), t);
+            }
+        }
+        for (Map.Entry<Long, Track> e : mountsByVirtualThread.entrySet()) {
+            long id = e.getKey();
+            ThreadRef row = virtualRows.get(id);
+            if (row == null) {
+                ThreadRef known = recording.threads().get(id);
+                row = known != null ? known : new ThreadRef(id, 0, dev.lockscope.core.ThreadNames.virtual(id, null), true);
+            }
+            Track t = track(row);
+            t.spans.addAll(e.getValue().spans);
+            t.spansDropped += e.getValue().spansDropped;
+            if (t.spans.size() > SPANS_HELD) {
+                compact(t);
+            }
+        }
+        mountsByVirtualThread.clear();
     }
 
     private static List<Span> renumbered(List<Span> spans, int[] index) {
         List<Span> out = new ArrayList<>(spans.size());
         for (Span s : spans) {
-            out.add(s.lock < 0 ? s : new Span(s.begin, s.end, s.state, index[s.lock]));
+            out.add(s.lock < 0 || s.state == MOUNTED ? s : new Span(s.begin, s.end, s.state, index[s.lock]));
         }
         return out;
     }
@@ -247,7 +304,7 @@ public final class ThreadTimeline implements RecordingVisitor {
     private static long offCpuNanos(List<Span> spans) {
         long sum = 0;
         for (Span s : spans) {
-            sum += s.state == 0 ? 0 : s.end - s.begin;
+            sum += s.state == 0 || s.state == MOUNTED ? 0 : s.end - s.begin;
         }
         return sum;
     }

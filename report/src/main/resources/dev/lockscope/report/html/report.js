@@ -440,9 +440,13 @@
       missing(view, 'No thread timeline in this report.', 'It is drawn from the recording\'s park, monitor, sleep and CPU-sample events.');
       return;
     }
-    const colors = { running: '#38a169', blocked: '#e53e3e', parked: '#dd6b20', waiting: '#805ad5', sleeping: '#a0aec0' };
+    // mounted: a virtual thread on a carrier (record --sched), drawn under its other spans
+    const colors = { running: '#38a169', blocked: '#e53e3e', parked: '#dd6b20', waiting: '#805ad5', sleeping: '#a0aec0', mounted: '#9ae6b4' };
+    const mounted = tl.states.indexOf('mounted'), carriers = tl.carriers || [];
+    const shown = tl.states.filter((st, i) => i !== mounted || tl.threads.some(t => t.spans.some((v, k) => k % 4 === 2 && v === i)));
     const legend = document.getElementById('timeline-legend');
-    legend.replaceChildren(...tl.states.map(s => el('span', {}, el('span', { class: 'swatch', style: 'background:' + colors[s] }), s)),
+    legend.replaceChildren(...shown.map(s => el('span', {}, el('span', { class: 'swatch', style: 'background:' + colors[s] }),
+      s === 'mounted' ? 'mounted on a carrier' : s)),
       el('span', { class: 'hint' }, ' · wheel to zoom, double-click to reset, hover for the lock'));
     if (tl.threadsLeftOut || tl.spansLeftOut) legend.append(el('span', { class: 'hint' },
       ' (' + tl.threadsLeftOut + ' threads and ' + tl.spansLeftOut + ' short spans left out for size)'));
@@ -462,11 +466,13 @@
         const y = row * ROW;
         ctx.fillStyle = row % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(0, y, width, ROW);
         const s = t.spans;
-        for (let i = 0; i < s.length; i += 4) {
-          if (s[i + 1] < v0 || s[i] > v1) continue;
-          const a = Math.max(LABEL, x(s[i])), b = Math.min(width, x(s[i + 1]));
-          ctx.fillStyle = colors[tl.states[s[i + 2]]];
-          ctx.fillRect(a, y + 2, Math.max(1, b - a), ROW - 4);
+        for (const under of [true, false]) { // mounted spans first: the samples and waits inside them stay visible
+          for (let i = 0; i < s.length; i += 4) {
+            if (s[i + 1] < v0 || s[i] > v1 || (s[i + 2] === mounted) !== under) continue;
+            const a = Math.max(LABEL, x(s[i])), b = Math.min(width, x(s[i + 1]));
+            ctx.fillStyle = colors[tl.states[s[i + 2]]];
+            ctx.fillRect(a, y + 2, Math.max(1, b - a), ROW - 4);
+          }
         }
         ctx.fillStyle = row % 2 ? '#fafbfc' : '#fff'; ctx.fillRect(0, y, LABEL, ROW);
         ctx.fillStyle = '#1d232b'; ctx.fillText(t.name.length > 30 ? t.name.slice(0, 29) + '…' : t.name, 4, y + 12);
@@ -502,7 +508,7 @@
         if (t.spans[i + 1] >= us - slack && (!best || t.spans[i + 1] - t.spans[i] < best[1] - best[0])) best = t.spans.slice(i, i + 4);
       }
       if (!best) return null;
-      const state = tl.states[best[2]], lock = best[3] >= 0 ? tl.locks[best[3]] : null;
+      const state = tl.states[best[2]], lock = best[3] < 0 ? null : best[2] === mounted ? carriers[best[3]] : tl.locks[best[3]];
       return t.name + ': ' + state + (lock ? (state === 'running' ? '' : ' on ') + lock : '') + ', ' +
         fmtNanos((best[1] - best[0]) * 1000) + ' from ' + fmtNanos(best[0] * 1000);
     }

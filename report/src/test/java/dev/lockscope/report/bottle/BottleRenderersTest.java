@@ -127,4 +127,25 @@ class BottleRenderersTest {
         assertThat(g.machineBoundWarning()).contains("3 threads were runnable on 2 CPUs");
         assertThat(BottleTextReport.render(g, false)).contains("WARNING: up to 3 threads");
     }
+
+    @Test
+    void aBoxOfVirtualThreadsSaysHowManyInsteadOfAnOsThread() throws Exception {
+        // app2 (tid 12) is a carrier that ran two virtual threads of one pool for its first 300 ms
+        BottleGraph g = BottleGraphs.whole(trace(null), ThreadClassifier.defaults(), new dev.lockscope.analysis.bottle.VirtualThreadMounts(
+                List.of(new dev.lockscope.analysis.bottle.VirtualThreadMounts.Mount(12, -1, 0, 100 * MS),
+                        new dev.lockscope.analysis.bottle.VirtualThreadMounts.Mount(12, -2, 100 * MS, 300 * MS)),
+                Map.of(-1, "virtual: app.Handler.run", -2, "virtual: app.Handler.run"), 0));
+        JsonNode threads = new ObjectMapper().readTree(BottleJson.render(g, List.of(g), List.of())).get("bottleGraph").get("threads");
+        JsonNode virtual = null;
+        for (JsonNode t : threads) {
+            if (t.get("name").asText().equals("virtual: app.Handler.run")) {
+                virtual = t;
+            }
+        }
+        assertThat(virtual).isNotNull();
+        assertThat(virtual.get("osTid").isNull()).isTrue();
+        assertThat(virtual.get("virtualThreads").asInt()).isEqualTo(2);
+        assertThat(virtual.get("runningNanos").asLong()).isEqualTo(300 * MS);
+        assertThat(BottleTextReport.render(List.of(g), false)).containsPattern("virtual: app\\.Handler\\.run\\s+2 vt\\s");
+    }
 }
