@@ -14,6 +14,7 @@ import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.Contention;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.analysis.blame.LockChainShare;
+import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;
@@ -38,8 +39,10 @@ import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
 import dev.lockscope.report.rules.Rules;
+import dev.lockscope.report.rules.WaitClass;
 import dev.lockscope.report.rules.WaitClasses;
 import dev.lockscope.report.rules.WaitClassifier;
+import dev.lockscope.core.LockMetrics;
 import dev.lockscope.sched.SchedFile;
 import dev.lockscope.sched.SchedTrace;
 
@@ -48,8 +51,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -183,20 +188,38 @@ public final class ReportBuilder {
                          PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
                          Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
                          ThreadCpuTimes cpuTimes) {
-        List<BlameRow> rows = BlameRows.of(result.contentions(), view);
-        // the tree every format shows is the tree of the rows, which the HTML page regroups (the rows' chains are
-        // shown by the view already: the default view of the same rawness hides nothing more)
-        boolean raw = view.isRaw();
-        BlameSummary summary = new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
-                BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
-                WaitRow.of(result.waits(), view), result.handoffHolds());
+        BlameSummary all = summarize(result);
+        // the locks are classified on all their blame rows (the waiting stacks decide), then the blame that every
+        // format shows keeps only what is not idle: a worker waiting for work is nobody's fault, so the tree, like
+        // the findings, leads with contention, and idle time is shown apart, one line per pool
+        WaitClasses classes = WaitClasses.of(table, all, classifier);
+        Set<LockId> idle = new HashSet<>();
+        for (int i = 0; i < table.rows().size(); i++) {
+            if (classes.of(i).waitClass() == WaitClass.IDLE) {
+                LockMetrics lock = table.rows().get(i);
+                idle.add(new LockId(lock.kind(), lock.className(), lock.identityHash()));
+            }
+        }
+        List<Contention> notIdle = result.contentions().stream().filter(c -> !idle.contains(table.rowOf(c.lock()))).toList();
+        BlameSummary summary = notIdle.size() == result.contentions().size() ? all
+                : summarize(new BlameResult(notIdle, result.waits(), result.handoffHolds()));
         if (pinned != null && pinned.sites().isEmpty()) {
             pinned = null; // no virtual thread was pinned: nothing to show
         }
-        RuleInput input = new RuleInput(table, summary, WaitClasses.of(table, summary, classifier), pinned);
+        RuleInput input = new RuleInput(table, summary, classes, pinned);
         return new Report(table, summary, bottle, timeline == null ? null : timeline.build(recording),
                 pinned, Rules.evaluate(input, events), input.waits(), warnings, profiles, deep, whatWouldHelp, cpuTimes,
                 List.of());
+    }
+
+    /** The blame every format renders: the tree of the rows, which the HTML page regroups. */
+    private BlameSummary summarize(BlameResult result) {
+        List<BlameRow> rows = BlameRows.of(result.contentions(), view);
+        // the rows' chains are shown by the view already: the default view of the same rawness hides nothing more
+        boolean raw = view.isRaw();
+        return new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
+                BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
+                WaitRow.of(result.waits(), view), result.handoffHolds());
     }
 
     /**
