@@ -49,9 +49,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             // Jetty 12's VirtualThreadPool keeps one thread waiting on a condition to keep the JVM alive
             new IdleFrame("jetty-keepalive", "org.eclipse.jetty.util.thread.VirtualThreadPool$1.run"),
             // java.util.Timer's thread waiting (Object.wait) for its next task
-            new IdleFrame("timer-queue", "java.util.TimerThread.mainLoop"),
-            // JFR's own periodic-task thread waiting for its next period, woken early when a recording starts or stops
-            new IdleFrame("jfr-periodic-tasks", "jdk.jfr.internal.PlatformRecorder."));
+            new IdleFrame("timer-queue", "java.util.TimerThread.mainLoop"));
 
     /**
      * Waits for another thread or a child process to end, in Object.wait, woken by the JVM's notify

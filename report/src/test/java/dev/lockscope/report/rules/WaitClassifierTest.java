@@ -131,10 +131,6 @@ class WaitClassifierTest {
         assertThat(c.classify(lock(LockKind.WAIT, "java.util.TaskQueue", List.of("java.lang.Object.wait:-1",
                 "java.util.TimerThread.mainLoop:553", "java.util.TimerThread.run:506")), List.of()))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "timer-queue"));
-        // seen in a cli test's recording: JFR's periodic thread, notified when the recording stopped
-        assertThat(c.classify(lock(LockKind.WAIT, "jdk.jfr.internal.PlatformRecorder", List.of("java.lang.Object.wait:-1",
-                "jdk.jfr.internal.PlatformRecorder.takeNap:580", "jdk.jfr.internal.PlatformRecorder.periodicTask:487")), List.of()))
-                .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "jfr-periodic-tasks"));
         assertThat(c.classify(lock(LockKind.WAIT, "java.lang.ref.ReferenceQueue$Lock", List.of("java.lang.Object.wait:-1",
                 "java.lang.ref.ReferenceQueue.remove:155", "jdk.internal.ref.CleanerImpl.run:140")), List.of()).waitClass())
                 .isEqualTo(WaitClass.IDLE);
