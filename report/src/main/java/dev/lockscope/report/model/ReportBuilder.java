@@ -39,7 +39,6 @@ import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.report.rules.EventsSeen;
 import dev.lockscope.report.rules.RuleInput;
 import dev.lockscope.report.rules.Rules;
-import dev.lockscope.report.rules.WaitClass;
 import dev.lockscope.report.rules.WaitClasses;
 import dev.lockscope.report.rules.WaitClassifier;
 import dev.lockscope.core.LockMetrics;
@@ -190,12 +189,12 @@ public final class ReportBuilder {
                          ThreadCpuTimes cpuTimes) {
         BlameSummary all = summarize(result);
         // the locks are classified on all their blame rows (the waiting stacks decide), then the blame that every
-        // format shows keeps only what is not idle: a worker waiting for work is nobody's fault, so the tree, like
-        // the findings, leads with contention, and idle time is shown apart, one line per pool
+        // format shows leaves out idle locks and the profiler's own: a worker waiting for work is nobody's fault,
+        // so the tree, like the findings, leads with contention, and idle time is shown apart, one line per pool
         WaitClasses classes = WaitClasses.of(table, all, classifier);
         Set<LockId> idle = new HashSet<>();
         for (int i = 0; i < table.rows().size(); i++) {
-            if (classes.of(i).waitClass() == WaitClass.IDLE) {
+            if (!classes.of(i).blamed()) {
                 LockMetrics lock = table.rows().get(i);
                 idle.add(new LockId(lock.kind(), lock.className(), lock.identityHash()));
             }

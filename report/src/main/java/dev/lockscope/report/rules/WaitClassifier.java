@@ -29,6 +29,13 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
 
     /** What a lock's waits are, and the rule that said so (its name shows in text and JSON). */
     public record Verdict(WaitClass waitClass, String rule) {
+        /** Rule name of the waits of lockscope's and JFR's own threads. */
+        public static final String LOCKSCOPE_OWN = "lockscope-own";
+
+        /** Whether owner blame shows these waits: not a worker waiting for work, nor the profiler's own threads. */
+        public boolean blamed() {
+            return waitClass != WaitClass.IDLE && !rule.equals(LOCKSCOPE_OWN);
+        }
     }
 
     /** A named idle rule: a waiting frame's {@code package.Class.method} containing {@code frame}. */
@@ -108,7 +115,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             return new Verdict(WaitClass.IDLE, "--idle");
         }
         if (facts.values().stream().anyMatch(StackFacts::lockscopesOwn) || monitorAtParkSite(lock)) {
-            return new Verdict(WaitClass.OTHER, "lockscope-own");
+            return new Verdict(WaitClass.OTHER, Verdict.LOCKSCOPE_OWN);
         }
         for (int rule = 0; rule < END_WAITS.size(); rule++) {
             int bit = 1 << rule;

@@ -191,6 +191,15 @@ class WaitClassifierTest {
         String text = TextReport.render(report, null, 10);
         assertThat(text).contains("] park " + Recordings.LOCK).doesNotContain("] park " + CONDITION)
                 .contains("(2 locks waited for by idle threads only: no details here; JSON and HTML have them)");
+        // owner blame, in every format, is the contention's: the idle conditions' 300 ms are not in its tree
+        long idle = 0;
+        for (int i = 0; i < report.contention().locks().size(); i++) {
+            if (report.waits().of(i).waitClass() == WaitClass.IDLE) {
+                idle += report.contention().locks().get(i).totalWaitNanos();
+            }
+        }
+        assertThat(idle).isEqualTo(300 * Recordings.MS);
+        assertThat(report.blame().totalNanos()).isEqualTo(110 * Recordings.MS);
     }
 
     /** Two idle pool threads on their queue's condition (100 ms each) and main awaiting termination (100 ms). */
