@@ -87,8 +87,15 @@ class VirtualThreadCarriersTest {
         assertThat(virtualBox.get("name").asText()).startsWith("virtual: dev.lockscope.e2e.VirtualComputeMain");
         long virtualRunning = virtualBox.get("runningNanos").asLong();
         // at least what the carriers' schedstat measured inside the compute loops; the rest of a mount (the
-        // loop's sleep call, mounting itself) is little: generous for a loaded 2-core machine
-        assertThat(virtualRunning).as("truth %d; graph %s; plain %s", truth, split, plain).isBetween(truth * 97 / 100, truth * 13 / 10 + 30_000_000L);
+        // loop's sleep call, mounting itself) is little: generous for a loaded 2-core machine. The workload's sum
+        // can pass the carriers' whole CPU time on a preempted machine (/proc's schedstat of a running thread is
+        // brought up to date only at ticks and switches, so a loop's first read may predate time its carrier had
+        // already run for the virtual thread before: 1,193 ms summed against 920 ms the carriers ran, once, at 5
+        // runnable threads on 2 CPUs), and the virtual threads cannot have run more than their carriers did: the
+        // kernel's and perf's counts of the carriers, which agree (above), bound the truth.
+        long bound = Math.min(truth, Math.min(kernelCarriers, perfCarriers));
+        assertThat(virtualRunning).as("truth %d (carriers: kernel %d, perf %d); graph %s; plain %s", truth, kernelCarriers,
+                perfCarriers, split, plain).isBetween(bound * 97 / 100, truth * 13 / 10 + 30_000_000L);
 
         // no double counting: the boxes sum to the OS threads' running time, exactly
         assertThat(totalRunning(split)).isEqualTo(totalRunning(plain));
