@@ -192,16 +192,16 @@ public final class ReportBuilder {
         // format shows leaves out idle locks and the profiler's own: a worker waiting for work is nobody's fault,
         // so the tree, like the findings, leads with contention, and idle time is shown apart, one line per pool
         WaitClasses classes = WaitClasses.of(table, all, classifier);
-        Set<LockId> idle = new HashSet<>();
+        Set<LockId> notBlamed = new HashSet<>();
         for (int i = 0; i < table.rows().size(); i++) {
             if (!classes.of(i).blamed()) {
                 LockMetrics lock = table.rows().get(i);
-                idle.add(new LockId(lock.kind(), lock.className(), lock.identityHash()));
+                notBlamed.add(new LockId(lock.kind(), lock.className(), lock.identityHash()));
             }
         }
-        List<Contention> notIdle = result.contentions().stream().filter(c -> !idle.contains(table.rowOf(c.lock()))).toList();
-        BlameSummary summary = notIdle.size() == result.contentions().size() ? all
-                : summarize(new BlameResult(notIdle, result.waits(), result.handoffHolds()));
+        List<Contention> blamed = result.contentions().stream().filter(c -> !notBlamed.contains(table.rowOf(c.lock()))).toList();
+        BlameSummary summary = blamed.size() == result.contentions().size() ? all
+                : summarize(new BlameResult(blamed, result.waits(), result.handoffHolds()));
         if (pinned != null && pinned.sites().isEmpty()) {
             pinned = null; // no virtual thread was pinned: nothing to show
         }
