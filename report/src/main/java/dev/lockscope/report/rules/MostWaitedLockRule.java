@@ -13,11 +13,18 @@ import java.util.function.Predicate;
  * contended lock of any kind: a lock that one thread waits for all the time ranks below one that
  * many threads wait for most of the time, as the table ranks them.
  *
+ * <p>A lock scoring under {@link #MIN_SCORE} is no finding: a thread that waited a few microseconds at
+ * startup for another's class initialisation (the JVM's init lock, an {@code int[]}) is real
+ * contention, and not the first thing to show anyone (it led an idle pool's findings once on JDK 25).
+ *
  * @param candidates  which locks the rule is about
  * @param noneMessage what the rule says when no candidate was waited for
  */
 record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMetrics> candidates, String noneMessage)
         implements Rule {
+    /** The least score a finding has: what the JSON's one decimal shows as 0.1. */
+    static final double MIN_SCORE = 0.05;
+
     @Override
     public RuleResult evaluate(RuleInput input) {
         long mostWaited = 0;
@@ -30,7 +37,14 @@ record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMe
             WaitClassifier.Verdict verdict = input.verdict(lock);
             if (candidates.test(lock) && lock.totalWaitNanos() > 0 && verdict.waitClass() == WaitClass.CONTENTION) {
                 double weight = (double) lock.totalWaitNanos() / mostWaited;
-                return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.blameOf(lock))
+                double score = lock.realTimeUtilPct() * weight;
+                if (score < MIN_SCORE) {
+                    return RuleResult.of(id, 0, noneMessage.replaceFirst("\\.$", "") + " for long enough to matter: "
+                            + "the most waited-for, `" + LockSentence.subject(lock) + "`, was waited for "
+                            + String.format(java.util.Locale.ROOT, "%.2f ms", lock.totalWaitNanos() / 1e6)
+                            + " in all.", null);
+                }
+                return RuleResult.of(id, score, LockSentence.of(lock, input.blameOf(lock))
                         + " Contention by rule `" + verdict.rule() + "`.", LockSentence.subject(lock));
             }
         }

@@ -128,6 +128,9 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         if (idlePlace != null) {
             return idlePlace;
         }
+        if (lock.kind() == LockKind.WAIT && isClassInitialisation(lock)) {
+            return new Verdict(WaitClass.CONTENTION, "class-initialization");
+        }
         if (lock.kind() == LockKind.WAIT) {
             // a lock built on Object.wait (a database's row lock): only waits that another thread's notify ended are counted
             return new Verdict(WaitClass.CONTENTION, "wait-notified");
@@ -186,6 +189,17 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             }
         }
         return new StackFacts(contentionFrame, idleFrame, own, endWaits, idleRule);
+    }
+
+    /**
+     * A thread waiting for another to finish a class's static initialiser: JFR records it as an
+     * Object.wait on the class's init lock, which HotSpot makes an {@code int[0]}, with the frame that
+     * needed the class on top instead of {@code Object.wait} (seen on JDK 25: the virtual-thread
+     * unblocker waiting for {@code main} to initialise {@code VirtualThread}).
+     */
+    static boolean isClassInitialisation(LockMetrics lock) {
+        return lock.className().equals("[I") && !lock.firstFrames().isEmpty()
+                && !FrameFormat.function(lock.firstFrames().get(0)).startsWith("java.lang.Object.wait");
     }
 
     private static boolean atPlace(IdleFrame place, List<String> functions) {

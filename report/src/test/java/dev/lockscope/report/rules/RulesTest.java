@@ -81,6 +81,19 @@ class RulesTest {
         assertThat(r.message()).endsWith("; it was held in `Inventory.audit` 55% of that time. Contention by rule `lock-acquire`.");
     }
 
+    @Test
+    void aLockWaitedForATinyShareOfTheTimeIsNoFinding() {
+        // the small recording's 110 ms of parks in 1,000 s: 0.01% of the wall time, under MostWaitedLockRule.MIN_SCORE
+        LockRecording small = Recordings.small();
+        LockRecording longer = new LockRecording(small.source(), small.startNanos(), small.startNanos() + 1_000_000_000_000L,
+                small.threads(), small.parks(), small.unparks(), List.of(), List.of(), List.of(), List.of());
+        Report r = Recordings.report(longer);
+        assertThat(r.findings()).extracting(RuleResult::message).containsExactly("No contention in this recording: no thread "
+                + "waited for a lock that another thread held for long enough to matter: the most waited-for, `"
+                + Recordings.LOCK + " at com.example.Inventory.reserve:42`, was waited for 110.00 ms in all.");
+        assertThat(r.findings().get(0).score()).isZero();
+    }
+
     /** The small recording with its parks (or nothing), no monitor events, no samples, no sleeps. */
     private static LockRecording withEvents(boolean parks) {
         LockRecording small = Recordings.small();

@@ -66,6 +66,12 @@ class WaitClassifierTest {
         assertThat(classify(c, Recordings.LOCK, List.of("java.util.concurrent.locks.ReentrantLock.lockInterruptibly:246",
                 "java.util.concurrent.LinkedBlockingQueue.take:429", "java.util.concurrent.ThreadPoolExecutor.getTask:1070")))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "pool-queue"));
+        // the JVM's class-init lock (an int[]), waited for with the frame that needed the class on top; a real
+        // Object.wait on an int[] is a lock built on wait/notify
+        assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515",
+                "java.lang.Thread.run:1474")), List.of())).isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "class-initialization"));
+        assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.Object.wait0", "java.lang.Object.wait:389",
+                "com.example.Rows.lock:12")), List.of()).rule()).isEqualTo("wait-notified");
         assertThat(classify(c, CONDITION, List.of("com.example.Queue.next:8")))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.OTHER, "condition-no-releaser"));
     }
