@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * "If this lock's holds were k× shorter, how much faster would the program be?" Each prediction replays
- * the recorded threads ({@link Replay}) twice, as recorded and with the change, and compares the rate
- * of lock operations the threads complete: the change in throughput, if the program's throughput is
+ * the recorded threads ({@link Replay}) twice, as recorded and with the change, and compares how fast
+ * the threads complete their lock operations (each thread's speed-up weighted by its operations,
+ * {@link Replay.Outcome#speedup}): the change in throughput, if the program's throughput is
  * proportional to the lock operations it does (the seed 000 demos count one operation per round of
  * locks). Comparing two replays, rather than a replay with the recording, cancels what the replay
  * does not model in both.
@@ -31,7 +32,7 @@ public final class WhatIf {
     public static final List<String> ASSUMPTIONS = List.of(
             "work outside the changed holds takes as long as it did in the recording (no CPU freed or taken)",
             "among the threads waiting for a lock, it goes to the one the recording gave it to first (each lock keeps its hand-off order)",
-            "throughput is proportional to the lock operations threads complete",
+            "throughput is proportional to the lock operations threads complete (each thread's speed-up counts by its operations)",
             "only holds the recording shows are replayed: acquisitions and releases nobody waited for are "
                     + "estimated from the lock's median hold, and a lock nobody waited for is not seen (removing a lock "
                     + "in a deep-mode recording is also bounded by each lock deep mode timed: it cannot be held more "
@@ -221,7 +222,7 @@ public final class WhatIf {
     }
 
     private static double changePct(Replay.Outcome before, Replay.Outcome after) {
-        return before.operationsPerSecond() == 0 ? 0 : 100 * (after.operationsPerSecond() / before.operationsPerSecond() - 1);
+        return 100 * (Replay.Outcome.speedup(before, after) - 1);
     }
 
     /**

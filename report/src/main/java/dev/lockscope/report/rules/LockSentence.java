@@ -32,7 +32,8 @@ final class LockSentence {
         String name = outerSimpleName(lock.className());
         String what = (switch (lock.kind()) {
             case MONITOR -> "The monitor of `" + name + "`";
-            case WAIT -> "Object.wait on `" + name + "`";
+            case WAIT -> WaitClassifier.isClassInitialisation(lock) ? "A class's initialisation (the JVM's init lock)"
+                    : "Object.wait on `" + name + "`";
             case PARK -> "`" + name + "`";
         })
                 + (lock.instances() > 1 ? " (" + lock.instances() + " objects at one site)" : "");

@@ -13,17 +13,18 @@ import java.util.function.Predicate;
  * contended lock of any kind: a lock that one thread waits for all the time ranks below one that
  * many threads wait for most of the time, as the table ranks them.
  *
- * <p>A lock scoring under {@link #MIN_SCORE} is no finding: a thread that waited a few microseconds at
- * startup for another's class initialisation (the JVM's init lock, an {@code int[]}) is real
- * contention, and not the first thing to show anyone (it led an idle pool's findings once on JDK 25).
+ * <p>A lock waited for under {@link #MIN_REAL_TIME_PCT} of the wall time is no finding: a thread that
+ * waited a millisecond at startup for another's class initialisation (the JVM's init lock, an
+ * {@code int[]}) is real contention, and not the first thing to show anyone (it led an idle pool's
+ * findings on JDK 25, at 0.00% and 0.09%). The table still ranks it, and the rule names it.
  *
  * @param candidates  which locks the rule is about
  * @param noneMessage what the rule says when no candidate was waited for
  */
 record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMetrics> candidates, String noneMessage)
         implements Rule {
-    /** The least score a finding has: what the JSON's one decimal shows as 0.1. */
-    static final double MIN_SCORE = 0.05;
+    /** The least %real-time of a lock that is a finding. */
+    static final double MIN_REAL_TIME_PCT = 0.5;
 
     @Override
     public RuleResult evaluate(RuleInput input) {
@@ -37,14 +38,13 @@ record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMe
             WaitClassifier.Verdict verdict = input.verdict(lock);
             if (candidates.test(lock) && lock.totalWaitNanos() > 0 && verdict.waitClass() == WaitClass.CONTENTION) {
                 double weight = (double) lock.totalWaitNanos() / mostWaited;
-                double score = lock.realTimeUtilPct() * weight;
-                if (score < MIN_SCORE) {
+                if (lock.realTimeUtilPct() < MIN_REAL_TIME_PCT) {
                     return RuleResult.of(id, 0, noneMessage.replaceFirst("\\.$", "") + " for long enough to matter: "
                             + "the most waited-for, `" + LockSentence.subject(lock) + "`, was waited for "
                             + String.format(java.util.Locale.ROOT, "%.2f ms", lock.totalWaitNanos() / 1e6)
                             + " in all.", null);
                 }
-                return RuleResult.of(id, score, LockSentence.of(lock, input.blameOf(lock))
+                return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.blameOf(lock))
                         + " Contention by rule `" + verdict.rule() + "`.", LockSentence.subject(lock));
             }
         }

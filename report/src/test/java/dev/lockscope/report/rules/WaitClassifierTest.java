@@ -70,6 +70,8 @@ class WaitClassifierTest {
         // Object.wait on an int[] is a lock built on wait/notify
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515",
                 "java.lang.Thread.run:1474")), List.of())).isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "class-initialization"));
+        assertThat(LockSentence.of(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515")), List.of()))
+                .startsWith("A class's initialisation (the JVM's init lock) in ");
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.Object.wait0", "java.lang.Object.wait:389",
                 "com.example.Rows.lock:12")), List.of()).rule()).isEqualTo("wait-notified");
         assertThat(classify(c, CONDITION, List.of("com.example.Queue.next:8")))
