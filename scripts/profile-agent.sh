@@ -6,7 +6,7 @@
 # registry and live counters, the hand-off counter, allocation; the agent's in-process monitor stream;
 # JFR's own jdk.ThreadPark walk; JFR threads; JIT; GC).
 #
-#   scripts/profile-agent.sh [--workload lockCounter|queue-pipeline|syncCounter|h2|logback]
+#   scripts/profile-agent.sh [--workload lockCounter|queue-pipeline|syncCounter|h2|logback|log4j2|object-pool|http-server|derby]
 #                            [--agent JAR|none] [--agent-options OPTS] [--out DIR] [--java PATH]
 #                            [--interval NS] [--seconds N] [--skip N] [--jit]
 #
@@ -58,6 +58,7 @@ case "$workload" in
          -wi 1 -w 1s -i 1 -r "${seconds}s") ;;
   queue-pipeline) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads queue-pipeline 4 1 "$seconds") ;;
   h2|logback) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads "$workload" 8 1 "$seconds") ;;
+  log4j2|object-pool|http-server|derby) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads "$workload" 16 1 "$seconds") ;;
   *) echo "profile-agent: unknown workload $workload" >&2; exit 2 ;;
 esac
 
