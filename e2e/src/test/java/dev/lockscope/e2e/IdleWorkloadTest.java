@@ -35,7 +35,7 @@ class IdleWorkloadTest {
         Proc json = Proc.lockscope(dir, 120, "report", jfr.toString(), "--format", "json");
         assertThat(json.out()).contains("\"waitRule\" : \"pool-queue\"", "\"waitClass\" : \"idle\"");
         // the only contention an idle pool may show: a thread that waited for another's class initialisation at
-        // startup (JDK 25's virtual-thread unblocker waiting for main), a few microseconds, no finding
+        // startup (JDK 25's virtual-thread unblocker waiting for main), a millisecond at most, no finding
         assertThat(json.out()).doesNotContainPattern("\"waitClass\" : \"contention\",\\s*\"waitRule\" : \"(?!class-initialization\")");
     }
 }
