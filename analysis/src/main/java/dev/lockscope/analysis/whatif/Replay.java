@@ -35,12 +35,21 @@ final class Replay {
     /**
      * The outcome of one replay.
      *
-     * @param operationsPerSecond the sum of each thread's own rate of lock operations
-     * @param spanByThread        each thread's time from its start to its last operation, nanoseconds
-     * @param operationsByThread  each thread's lock operations (holds)
+     * @param spanByThread       each thread's time from its start to its last operation, nanoseconds
+     * @param operationsByThread each thread's lock operations (holds)
      */
-    record Outcome(double operationsPerSecond, double[] spanByThread, double[] operationsByThread, long[] waitNanosByLock,
-                   int forcedGrants) {
+    record Outcome(double[] spanByThread, double[] operationsByThread, long[] waitNanosByLock, int forcedGrants) {
+        /** The sum of each thread's own rate of lock operations, per second. */
+        double operationsPerSecond() {
+            double rate = 0;
+            for (int t = 0; t < spanByThread.length; t++) {
+                if (spanByThread[t] > 0) {
+                    rate += operationsByThread[t] / (spanByThread[t] / 1e9);
+                }
+            }
+            return rate;
+        }
+
         /**
          * How many times faster the threads' operations ran in {@code after} than in {@code before} (two
          * replays of the same threads): each thread's speed-up (its span before over its span after),
@@ -175,15 +184,11 @@ final class Replay {
         }
         // per thread, not the span of the whole program: one thread stalled in the recording (preempted, waiting
         // for I/O) changes only its own span, where the program's would end with it
-        double rate = 0;
         double[] spans = new double[threadCount];
         for (int t = 0; t < threadCount; t++) {
             spans[t] = Math.max(0, finish[t] - ops[t].start);
-            if (spans[t] > 0) {
-                rate += weight[t] / (spans[t] / 1e9);
-            }
         }
-        return new Outcome(rate, spans, weight, waits, forced);
+        return new Outcome(spans, weight, waits, forced);
     }
 
     /** Thread {@code u} got {@code lock} at {@code now} after waiting in its queue. */

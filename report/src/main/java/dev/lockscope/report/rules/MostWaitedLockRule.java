@@ -3,6 +3,7 @@ package dev.lockscope.report.rules;
 import dev.lockscope.core.LockMetrics;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 
 /**
@@ -37,13 +38,13 @@ record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMe
         for (LockMetrics lock : input.contention().rows()) {
             WaitClassifier.Verdict verdict = input.verdict(lock);
             if (candidates.test(lock) && lock.totalWaitNanos() > 0 && verdict.waitClass() == WaitClass.CONTENTION) {
-                double weight = (double) lock.totalWaitNanos() / mostWaited;
                 if (lock.realTimeUtilPct() < MIN_REAL_TIME_PCT) {
                     return RuleResult.of(id, 0, noneMessage.replaceFirst("\\.$", "") + " for long enough to matter: "
                             + "the most waited-for, `" + LockSentence.subject(lock) + "`, was waited for "
-                            + String.format(java.util.Locale.ROOT, "%.2f ms", lock.totalWaitNanos() / 1e6)
+                            + String.format(Locale.ROOT, "%.2f ms", lock.totalWaitNanos() / 1e6)
                             + " in all.", null);
                 }
+                double weight = (double) lock.totalWaitNanos() / mostWaited;
                 return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.blameOf(lock))
                         + " Contention by rule `" + verdict.rule() + "`.", LockSentence.subject(lock));
             }
