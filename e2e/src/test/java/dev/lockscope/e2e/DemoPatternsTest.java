@@ -40,28 +40,17 @@ class DemoPatternsTest {
             "frequent-juc,   jucFrequent,   32, ~jucRare:32",
             "frequent-sync,  syncFrequent,  32, ~syncRare:32"})
     void bottleneckRanksFirstWithItsHoldTime(String pattern, String bottleneck, long bottleneckMs, String others) throws Exception {
-        Path jfr = dir.resolve(pattern + ".jfr");
-        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr, pattern, "--threads", "16", "--seconds", "5"));
-        assertThat(run.exitCode()).as("demo exit code; stderr:\n%s", run.err()).isZero();
-        assertThat(run.err()).contains("lockscope: lock contention at JVM exit").doesNotContain("Exception");
-
-        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString(), "--format", "json");
-        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
-        JsonNode locks = new ObjectMapper().readTree(report.out()).get("locks");
+        List<String> methods = new ArrayList<>();
+        methods.add(bottleneck);
+        for (String other : others.split(";")) {
+            methods.add(other.replace("~", "").split(":")[0]);
+        }
+        JsonNode locks = runAndReport(pattern, methods, 1);
         List<JsonNode> demoLocks = new ArrayList<>();
         for (JsonNode lock : locks) {
             if (lock.get("firstFrames").toString().contains("dev.lockscope.demo.")) {
                 demoLocks.add(lock);
             }
-        }
-        if (demoLocks.isEmpty()) {
-            // seen twice in full-suite runs (frequent-sync, JDK 17), never alone: both demo monitors
-            // without a stack. Keep the recording and say what the JDK's own reader sees in it.
-            Path kept = Path.of("target", "failed-recordings", pattern + "-" + System.currentTimeMillis() + ".jfr");
-            Files.createDirectories(kept.getParent());
-            Files.copy(jfr, kept);
-            throw new AssertionError("no lock taken by the demo; the JDK's reader sees " + monitorStacks(jfr)
-                    + "; recording kept as " + kept.toAbsolutePath() + "; locks: " + locks);
         }
 
         JsonNode top = demoLocks.get(0);
@@ -84,11 +73,61 @@ class DemoPatternsTest {
                 assertHold(lock, ms);
             }
         }
-        assertThat(Files.size(jfr)).isPositive();
     }
 
-    /** How many JavaMonitorEnter events the JDK's reader finds in the recording, and how many of them have a stack. */
-    private static String monitorStacks(Path jfr) {
+    /**
+     * Runs the pattern under the agent and returns the report's locks. Seen a few times in full-suite runs
+     * on JDK 17, never alone: every contended entry of one demo monitor recorded without a call chain,
+     * so no lock of the report names its method. When the JDK's own reader confirms that JFR wrote
+     * monitor events without a stack (a loss in the recording, not in lockscope's reader), the run is
+     * repeated once, and the recording is kept; any other miss fails at once.
+     */
+    private JsonNode runAndReport(String pattern, List<String> methods, int retries) throws Exception {
+        Path jfr = dir.resolve(pattern + "-" + retries + ".jfr");
+        Proc run = Proc.run(dir, 120, Proc.demoCommand("file=" + jfr, pattern, "--threads", "16", "--seconds", "5"));
+        assertThat(run.exitCode()).as("demo exit code; stderr:\n%s", run.err()).isZero();
+        assertThat(run.err()).contains("lockscope: lock contention at JVM exit").doesNotContain("Exception");
+        assertThat(Files.size(jfr)).isPositive();
+
+        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString(), "--format", "json");
+        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
+        JsonNode locks = new ObjectMapper().readTree(report.out()).get("locks");
+        List<String> missing = new ArrayList<>();
+        for (String method : methods) {
+            boolean named = false;
+            for (JsonNode lock : locks) {
+                named |= lock.get("firstFrames").toString().contains("." + method + ":");
+            }
+            if (!named) {
+                missing.add(method);
+            }
+        }
+        if (missing.isEmpty()) {
+            return locks;
+        }
+        Path kept = Path.of("target", "failed-recordings", pattern + "-" + System.currentTimeMillis() + ".jfr");
+        Files.createDirectories(kept.getParent());
+        Files.copy(jfr, kept);
+        MonitorStacks stacks = monitorStacks(jfr);
+        String seen = "no lock taken in " + missing + "; the JDK's reader sees " + stacks + "; recording kept as "
+                + kept.toAbsolutePath() + "; locks: " + locks;
+        if (retries > 0 && stacks.withStack() < stacks.events()) {
+            System.err.println("DemoPatternsTest: JFR recorded monitor entries without a stack, running " + pattern + " again: " + seen);
+            return runAndReport(pattern, methods, retries - 1);
+        }
+        throw new AssertionError(seen);
+    }
+
+    /** What the JDK's reader finds in a recording: JavaMonitorEnter events, those with a stack, those with the demo's code on top. */
+    record MonitorStacks(long events, long withStack, long demoTop, String problem) {
+        @Override
+        public String toString() {
+            return problem != null ? "an unreadable recording (" + problem + ")"
+                    : events + " JavaMonitorEnter events, " + withStack + " with a stack, " + demoTop + " of them in the demo's code";
+        }
+    }
+
+    private static MonitorStacks monitorStacks(Path jfr) {
         long events = 0;
         long withStack = 0;
         long demoTop = 0;
@@ -107,9 +146,9 @@ class DemoPatternsTest {
                 }
             }
         } catch (Exception e) {
-            return "an unreadable recording (" + e + ")";
+            return new MonitorStacks(events, withStack, demoTop, e.toString());
         }
-        return events + " JavaMonitorEnter events, " + withStack + " with a stack, " + demoTop + " of them in the demo's code";
+        return new MonitorStacks(events, withStack, demoTop, null);
     }
 
     /**
