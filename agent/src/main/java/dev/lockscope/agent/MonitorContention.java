@@ -11,6 +11,10 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.RecordingStream;
 
 import java.time.Duration;
@@ -56,11 +60,13 @@ final class MonitorContention implements AutoCloseable {
 
     /** The thread that starts the stream; JFR tells recording listeners of the stream's state on it. */
     static final String THREAD_NAME = "lockscope-monitor-stream";
+    /** How long starting the agent waits for the stream's recording to run. */
+    static final Duration START_WAIT = Duration.ofSeconds(5);
 
     private final Duration threshold;
     private final int maxMonitors;
     private final boolean liveExtras;
-    /** Created by the reader thread, so starting the agent does not wait for JFR's stream set-up. */
+    /** Created by the reader thread, which start() blocks; the agent's start waits only until its recording runs. */
     private volatile RecordingStream stream;
     private volatile boolean closed;
     private final Map<String, Monitor> monitors = new HashMap<>(); // guarded by this
@@ -74,6 +80,8 @@ final class MonitorContention implements AutoCloseable {
     private long latestEnd = Long.MIN_VALUE; // guarded by this
     private long leftOut; // guarded by this
     private volatile long lastFlushNanos;
+    /** Counted down when the stream's recording runs, or when it will not. */
+    private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
     private final OwnerMethods ownerMethods = new OwnerMethods();
     private final java.util.concurrent.atomic.AtomicLong pinnedNanos = new java.util.concurrent.atomic.AtomicLong();
 
@@ -86,9 +94,34 @@ final class MonitorContention implements AutoCloseable {
         Thread reader = new Thread(this::run, THREAD_NAME);
         reader.setDaemon(true);
         reader.start();
+        // Starting the stream's recording rotates JFR's chunk. Started from here without waiting, that came
+        // 10-100 ms into the application, amid its first contended monitor entries; twice in CI (JDK 17) every
+        // start-up entry of the demo's 4 ms lock was recorded without a stack, the rotation the one thing of
+        // JFR's that overlapped them. Waiting here, before the application's main runs, leaves no entry in
+        // progress to split, and the wait is short (the recording's start, not the stream's first flush).
+        try {
+            started.await(START_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the stream's recording runs, or failed to start: false only where the agent's start stopped waiting. */
+    boolean started() {
+        return started.getCount() == 0;
     }
 
     private void run() {
+        Thread reader = Thread.currentThread();
+        // JFR tells listeners of a state change on the thread that made it: this one, in s.start()
+        FlightRecorderListener running = new FlightRecorderListener() {
+            @Override
+            public void recordingStateChanged(Recording r) {
+                if (Thread.currentThread() == reader && r.getState() == RecordingState.RUNNING) {
+                    started.countDown();
+                }
+            }
+        };
         try {
             RecordingStream s = new RecordingStream();
             // Unordered and reused events: an ordered stream holds every event of a flush in memory to
@@ -107,11 +140,15 @@ final class MonitorContention implements AutoCloseable {
             }
             s.onFlush(() -> lastFlushNanos = System.nanoTime());
             stream = s;
+            FlightRecorder.addListener(running);
             if (!closed) {
                 s.start();
             }
         } catch (RuntimeException e) {
             // closed, or JFR shut down: the table says what it has
+        } finally {
+            started.countDown();
+            FlightRecorder.removeListener(running);
         }
     }
 
