@@ -77,10 +77,12 @@ class DemoPatternsTest {
 
     /**
      * Runs the pattern under the agent and returns the report's locks. Seen a few times in full-suite runs
-     * on JDK 17, never alone: every contended entry of one demo monitor recorded without a call chain,
-     * so no lock of the report names its method. When the JDK's own reader confirms that JFR wrote
-     * monitor events without a stack (a loss in the recording, not in lockscope's reader), the run is
-     * repeated once, and the recording is kept; any other miss fails at once.
+     * on JDK 17, never alone: every contended start-up entry of one demo monitor recorded without a call
+     * chain, so no lock of the report names its method. The agent now starts its monitor stream (whose
+     * recording's start rotates JFR's chunk) before the application's main, the likely cure; in case it is
+     * not: when the JDK's own reader confirms that JFR wrote monitor events without a stack (a loss in the
+     * recording, not in lockscope's reader), the run is repeated once and the recording kept, and the rerun
+     * is said on stderr; any other miss fails at once.
      */
     private JsonNode runAndReport(String pattern, List<String> methods, int retries) throws Exception {
         Path jfr = dir.resolve(pattern + "-" + retries + ".jfr");
