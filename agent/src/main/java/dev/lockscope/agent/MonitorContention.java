@@ -95,9 +95,9 @@ final class MonitorContention implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         // Starting the stream's recording rotates JFR's chunk. Started from here without waiting, that came
-        // 10-100 ms into the application, amid its first contended monitor entries; twice in CI (JDK 17) every
-        // start-up entry of the demo's 4 ms lock was recorded without a stack, the rotation the one thing of
-        // JFR's that overlapped them. Waiting here, before the application's main runs, leaves no entry in
+        // 10-100 ms into the application, amid its first contended monitor entries; in three full test runs on
+        // JDK 17 (one of them CI's) every start-up entry of the demo's 4 ms lock was recorded without a stack,
+        // the rotation the one thing of JFR's that overlapped them. Waiting here, before the application's main runs, leaves no entry in
         // progress to split, and the wait is short (the recording's start, not the stream's first flush).
         try {
             started.await(START_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
