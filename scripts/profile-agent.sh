@@ -15,6 +15,8 @@
 # The cpu profile is cut into one file per second (async-profiler's loop=1s); the summary is over the
 # seconds from --skip (default 3: JVM start, agent start and the 1 s warm-up) to the last full one,
 # i.e. the measured steady state, and a per-second line shows how much the JIT still compiles then.
+# http-server (Jetty) reaches its steady state only after about 30 s (the overhead harness warms it up that
+# long): profile it with --seconds 40 --skip 33, or the summary is of its warm-up.
 # Needs bench/target/lockscope-bench.jar and agent/target/lockscope-agent.jar
 # (mvn -B -q -o -pl agent,bench -am package -DskipTests). Profile a bare run with --agent none to
 # compare the shares. Python 3 is used for the summary.

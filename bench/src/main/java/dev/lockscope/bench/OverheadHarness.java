@@ -36,8 +36,9 @@ public final class OverheadHarness {
     private static final String WARMUP_SECONDS = "3";
     /**
      * Jetty's warm-up: its throughput without a profiler went from 9-11k requests/s after 3 s to 23k after 30 s
-     * (JDK 17, 2 cores; the other library workloads are within a few percent of their 30 s throughput after 3 s,
-     * or fall as their table or file grows), so 3 s measured the JIT's warm-up, with and without each profiler.
+     * ({@code LibraryWorkloads http-server 16 W 5}, W = 3 and 30, JDK 17, 2 cores; the other library workloads
+     * are within a few percent of their 30 s throughput after 3 s, or fall as their table or file grows), so 3 s
+     * measured the JIT's warm-up, with and without each profiler.
      */
     private static final String HTTP_SERVER_WARMUP_SECONDS = "30";
 
@@ -132,16 +133,16 @@ public final class OverheadHarness {
                     "-i", Integer.toString(iterations), "-r", iterationSeconds + "s", "-rf", "json", "-rff", result.toString()), result,
                     iterations * iterationSeconds));
         }
-        for (String[] lib : new String[][] {{"queue-pipeline", "4", "ArrayBlockingQueue(64), 2 producers, 2 consumers"},
-                {"h2", "8", "embedded H2 database, 8 threads inserting and querying one table"},
-                {"logback", "8", "logback FileAppender, 8 threads logging to one file"},
-                {"log4j2", "16", "log4j2 2.24 synchronous FileAppender, 16 threads logging to one file"},
-                {"object-pool", "16", "commons-pool2 2.12 pool of 4 objects, 16 threads borrowing each for 2 ms"},
-                {"http-server", "16", "Jetty 12 server, 16 loopback clients"},
-                {"derby", "16", "embedded Derby 10.16, 16 threads updating 4 hot rows (row locks: Object.wait)"}}) {
-            String warmup = settings.smoke() ? "0.5" : lib[0].equals("http-server") ? HTTP_SERVER_WARMUP_SECONDS : WARMUP_SECONDS;
-            w.add(new Workload(lib[0], lib[2], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
-                    lib[0], lib[1], warmup, measure), null, Double.parseDouble(measure)));
+        // name, threads, warm-up seconds, description
+        for (String[] lib : new String[][] {{"queue-pipeline", "4", WARMUP_SECONDS, "ArrayBlockingQueue(64), 2 producers, 2 consumers"},
+                {"h2", "8", WARMUP_SECONDS, "embedded H2 database, 8 threads inserting and querying one table"},
+                {"logback", "8", WARMUP_SECONDS, "logback FileAppender, 8 threads logging to one file"},
+                {"log4j2", "16", WARMUP_SECONDS, "log4j2 2.24 synchronous FileAppender, 16 threads logging to one file"},
+                {"object-pool", "16", WARMUP_SECONDS, "commons-pool2 2.12 pool of 4 objects, 16 threads borrowing each for 2 ms"},
+                {"http-server", "16", HTTP_SERVER_WARMUP_SECONDS, "Jetty 12 server, 16 loopback clients"},
+                {"derby", "16", WARMUP_SECONDS, "embedded Derby 10.16, 16 threads updating 4 hot rows (row locks: Object.wait)"}}) {
+            w.add(new Workload(lib[0], lib[3], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
+                    lib[0], lib[1], settings.smoke() ? "0.5" : lib[2], measure), null, Double.parseDouble(measure)));
         }
         w.removeIf(x -> !settings.keep(settings.workloads(), x.name()));
         // needs JDK 21+: only when asked for by name (--workloads virtualHandoff), not in the default set run on JDK 17

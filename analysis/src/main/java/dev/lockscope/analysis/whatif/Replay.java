@@ -39,17 +39,6 @@ final class Replay {
      * @param operationsByThread each thread's lock operations (holds)
      */
     record Outcome(double[] spanByThread, double[] operationsByThread, long[] waitNanosByLock, int forcedGrants) {
-        /** The sum of each thread's own rate of lock operations, per second. */
-        double operationsPerSecond() {
-            double rate = 0;
-            for (int t = 0; t < spanByThread.length; t++) {
-                if (spanByThread[t] > 0) {
-                    rate += operationsByThread[t] / (spanByThread[t] / 1e9);
-                }
-            }
-            return rate;
-        }
-
         /**
          * How many times faster the threads' operations ran in {@code after} than in {@code before} (two
          * replays of the same threads): each thread's speed-up (its span before over its span after),

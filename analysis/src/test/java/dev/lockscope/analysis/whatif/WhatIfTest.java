@@ -164,6 +164,10 @@ class WhatIfTest {
         LockTrace trace = roundRobin(4, 40, 5, 10, 0);
 
         // each thread: 40 holds from its first request to its last release, 39 rounds of 40 ms and its own 10 ms
-        assertThat(Replay.run(trace, Replay.Change.NONE).operationsPerSecond()).isCloseTo(4 * 40 / 1.570, within(0.01));
+        Replay.Outcome asRecorded = Replay.run(trace, Replay.Change.NONE);
+        assertThat(asRecorded.operationsByThread()).containsExactly(40, 40, 40, 40);
+        for (double span : asRecorded.spanByThread()) {
+            assertThat(span).isCloseTo(1.570e9, within(1e3));
+        }
     }
 }
