@@ -40,7 +40,7 @@ public final class OverheadHarness {
      * are within a few percent of their 30 s throughput after 3 s, or fall as their table or file grows), so 3 s
      * measured the JIT's warm-up, with and without each profiler.
      */
-    private static final String HTTP_SERVER_WARMUP_SECONDS = "30";
+    static final String HTTP_SERVER_WARMUP_SECONDS = "30";
 
     /** The configuration that also collects scheduling data for bottle graphs. */
     static final String SCHED = "lockscope+sched";

@@ -23,8 +23,10 @@ import java.util.stream.Stream;
  * ({@code --soak-duration}). Every 10 s it samples the JVM's resident set (and its part in the Java
  * heap's address range, from /proc/PID/smaps) and the bytes in its JFR repository; every 5 minutes
  * the JVM's native memory tracking (NMT) total and Java heap, committed. Reported: the slope of each after warm-up (the first
- * fifth of the run) by least squares, in MB per hour, and the server's throughput against bare runs
- * just before and just after it (two, so that a change of the machine's load over the hour shows).
+ * fifth of the run) by least squares, in MB per hour, and the server's throughput against runs just before
+ * and just after it (two each, so that a change of the machine's load over the hour shows), bare and under
+ * the agent's default mode (not continuous): the soak's cost beside the default mode's, measured alike.
+ * Every run, the soak included, measures after Jetty's warm-up ({@link OverheadHarness#HTTP_SERVER_WARMUP_SECONDS}).
  * Not in CI and not in the default sections: {@code scripts/performance.sh --only soak}.
  */
 final class SoakHarness {
@@ -45,7 +47,7 @@ final class SoakHarness {
     private static final List<String> DEFAULT_HEAP = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch");
     private static final long SAMPLE_SECONDS = 10;
     private static final long NMT_EVERY_SAMPLES = 30;
-    /** The bare run for the throughput comparison, at most this long (an hour's warm-up would be 12 minutes). */
+    /** The comparison runs (bare, default mode), at most this long each (an hour's warm-up would be 12 minutes). */
     private static final long BARE_SECONDS_MAX = 120;
 
     private SoakHarness() {
@@ -67,16 +69,27 @@ final class SoakHarness {
         List<String> jvm = new ArrayList<>(heapOptions);
         jvm.add("-XX:NativeMemoryTracking=summary");
 
+        String warmupSeconds = OverheadHarness.HTTP_SERVER_WARMUP_SECONDS;
         List<String> bareCommand = new ArrayList<>(List.of(settings.java()));
         bareCommand.addAll(jvm);
-        bareCommand.addAll(List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD, THREADS, "2", Long.toString(bareSeconds)));
+        bareCommand.addAll(List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD, THREADS, warmupSeconds,
+                Long.toString(bareSeconds)));
+        // the agent's default mode, as the overhead section runs it: the soak's options less continuous mode's
+        List<String> defaultCommand = new ArrayList<>(List.of(settings.java()));
+        defaultCommand.addAll(jvm);
+        defaultCommand.addAll(List.of("-javaagent:" + settings.root().resolve("agent/target/lockscope-agent.jar") + "=file="
+                + work.resolve("default.jfr") + ",report=off", "-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD,
+                THREADS, warmupSeconds, Long.toString(bareSeconds)));
+        System.err.println("soak: bare and default-mode runs before the soak (" + bareSeconds + " s each after " + warmupSeconds
+                + " s of warm-up)");
         double bareBefore = throughput(MeasuredProcess.run(bareCommand, work.resolve("bare-before.txt")).output());
+        double defaultBefore = throughput(MeasuredProcess.run(defaultCommand, work.resolve("default-before.txt")).output());
 
         Path log = work.resolve("soak.txt");
         List<String> soakCommand = new ArrayList<>(List.of(settings.java()));
         soakCommand.addAll(jvm);
         soakCommand.addAll(List.of("-XX:FlightRecorderOptions:repository=" + repository, agent,
-                "-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD, THREADS, "2", Long.toString(seconds)));
+                "-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD, THREADS, warmupSeconds, Long.toString(seconds)));
         Process p = new ProcessBuilder(soakCommand).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         // seconds, RSS, RSS in the heap's range, RSS outside it, repository, NMT committed, heap committed (MB; NaN where
         // not sampled), load average
@@ -118,8 +131,11 @@ final class SoakHarness {
             }
         }
         String output = Files.readString(log);
+        System.err.println("soak: default-mode and bare runs after the soak");
+        double defaultAfter = throughput(MeasuredProcess.run(defaultCommand, work.resolve("default-after.txt")).output());
         double bareAfter = throughput(MeasuredProcess.run(bareCommand, work.resolve("bare-after.txt")).output());
         double bare = (bareBefore + bareAfter) / 2;
+        double defaultMode = (defaultBefore + defaultAfter) / 2;
         if (p.exitValue() != 0 || samples.size() < 3) {
             settings.failures().incrementAndGet();
             return "## Soak (continuous mode)\n\nfailed (exit " + p.exitValue() + ", " + samples.size() + " samples): see " + log + "\n";
@@ -142,8 +158,10 @@ final class SoakHarness {
                 + row("NMT committed", samples.stream().filter(s -> !Double.isNaN(s[5])).toList(), steadyNmt, 5)
                 + row("Java heap committed", samples.stream().filter(s -> !Double.isNaN(s[6])).toList(), steadyNmt, 6)
                 + row("JFR repository (disk)", samples, steady, 4)
-                + String.format(Locale.ROOT, "%nThroughput: %.0f requests/s over the soak against %.0f / %.0f bare before / after it (%d s each, same JVM "
-                        + "options): overhead %+.1f%% against their mean.%n", soak, bareBefore, bareAfter, bareSeconds, 100 * (1 - soak / bare));
+                + String.format(Locale.ROOT, "%nThroughput (each run measured after %s s of warm-up): %.0f requests/s over the soak; "
+                        + "bare %.0f / %.0f before / after it, the agent's default mode %.0f / %.0f (%d s each, same JVM options). "
+                        + "Throughput below the bare mean: soak %.1f%%, default mode %.1f%%.%n", warmupSeconds, soak, bareBefore,
+                        bareAfter, defaultBefore, defaultAfter, bareSeconds, 100 * (1 - soak / bare), 100 * (1 - defaultMode / bare));
     }
 
     private static String row(String what, List<double[]> all, List<double[]> steady, int column) {
