@@ -60,7 +60,6 @@ final class SoakHarness {
         long bareSeconds = Math.min(warmup, BARE_SECONDS_MAX);
         Path work = Files.createDirectories(settings.work().resolve("soak"));
         Path repository = Files.createDirectories(work.resolve("repository"));
-        Path bench = settings.root().resolve("bench/target/lockscope-bench.jar");
         String maxAge = Math.max(1, seconds / 6) + "s";
         String agent = "-javaagent:" + settings.root().resolve("agent/target/lockscope-agent.jar") + "=file=" + work.resolve("soak.jfr")
                 + ",continuous,maxSize=16m,maxAge=" + maxAge + ",metricsPort=0,report=off,cpuSamples=20ms";
@@ -70,26 +69,18 @@ final class SoakHarness {
         jvm.add("-XX:NativeMemoryTracking=summary");
 
         String warmupSeconds = OverheadHarness.HTTP_SERVER_WARMUP_SECONDS;
-        List<String> bareCommand = new ArrayList<>(List.of(settings.java()));
-        bareCommand.addAll(jvm);
-        bareCommand.addAll(List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD, THREADS, warmupSeconds,
-                Long.toString(bareSeconds)));
-        // the agent's default mode, as the overhead section runs it: the soak's options less continuous mode's
-        List<String> defaultCommand = new ArrayList<>(List.of(settings.java()));
-        defaultCommand.addAll(jvm);
-        defaultCommand.addAll(List.of("-javaagent:" + settings.root().resolve("agent/target/lockscope-agent.jar") + "=file="
-                + work.resolve("default.jfr") + ",report=off", "-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD,
-                THREADS, warmupSeconds, Long.toString(bareSeconds)));
+        List<String> bareCommand = workload(settings, jvm, List.of(), bareSeconds);
+        // the agent's default mode as the overhead section runs it; the last run's recording is kept as default.jfr
+        List<String> defaultCommand = workload(settings, jvm,
+                Profilers.agent(settings.root().resolve("agent/target/lockscope-agent.jar").toString(), work.resolve("default.jfr")),
+                bareSeconds);
         System.err.println("soak: bare and default-mode runs before the soak (" + bareSeconds + " s each after " + warmupSeconds
                 + " s of warm-up)");
         double bareBefore = throughput(MeasuredProcess.run(bareCommand, work.resolve("bare-before.txt")).output());
         double defaultBefore = throughput(MeasuredProcess.run(defaultCommand, work.resolve("default-before.txt")).output());
 
         Path log = work.resolve("soak.txt");
-        List<String> soakCommand = new ArrayList<>(List.of(settings.java()));
-        soakCommand.addAll(jvm);
-        soakCommand.addAll(List.of("-XX:FlightRecorderOptions:repository=" + repository, agent,
-                "-cp", bench.toString(), LibraryWorkloads.class.getName(), WORKLOAD, THREADS, warmupSeconds, Long.toString(seconds)));
+        List<String> soakCommand = workload(settings, jvm, List.of("-XX:FlightRecorderOptions:repository=" + repository, agent), seconds);
         Process p = new ProcessBuilder(soakCommand).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         // seconds, RSS, RSS in the heap's range, RSS outside it, repository, NMT committed, heap committed (MB; NaN where
         // not sampled), load average
@@ -162,6 +153,16 @@ final class SoakHarness {
                         + "bare %.0f / %.0f before / after it, the agent's default mode %.0f / %.0f (%d s each, same JVM options). "
                         + "Throughput below the bare mean: soak %.1f%%, default mode %.1f%%.%n", warmupSeconds, soak, bareBefore,
                         bareAfter, defaultBefore, defaultAfter, bareSeconds, 100 * (1 - soak / bare), 100 * (1 - defaultMode / bare));
+    }
+
+    /** The JVM running the Jetty workload for {@code seconds} after its warm-up, with {@code jvm} and then {@code extra} options. */
+    private static List<String> workload(BenchSettings settings, List<String> jvm, List<String> extra, long seconds) {
+        List<String> command = new ArrayList<>(List.of(settings.java()));
+        command.addAll(jvm);
+        command.addAll(extra);
+        command.addAll(List.of("-cp", settings.root().resolve("bench/target/lockscope-bench.jar").toString(),
+                LibraryWorkloads.class.getName(), WORKLOAD, THREADS, OverheadHarness.HTTP_SERVER_WARMUP_SECONDS, Long.toString(seconds)));
+        return command;
     }
 
     private static String row(String what, List<double[]> all, List<double[]> steady, int column) {
