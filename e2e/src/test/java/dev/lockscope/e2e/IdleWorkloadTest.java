@@ -32,7 +32,9 @@ class IdleWorkloadTest {
         String firstFinding = lines.get(lines.indexOf("top findings:") + 1);
         assertThat(firstFinding).as(text.out()).startsWith("  - No contention in this recording");
         assertThat(text.out()).containsPattern("\\n  pool-#-thread-# +[0-9.]+ s in [0-9]+ waits? +\\(rule pool-queue\\)")
-                .containsPattern("\\n  main +[0-9.]+ s in 1 wait +\\(rule termination-wait\\)");
+                // main's 1 s awaitTermination; a class-initialisation wait inside it (JFR: Object.wait on the class's
+                // init lock, same frames) may add a second, sub-millisecond wait to the line, as in one full run on JDK 17
+                .containsPattern("\\n  main +1\\.[0-9] s in [12] waits? +\\(rule termination-wait\\)");
 
         Proc json = Proc.lockscope(dir, 120, "report", jfr.toString(), "--format", "json");
         List<String> verdicts = new ArrayList<>();
