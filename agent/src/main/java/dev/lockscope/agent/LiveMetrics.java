@@ -69,7 +69,8 @@ final class LiveMetrics {
     /** The lock as the table names it: simple class name @ identity (monitor address for monitors). */
     static String name(LockMetrics m) {
         String cls = m.className();
-        return cls.substring(cls.lastIndexOf('.') + 1) + "@" + m.identityHash();
+        // a site row holds the blockers the GC collected: "ReentrantLock at LockTableEntries.lockEntry:45"
+        return cls.substring(cls.lastIndexOf('.') + 1) + (m.isSite() ? " " + m.identityHash() : "@" + m.identityHash());
     }
 
     /** The snapshot in Prometheus' text format; names follow its conventions (base units, {@code _total} counters). */

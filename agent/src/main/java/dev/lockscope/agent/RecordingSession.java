@@ -3,6 +3,7 @@ package dev.lockscope.agent;
 import dev.lockscope.core.EventNames;
 import dev.lockscope.agent.boot.BlockerRecord;
 import dev.lockscope.agent.boot.BlockerRegistry;
+import dev.lockscope.agent.boot.CollectedTally;
 import dev.lockscope.agent.boot.HookFailures;
 import dev.lockscope.agent.boot.LockSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
@@ -122,6 +123,8 @@ final class RecordingSession {
         // summaries written at every chunk end (see ParkEvent and LockSummaryEvent for the schema).
         ParkHooks.setThresholdNanos(options.threshold.toNanos());
         recording.enable(EventNames.PARK).withThreshold(options.threshold).withStackTrace();
+        // the parks of blockers first parked on where a worker waits for work: no stack (IdleParkEvent)
+        recording.enable(EventNames.IDLE_PARK).withThreshold(options.threshold);
         recording.enable(EventNames.UNPARK).withStackTrace();
         recording.enable(EventNames.LOCK_SUMMARY).with("period", "endChunk");
         if (options.acquireEvents) {
@@ -215,7 +218,10 @@ final class RecordingSession {
                 HookFailures.count(), stopped ? 0 : recordingSize());
     }
 
-    /** The park rows of a snapshot: blockers collecting, with at least {@code minParks} parks. */
+    /**
+     * The park rows of a snapshot: blockers collecting, with at least {@code minParks} parks, and a row per
+     * site for the collected blockers the registry dropped.
+     */
     private List<LockMetrics> parkMetrics(LockSummaries.Snapshot parks, long execNanos, long minParks) {
         List<LockMetrics> locks = new ArrayList<>();
         for (LockSummaries.Entry e : parks.entries()) {
@@ -226,6 +232,12 @@ final class RecordingSession {
             }
             locks.add(new LockMetrics(LockKind.PARK, r.className, Integer.toHexString(r.identityHash),
                     r.firstThread(), Arrays.asList(r.firstFrames()), t, execNanos));
+        }
+        // blockers the GC collected: one row per site, which the table's site row sums with the live ones
+        for (CollectedTally c : parks.collected()) {
+            List<String> frames = Arrays.asList(c.firstFrames());
+            locks.add(new LockMetrics(LockKind.PARK, c.className(), LockSites.siteOf(frames), c.firstThread(), frames,
+                    c.tally(), execNanos, c.objects()));
         }
         return locks;
     }

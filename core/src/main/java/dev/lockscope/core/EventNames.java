@@ -14,6 +14,8 @@ public final class EventNames {
     public static final String LOCKSCOPE_PREFIX = "lockscope.";
 
     public static final String PARK = "lockscope.Park";
+    /** A park on a blocker first parked on at an idle place ({@link IdlePlaces}): no stack, no unpark event. */
+    public static final String IDLE_PARK = "lockscope.IdlePark";
     public static final String UNPARK = "lockscope.Unpark";
     public static final String LOCK_SUMMARY = "lockscope.LockSummary";
     public static final String ACQUIRE = "lockscope.Acquire";

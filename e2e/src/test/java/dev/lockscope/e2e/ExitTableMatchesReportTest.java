@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * report} of the recording prints, for every park blocker, the same times parked, parked now, peak,
  * thread-time and real-time as the agent's table at exit (both come from the agent's exact live
  * tallies: the report from the {@code lockscope.LockSummary} events written when the recording stopped).
- * Issue 13: a lock site of many objects has one real-time in both, the union of its objects' waits.
+ * Issue 13: a lock site of many objects has one real-time in both, the union of its objects' waits, and
+ * the same times parked, the objects the GC collected while the program ran included.
  */
 class ExitTableMatchesReportTest {
     @TempDir
@@ -69,11 +70,16 @@ class ExitTableMatchesReportTest {
 
     /** The real-time in ms of the park site whose detail block has {@code frame} in its first stack, or -1. */
     private static double siteRealTimeMs(String table, String frame) {
+        return siteNumber(table, frame, "real-time ([\\d.]+) ms");
+    }
+
+    /** The number {@code pattern} captures in the detail block of the park site with {@code frame} in its first stack, or -1. */
+    private static double siteNumber(String table, String frame, String pattern) {
         Matcher block = Pattern.compile("\\[\\d+] park .*\\n((?:    .*\\n)+)").matcher(table);
         while (block.find()) {
-            Matcher real = Pattern.compile("real-time ([\\d.]+) ms").matcher(block.group(1));
-            if (block.group(1).contains(frame) && real.find()) {
-                return Double.parseDouble(real.group(1));
+            Matcher number = Pattern.compile(pattern).matcher(block.group(1));
+            if (block.group(1).contains(frame) && number.find()) {
+                return Double.parseDouble(number.group(1));
             }
         }
         return -1;
@@ -109,6 +115,10 @@ class ExitTableMatchesReportTest {
         }
         assertThat(objectsSumMs).as("the objects' summed real-times against the site's union").isGreaterThan(1.4 * reportRealMs);
 
+        // the GC collects most of the site's objects while it runs: the table keeps their parks (the report
+        // has them from their events, every park at the default threshold 0)
+        assertThat(siteNumber(exitTable, site, "times parked (\\d+)")).as("exit table:\n%s\nreport:\n%s", exitTable, report.out())
+                .isEqualTo(siteNumber(report.out(), site, "times parked (\\d+)"));
         assertThat(exitRealMs).as("exit table:\n%s", exitTable)
                 .isLessThanOrEqualTo(Double.parseDouble(profiled.group(1)) * 1000)
                 .isCloseTo(reportRealMs, org.assertj.core.data.Percentage.withPercentage(15));

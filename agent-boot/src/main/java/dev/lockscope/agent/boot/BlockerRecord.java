@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.IdlePlaces;
 import dev.lockscope.core.ThreadNames;
 import dev.lockscope.core.ParkTally;
 
@@ -63,6 +64,15 @@ public final class BlockerRecord {
     /** Set once, by the thread whose park started collection (§3.7.1/§3.7.2); shared ({@link FirstStacks}). */
     volatile String firstThread;
     volatile String[] firstFrames;
+    /**
+     * Whether the first collected park waited at an idle place ({@link IdlePlaces}): then this blocker's
+     * parks are recorded without stacks ({@link IdleParkEvent}) and its unparks not at all. Written once,
+     * by {@link #captureFirst}, and read by every park and unpark with no fence of its own: a thread that
+     * does not see it yet records a park or unpark in full, which is correct and only dearer. An unparker
+     * that finds this record in its target's {@code parkedOn} does see it: the parking thread wrote it
+     * before its volatile write of {@code parkedOn}, which the unparker's volatile read follows.
+     */
+    boolean idleSite;
 
     private volatile long parks;
     private volatile int parkedNow;
@@ -137,6 +147,8 @@ public final class BlockerRecord {
             }
             frames[n++] = dev.lockscope.core.Frames.format(e);
         }
+        // the frames the report's classifier reads from this record's summary, so both say "idle" alike
+        idleSite = IdlePlaces.ruleOf(java.util.Arrays.asList(frames).subList(0, n)) != null;
         // once per blocker, not on the per-park path: shared with every other record of the same stack and
         // thread, within the registry's byte bound (none kept when it is full)
         firstFrames = FirstStacks.share(java.util.Arrays.copyOf(frames, n));
@@ -232,6 +244,12 @@ public final class BlockerRecord {
     public String firstThread() {
         String t = firstThread;
         return t == null ? "?" : t;
+    }
+
+    /** The first stack itself, shared with other records: for holders that never hand it out. */
+    String[] sharedFirstFrames() {
+        String[] f = firstFrames;
+        return f == null ? new String[0] : f;
     }
 
     public String[] firstFrames() {

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * blockers are counted in {@link #untracked()} and otherwise only recorded as JFR events; a record over
  * the stack budget keeps its counters but no first stack. Records of blockers the GC has collected are
  * dropped at the next insert (their weak keys are queued by the GC), so a fresh lock per request does not
- * fill the registry. Lookups are lock-free ({@code ConcurrentHashMap.get}); only the first park on a new
+ * fill the registry; their final tallies are added to their site's ({@link SiteUnion#collected}), so the
+ * table still counts every park on them. Lookups are lock-free ({@code ConcurrentHashMap.get}); only the first park on a new
  * blocker inserts, which may take the map's per-bin lock for the length of an insert.
  */
 public final class BlockerRegistry {
@@ -92,8 +93,18 @@ public final class BlockerRegistry {
     }
 
     private static void remove(BlockerRecord.WeakKey key) {
-        if (RECORDS.remove(key) != null) {
-            RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
+        BlockerRecord r = RECORDS.remove(key);
+        if (r != null) {
+            dropped(r);
+        }
+    }
+
+    /** A collected blocker's record left the map: its site keeps counting its parks (the table at exit). */
+    private static void dropped(BlockerRecord r) {
+        RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
+        SiteUnion site = r.site();
+        if (site != null) {
+            site.collected(r);
         }
     }
 
@@ -107,7 +118,7 @@ public final class BlockerRegistry {
         int removed = 0;
         for (BlockerRecord r : RECORDS.values()) {
             if (r.isDead() && RECORDS.remove(r.key, r)) {
-                RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
+                dropped(r);
                 removed++;
             }
         }

@@ -19,10 +19,12 @@ public final class LockSummaries {
     }
 
     /**
-     * All blockers at one moment ({@code System.nanoTime()}), and the real-time of each lock site their
-     * collecting blockers are linked to (the union of its objects' waits, by {@link dev.lockscope.core.LockSites#keyOf}).
+     * All blockers at one moment ({@code System.nanoTime()}), the final tallies of the collected ones the
+     * registry dropped (one per lock site), and the real-time of each lock site their collecting blockers
+     * are linked to (the union of its objects' waits, by {@link dev.lockscope.core.LockSites#keyOf}).
      */
-    public record Snapshot(long takenAtNanos, List<Entry> entries, Map<String, Long> siteRealTimes) {
+    public record Snapshot(long takenAtNanos, List<Entry> entries, List<CollectedTally> collected,
+                           Map<String, Long> siteRealTimes) {
     }
 
     private static volatile Snapshot lastWritten;
@@ -73,9 +75,19 @@ public final class LockSummaries {
                 siteLastTimes.merge(site, tally.lastTime, Math::max);
             }
         }
+        // read after the records: a blocker dropped in between counts in both (a snapshot taken while the
+        // program runs may be off by it), never in neither
+        List<CollectedTally> collected = new ArrayList<>();
+        for (SiteUnion site : SiteUnion.all()) {
+            CollectedTally c = site.collected();
+            if (c != null) {
+                collected.add(c);
+                siteLastTimes.putIfAbsent(site, 0L); // no live object parked on: no open period
+            }
+        }
         Map<String, Long> siteRealTimes = new HashMap<>();
         siteLastTimes.forEach((site, last) -> siteRealTimes.put(site.key, site.realTimeNanos(last)));
-        return new Snapshot(takenAt, entries, siteRealTimes);
+        return new Snapshot(takenAt, entries, collected, siteRealTimes);
     }
 
     /**

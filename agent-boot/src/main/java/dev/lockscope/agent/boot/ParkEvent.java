@@ -7,8 +7,6 @@ import jdk.jfr.Enabled;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
-import jdk.jfr.Timespan;
-import jdk.jfr.Timestamp;
 
 /**
  * One park of a thread on a blocker: one JFR duration event per wait, committed when the thread wakes
@@ -32,37 +30,5 @@ import jdk.jfr.Timestamp;
 @Description("A thread parked on a java.util.concurrent blocker; the duration is the time parked, the owner the blocker's exclusive owner when it parked")
 @Enabled(false)
 @StackTrace(true)
-public final class ParkEvent extends jdk.jfr.Event {
-    @Label("Blocker Class")
-    public String blockerClass;
-
-    @Label("Blocker Identity Hash")
-    public int blockerHash;
-
-    @Label("Owner Java Thread Id")
-    @Description("Exclusive owner of an AbstractOwnableSynchronizer blocker when the thread parked; 0 if none or not known")
-    public long ownerTid;
-
-    @Label("Owner Thread Name")
-    public String ownerName;
-
-    @Label("Timeout")
-    @Timespan(Timespan.NANOSECONDS)
-    public long timeoutNanos;
-
-    @Label("Deadline")
-    @Timestamp(Timestamp.MILLISECONDS_SINCE_EPOCH)
-    public long deadlineMillis;
-
-    @Label("Timed Out")
-    @Description("The park had a timeout or deadline and woke at or after it")
-    public boolean timedOut;
-
-    @Label("Hand-off Number at Park")
-    @Description("This thread's unpark counter when it parked")
-    public long handoffAtPark;
-
-    @Label("Hand-off Number at Wake")
-    @Description("This thread's unpark counter after it woke; greater than at park when an unpark woke it")
-    public long handoffAtWake;
+public final class ParkEvent extends AbstractParkEvent {
 }

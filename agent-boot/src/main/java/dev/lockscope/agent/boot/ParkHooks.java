@@ -1,5 +1,6 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.IdlePlaces;
 import jdk.internal.vm.annotation.DontInline;
 
 import java.lang.invoke.MethodHandles;
@@ -37,7 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  *       park that starts a blocker's collection walks its stack into strings, once per blocker; JFR's
  *       commit of an event walks the stack (in JFR's native buffers).</li>
  *   <li><b>Events</b>: one {@link ParkEvent} per park, committed at wake-up when it lasted at least the
- *       recording threshold; one {@link UnparkEvent} only when its stack will be used (see there).
+ *       recording threshold; one {@link UnparkEvent} only when its stack will be used (see there). A
+ *       blocker first parked on at an idle place (a pool worker waiting for work, {@link IdlePlaces})
+ *       gets an {@link IdleParkEvent} per park instead, without a stack walk, and no unpark event.
  *       Exact totals of all parks, recorded or not, go out as {@link LockSummaryEvent}s.</li>
  * </ul>
  *
@@ -154,10 +157,13 @@ public final class ParkHooks {
         // application's first unpark would take class-loading locks there, and JFR's instrumentation
         // of a newly loaded event class costs milliseconds on that thread.
         jdk.jfr.FlightRecorder.register(ParkEvent.class);
+        jdk.jfr.FlightRecorder.register(IdleParkEvent.class);
         jdk.jfr.FlightRecorder.register(UnparkEvent.class);
         jdk.jfr.FlightRecorder.register(AcquireEvent.class);
         LockSummaries.register();
         new ParkEvent().isEnabled();
+        new IdleParkEvent().isEnabled();
+        IdlePlaces.ruleOf(java.util.List.of()); // loaded here, not in the first park that captures a stack
         new UnparkEvent().isEnabled();
         new AcquireEvent().isEnabled();
         // Run every path with a private blocker so the classes they use are linked and the paths
@@ -201,6 +207,9 @@ public final class ParkHooks {
     static final class Token {
         final PerThread owner;
         final ParkEvent event = new ParkEvent();
+        final IdleParkEvent idleEvent = new IdleParkEvent();
+        /** The event of the park in progress: {@link #idleEvent} on a blocker at an idle place, else {@link #event}. */
+        AbstractParkEvent current;
         BlockerRecord record;
         Object blocker;
         boolean eventEnabled;
@@ -251,7 +260,9 @@ public final class ParkHooks {
                     pt.lastRecord = record;
                 }
             }
-            ParkEvent event = tk.event;
+            boolean idle = record != null && record.idleSite;
+            AbstractParkEvent event = idle ? tk.idleEvent : tk.event;
+            tk.current = event;
             tk.eventEnabled = event.isEnabled();
             if (tk.eventEnabled) {
                 event.begin();
@@ -259,7 +270,7 @@ public final class ParkHooks {
                 event.blockerHash = hashOf(record, blocker);
                 event.timeoutNanos = timeoutNanos;
                 event.deadlineMillis = deadlineMillis;
-                Thread owner = ownerOf(blocker);
+                Thread owner = idle ? null : ownerOf(blocker); // a worker waiting for work waits for no owner
                 event.ownerTid = owner != null ? owner.getId() : 0;
                 event.ownerName = owner != null ? owner.getName() : null;
             }
@@ -323,7 +334,7 @@ public final class ParkHooks {
             pt.parkedOn = null;
             long now = record != null ? record.unpark(tk.beginNanos) : System.nanoTime();
             if (tk.eventEnabled) {
-                ParkEvent event = tk.event;
+                AbstractParkEvent event = tk.current;
                 event.end();
                 if (event.shouldCommit()) {
                     event.handoffAtPark = tk.handoffAtPark;
@@ -358,6 +369,10 @@ public final class ParkHooks {
             }
             // Before the real unpark, so the target reads it after waking (see PerThread.handoff).
             long handoff = (long) HANDOFF.getAndAdd(targetState, 1L) + 1;
+            BlockerRecord r = targetState.parkedOn;
+            if (r != null && r.idleSite) {
+                return null; // a worker woken for work: no owner to blame, so the waker's stack is not wanted
+            }
             pt = PER_THREAD.get();
             if (pt.inHook) {
                 pt = null;
@@ -369,7 +384,6 @@ public final class ParkHooks {
             } else {
                 pt.unpark = null; // in use until unparkEnd
             }
-            BlockerRecord r = targetState.parkedOn;
             long since = targetState.parkedSince; // read after parkedOn, which published it
             // The releaser's stack is used by owner blame for parks that are recorded (at least the
             // threshold long) and once per (releasing thread, blocker), so its call site is known.

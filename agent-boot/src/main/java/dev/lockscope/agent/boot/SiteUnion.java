@@ -2,6 +2,7 @@ package dev.lockscope.agent.boot;
 
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockSites;
+import dev.lockscope.core.ParkTally;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -35,12 +36,14 @@ public final class SiteUnion {
 
     private static final VarHandle OBJECTS_WAITED_FOR;
     private static final VarHandle REAL_TIME;
+    private static final VarHandle COLLECTED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             OBJECTS_WAITED_FOR = l.findVarHandle(SiteUnion.class, "objectsWaitedFor", int.class);
             REAL_TIME = l.findVarHandle(SiteUnion.class, "realTimeNanos", long.class);
+            COLLECTED = l.findVarHandle(SiteUnion.class, "collected", CollectedTally.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -60,6 +63,8 @@ public final class SiteUnion {
      */
     private volatile long busySince;
     private volatile long realTimeNanos;
+    /** The final tallies of this site's blockers the registry dropped once the GC collected them, or null. */
+    private volatile CollectedTally collected;
 
     private SiteUnion(String key) {
         this.key = key;
@@ -124,6 +129,32 @@ public final class SiteUnion {
             real += upTo - from;
         }
         return real;
+    }
+
+    /**
+     * Adds the final tally of a blocker of this site that the registry dropped ({@link BlockerRegistry}: the GC
+     * collected it), once per blocker. Lock-free: dropping happens on the path of a first park on a new
+     * blocker, in any thread, and a fresh lock per request drops one per request.
+     */
+    void collected(BlockerRecord r) {
+        ParkTally t = r.snapshot(new long[0]); // nobody is parked on a collected blocker: it would be reachable
+        if (!t.collecting || t.timesParked == 0) {
+            return;
+        }
+        CollectedTally before;
+        do {
+            before = collected;
+        } while (!COLLECTED.compareAndSet(this, before, before == null ? CollectedTally.of(r, t) : before.plus(r, t)));
+    }
+
+    /** The dropped blockers' tallies, or null when none was dropped. */
+    CollectedTally collected() {
+        return collected;
+    }
+
+    /** Every site. */
+    static Iterable<SiteUnion> all() {
+        return SITES.values();
     }
 
     /** Drops a site no row will show (the agent's own warm-up blocker's). */

@@ -137,4 +137,134 @@ class ParkHooksTest {
         assertThat(s.siteRealTimes().get(key)).as("union of [a], [b] (%d, %d ns)", realA, realB)
                 .isGreaterThan(realB).isLessThan(realA + realB);
     }
+
+    /**
+     * A fresh lock per request: the registry drops the records of the blockers the GC collected, and the
+     * snapshot the table at exit prints keeps their parks, thread-time and real-time on one row of their
+     * site, where the live ones' rows no longer are (in CI the exit table of the lock-table demo had lost
+     * four fifths of its site's parks this way).
+     */
+    @Test
+    void theParksOnCollectedBlockersStayInTheirSitesTally() throws Exception {
+        class RequestMutex { } // a class of its own: no other test's blockers share its site
+        int n = 20;
+        java.util.List<WeakReference<Object>> refs = new java.util.ArrayList<>();
+        long threadTime = parkOnFreshBlockers(RequestMutex::new, n, refs);
+        for (int i = 0; i < 100 && refs.stream().anyMatch(r -> r.get() != null); i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(refs).allMatch(r -> r.get() == null);
+        for (int i = 0; i < 100 && (collectedOf(RequestMutex.class) == null || collectedOf(RequestMutex.class).objects() < n); i++) {
+            Thread.sleep(20); // the reference handler queues the collected keys
+            BlockerRegistry.dropCollected();
+        }
+
+        LockSummaries.Snapshot s = LockSummaries.snapshot();
+        assertThat(s.entries()).noneMatch(e -> e.record().className.equals(RequestMutex.class.getName()));
+        CollectedTally c = collectedOf(RequestMutex.class);
+        assertThat(c.objects()).isEqualTo(n);
+        assertThat(c.tally().timesParked).isEqualTo(n);
+        assertThat(c.tally().threadTimeNanos).isEqualTo(threadTime).isGreaterThanOrEqualTo(n * 1_000_000L);
+        assertThat(c.tally().realTimeNanos).as("one at a time: real-time is thread-time").isEqualTo(threadTime);
+        assertThat(c.firstFrames()).isNotEmpty(); // (the hooks' own package is cut from stacks: parkHere is not in it)
+        assertThat(c.firstThread()).isEqualTo(Thread.currentThread().getName());
+        String key = dev.lockscope.core.LockSites.keyOf(dev.lockscope.core.LockKind.PARK, RequestMutex.class.getName(),
+                dev.lockscope.core.LockSites.siteOf(java.util.Arrays.asList(c.firstFrames())));
+        assertThat(s.collected()).contains(c);
+        assertThat(s.siteRealTimes().get(key)).as("the site's union, its objects all gone").isEqualTo(threadTime);
+    }
+
+    /** Parks once on each of {@code n} new blockers, one at a time; returns their summed thread-time. */
+    private static long parkOnFreshBlockers(java.util.function.Supplier<Object> blockers, int n,
+                                            java.util.List<WeakReference<Object>> refs) {
+        long threadTime = 0;
+        for (int i = 0; i < n; i++) {
+            Object blocker = blockers.get();
+            Object park = parkHere(blocker);
+            letTimePass();
+            ParkHooks.parkEnd(park);
+            threadTime += recordOf(blocker).tally().threadTimeNanos;
+            refs.add(new WeakReference<>(blocker));
+        }
+        return threadTime;
+    }
+
+    private static CollectedTally collectedOf(Class<?> blockerClass) {
+        for (SiteUnion site : SiteUnion.all()) {
+            CollectedTally c = site.collected();
+            if (c != null && c.className().equals(blockerClass.getName())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A pool whose queue parks through the hooks, so its worker waits for work in
+     * {@code ThreadPoolExecutor.getTask}: the blocker's first park marks it an idle site, its later parks
+     * take the stackless event, and an unpark of the worker parked there records nothing, while an unpark
+     * of a thread parked elsewhere does (both with the events enabled).
+     */
+    @Test
+    void aBlockerFirstParkedOnByAWorkerWaitingForWorkIsAnIdleSite() throws Exception {
+        Object idleBlocker = new Object();
+        java.util.List<Class<?>> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.BlockingQueue<Runnable> queue = new java.util.concurrent.LinkedBlockingQueue<>() {
+            @Override
+            public Runnable take() throws InterruptedException {
+                Object token = ParkHooks.parkBegin(idleBlocker, 0, 0);
+                events.add(((ParkHooks.Token) token).current.getClass());
+                try {
+                    return super.take(); // parks on the queue's condition: the blocker unparkBegin looks at
+                } finally {
+                    ParkHooks.parkEnd(token);
+                }
+            }
+        };
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(1, 1, 1,
+                java.util.concurrent.TimeUnit.MINUTES, queue);
+        Object busyBlocker = new Object();
+        java.util.concurrent.atomic.AtomicBoolean woken = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread waiter = new Thread(() -> {
+            Object token = ParkHooks.parkBegin(busyBlocker, 0, 0);
+            while (!woken.get()) {
+                java.util.concurrent.locks.LockSupport.park(busyBlocker);
+            }
+            ParkHooks.parkEnd(token);
+        }, "waiter");
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(dev.lockscope.core.EventNames.PARK);
+            recording.enable(dev.lockscope.core.EventNames.IDLE_PARK);
+            recording.enable(dev.lockscope.core.EventNames.UNPARK);
+            recording.start();
+            Thread[] worker = new Thread[1];
+            pool.execute(() -> worker[0] = Thread.currentThread());
+            while (worker[0] == null || java.util.concurrent.locks.LockSupport.getBlocker(worker[0]) == null) {
+                Thread.onSpinWait(); // the worker parked in take(), from getTask
+            }
+            assertThat(recordOf(idleBlocker).idleSite).as("idle site").isTrue();
+            assertThat(ParkHooks.unparkBegin(worker[0])).as("an unpark of a worker waiting for work").isNull();
+            pool.execute(() -> { });
+            while (events.size() < 2 || java.util.concurrent.locks.LockSupport.getBlocker(worker[0]) == null) {
+                Thread.onSpinWait();
+            }
+            assertThat(events).as("the first park, which found the site, then the next").containsExactly(
+                    ParkEvent.class, IdleParkEvent.class);
+
+            waiter.start();
+            while (java.util.concurrent.locks.LockSupport.getBlocker(waiter) != busyBlocker) {
+                Thread.onSpinWait();
+            }
+            assertThat(recordOf(busyBlocker).idleSite).as("a park outside any pool").isFalse();
+            woken.set(true);
+            Object token = ParkHooks.unparkBegin(waiter);
+            java.util.concurrent.locks.LockSupport.unpark(waiter);
+            ParkHooks.unparkEnd(token);
+            assertThat(token).as("an unpark of a thread parked elsewhere").isInstanceOf(UnparkEvent.class);
+            waiter.join();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

@@ -3,7 +3,7 @@ package dev.lockscope.analysis.model;
 import java.util.List;
 
 /**
- * One park of a thread on a java.util.concurrent blocker, from one {@code lockscope.Park} event.
+ * One park of a thread on a java.util.concurrent blocker, from one {@code lockscope.Park} or {@code lockscope.IdlePark} event.
  *
  * @param endNanos   {@link #OPEN} when the park had not ended (yet, or when the recording stopped)
  * @param beginSeq   the thread's hand-off number (its unpark counter) when it parked ({@code handoffAtPark})
@@ -11,13 +11,24 @@ import java.util.List;
  *                   this park is the {@link Unpark} of this thread with seq == beginSeq + 1, and there is
  *                   none when endSeq == beginSeq
  * @param ownerTid   the blocker's exclusive owner when parking (AbstractOwnableSynchronizer), 0 if none
- * @param frames     the waiter's call chain at park begin, innermost first, lockscope's hook frames removed
+ * @param frames     the waiter's call chain at park begin, innermost first, lockscope's hook frames removed;
+ *                   empty for an idle park
+ * @param idle       from a {@code lockscope.IdlePark}: the blocker's first park waited where a worker waits
+ *                   for work, and the agent recorded this one without a stack
  */
 public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, long beginNanos, long endNanos,
                        long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
-                       long timeoutNanos, long deadlineMillis, List<String> frames) {
+                       long timeoutNanos, long deadlineMillis, List<String> frames, boolean idle) {
     /** End time of a wait still in progress. */
     public static final long OPEN = Long.MIN_VALUE;
+
+    /** A park recorded with its stack ({@code lockscope.Park}). */
+    public ParkWait(ThreadRef thread, String blockerClass, int blockerHash, long beginNanos, long endNanos,
+                    long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
+                    long timeoutNanos, long deadlineMillis, List<String> frames) {
+        this(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid, ownerName,
+                timeoutNanos, deadlineMillis, frames, false);
+    }
 
     public boolean isOpen() {
         return endNanos == OPEN;
@@ -30,12 +41,12 @@ public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, l
     /** This park, ended at {@code endNanos} with the counter value {@code endSeq}. */
     public ParkWait ended(long endNanos, long endSeq, boolean timedOut) {
         return new ParkWait(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid,
-                ownerName, timeoutNanos, deadlineMillis, frames);
+                ownerName, timeoutNanos, deadlineMillis, frames, idle);
     }
 
     /** This park as it was while open. */
     public ParkWait asOpen() {
         return isOpen() ? this : new ParkWait(thread, blockerClass, blockerHash, beginNanos, OPEN, beginSeq, 0, false,
-                ownerTid, ownerName, timeoutNanos, deadlineMillis, frames);
+                ownerTid, ownerName, timeoutNanos, deadlineMillis, frames, idle);
     }
 }

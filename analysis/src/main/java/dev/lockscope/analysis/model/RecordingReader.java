@@ -197,8 +197,10 @@ public final class RecordingReader {
                     declaredEventTypes.add(t.name);
                 }
             }
-            layout(EventNames.PARK, this::park, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
-                    "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
+            for (String park : List.of(EventNames.PARK, EventNames.IDLE_PARK)) { // an idle park has no stackTrace field: no frames
+                layout(park, this::park, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
+                        "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
+            }
             layout(EventNames.UNPARK, this::unpark, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
                     "blockerClass", "blockerHash");
             layout(EventNames.LOCK_SUMMARY, this::lockSummary, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
@@ -331,7 +333,7 @@ public final class RecordingReader {
             lockscopeEvents++;
             order.park(new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
                     at(v, f[4]), at(v, f[5]), at(v, f[6]) != 0, at(v, f[7]), text(at(s, f[8])), at(v, f[9]),
-                    at(v, f[10]), frames(at(v, f[1]))));
+                    at(v, f[10]), frames(at(v, f[1])), type.name.equals(EventNames.IDLE_PARK)));
         }
 
         private void lockSummary(JfrType type, long[] v, String[] s, int[] f, long b, long en) {

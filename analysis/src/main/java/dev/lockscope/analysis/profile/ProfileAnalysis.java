@@ -3,6 +3,7 @@ package dev.lockscope.analysis.profile;
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.JdkPark;
+import dev.lockscope.analysis.model.LockSummary;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
@@ -34,7 +35,8 @@ import java.util.Map;
  * stands for its own duration under its own call chain, with a leaf that names what it waited for
  * (the lock's class: with the call path it names the lock's site, and two runs of a program, whose
  * lock addresses differ, keep the same paths for {@code lockscope diff}; the blame section names the
- * instances). Running and waiting share one scale, nanoseconds.
+ * instances). An idle park, which the agent records without a stack (a worker waiting for work), stands
+ * under its blocker's first stack with a leaf that says so. Running and waiting share one scale, nanoseconds.
  *
  * <p>Memory: trees grow with distinct call chains; running samples wait per thread until the thread's
  * next samples and waits are known, at most {@link #HELD_SAMPLES} per thread (older ones are weighed
@@ -79,6 +81,8 @@ public final class ProfileAnalysis implements RecordingVisitor {
     private final Map<ThreadRef, String> poolByThread = new HashMap<>();
     private final Map<List<String>, String> virtualPoolByStack = new IdentityHashMap<>();
     private final Map<String, String> parkLeaves = new HashMap<>();
+    private final Map<IdlePark, Long> idleParks = new HashMap<>();
+    private final Map<Blocker, List<String>> firstStacks = new HashMap<>();
     /** When JFR's sampler looked: the time of every execution sample, of any thread. */
     private final SampleTicks ticks = new SampleTicks();
     private long period;
@@ -130,8 +134,44 @@ public final class ProfileAnalysis implements RecordingVisitor {
     }
 
     private void park(ParkWait p, long end) {
+        if (p.idle() && end > p.beginNanos()) {
+            // a worker waiting for work, recorded without a stack: it goes under its blocker's first stack at
+            // the end, when the blocker's summary has given that stack
+            idleParks.merge(new IdlePark(pool(p.thread(), p.frames()), p.blockerClass(), p.blockerHash()),
+                    end - p.beginNanos(), Long::sum);
+            recordWait(p.thread(), p.beginNanos(), end);
+            return;
+        }
         waited(p.thread(), p.beginNanos(), end, p.frames(),
                 parkLeaves.computeIfAbsent(p.blockerClass(), c -> "[parked on " + c + "]"));
+    }
+
+    @Override
+    public void lockSummary(LockSummary s) {
+        if (!s.firstFrames().isEmpty()) {
+            firstStacks.put(new Blocker(s.blockerClass(), s.blockerHash()), s.firstFrames());
+        }
+    }
+
+    /** One blocker, as a park and a summary name it. */
+    private record Blocker(String blockerClass, int blockerHash) {
+    }
+
+    /** The stackless parks of one blocker by the threads of one group. */
+    private record IdlePark(String group, String blockerClass, int blockerHash) {
+    }
+
+    /**
+     * The stackless parks' time under their blocker's first stack (the worker loop they all wait in), with a
+     * leaf that says the stack is the first park's; at the root when the recording has no summary of it.
+     */
+    private void addIdleParks() {
+        idleParks.forEach((park, nanos) -> {
+            List<String> frames = firstStacks.getOrDefault(new Blocker(park.blockerClass(), park.blockerHash()), List.of());
+            tree(wall, park.group()).add(rootFirst(frames, "[parked on " + park.blockerClass() + ", idle: first park's stack]"),
+                    nanos);
+        });
+        idleParks.clear();
     }
 
     @Override
@@ -217,6 +257,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
             park(open, info.endNanos());
         }
         openParks.clear();
+        addIdleParks();
         running.forEach((thread, t) -> weigh(t, 0, threadEnds.getOrDefault(thread, info.endNanos())));
         running.clear();
         if (!lockscopeParks) {

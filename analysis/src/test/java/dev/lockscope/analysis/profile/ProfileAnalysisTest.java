@@ -55,6 +55,33 @@ class ProfileAnalysisTest {
         assertThat(p.periodFromRecording()).isTrue();
     }
 
+    /** Idle parks come without a stack: their time goes under the blocker's first stack, from its summary. */
+    @Test
+    void idleParksStandUnderTheirBlockersFirstStackLabelledAsSuch() {
+        ProfileAnalysis a = new ProfileAnalysis();
+        a.cpuSamplingPeriod(20 * MS);
+        List<String> poll = List.of("java.util.concurrent.LinkedBlockingQueue.take:435",
+                "java.util.concurrent.ThreadPoolExecutor.getTask:1062", "java.lang.Thread.run:833");
+        String queue = "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject";
+        a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 0, 30 * MS, 0, 1, false, 0, null, 0, 0, poll)); // the first, with its stack
+        a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 40 * MS, 100 * MS, 1, 2, false, 0, null, 0, 0, List.of(), true));
+        a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 110 * MS, 150 * MS, 2, 3, false, 0, null, 0, 0, List.of(), true));
+        a.lockSummary(new dev.lockscope.analysis.model.LockSummary(200 * MS, queue, 0x2c, 0, true, 3, 0, 1, 130 * MS,
+                130 * MS, 200 * MS, "worker", poll));
+        a.finish(new RecordingInfo(null, 0, 200 * MS, Map.of()));
+        Map<List<String>, Long> edges = a.result().tree(true, "worker").edgeWeights();
+        List<String> path = List.of("java.lang.Thread.run", "java.util.concurrent.ThreadPoolExecutor.getTask",
+                "java.util.concurrent.LinkedBlockingQueue.take");
+        assertThat(edges.get(concat(path, "[parked on " + queue + "]"))).isEqualTo(30 * MS);
+        assertThat(edges.get(concat(path, "[parked on " + queue + ", idle: first park's stack]"))).isEqualTo(100 * MS);
+    }
+
+    private static List<String> concat(List<String> path, String leaf) {
+        List<String> out = new java.util.ArrayList<>(path);
+        out.add(leaf);
+        return out;
+    }
+
     @Test
     void theCpuProfileCountsSamplesAndTheGroupIsTheOutermostFrameOfTheWhole() {
         Profiles p = profile();

@@ -4,6 +4,7 @@ import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
+import dev.lockscope.core.IdlePlaces;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.model.FrameFormat;
 
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
  * Says of every waited-for lock whether its waits were contention (threads waiting for something
  * another thread held), idle (workers waiting for work) or other, and which named rule decided.
  * The rules are tried in order: the user's {@code --contention} and {@code --idle} patterns, waits
- * inside lockscope's agent or JFR (other), the idle places of the JDK's and Jetty's pools, a lock
+ * inside lockscope's agent or JFR (other), the idle places of the JDK's and Jetty's pools ({@link IdlePlaces}), a lock
  * taken (an exclusive lock or a monitor entry, or an {@code Object.wait} another thread notified: a lock
  * built on wait/notify), then conditions by whether a releasing thread woke the waiter.
  *
@@ -38,42 +39,13 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         }
     }
 
-    /** A named idle rule: a waiting frame's {@code package.Class.method} containing {@code frame}. */
-    private record IdleFrame(String rule, String frame) {
-    }
-
-    private static final List<IdleFrame> IDLE_FRAMES = List.of(
-            new IdleFrame("pool-queue", "java.util.concurrent.ThreadPoolExecutor.getTask"),
-            new IdleFrame("termination-wait", ".awaitTermination"),
-            new IdleFrame("scheduler-queue", "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take"),
-            new IdleFrame("fork-join-idle", "java.util.concurrent.ForkJoinPool.awaitWork"),
-            new IdleFrame("selector", "sun.nio.ch.SelectorImpl.select"),
-            new IdleFrame("latch-await", "java.util.concurrent.CountDownLatch.await"),
-            // Cleaners and the JVM's reference handler, waiting in remove() or enqueuing: housekeeping, not the program's locks
-            new IdleFrame("reference-queue", "java.lang.ref.ReferenceQueue."),
-            new IdleFrame("jetty-idle-pool", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll"),
-            new IdleFrame("jetty-reserved-thread", "org.eclipse.jetty.util.thread.ReservedThreadExecutor"),
-            // Jetty 12's VirtualThreadPool keeps one thread waiting on a condition to keep the JVM alive
-            new IdleFrame("jetty-keepalive", "org.eclipse.jetty.util.thread.VirtualThreadPool$1.run"),
-            // java.util.Timer's thread waiting (Object.wait) for its next task
-            new IdleFrame("timer-queue", "java.util.TimerThread.mainLoop"));
-
     /**
      * Waits for another thread or a child process to end, in Object.wait, woken by the JVM's notify
      * when it ends: neither a lock nor work (other).
      */
-    private static final List<IdleFrame> END_WAITS = List.of(
-            new IdleFrame("thread-join", "java.lang.Thread.join"),
-            new IdleFrame("process-wait", "java.lang.ProcessImpl.waitFor"));
-
-    /**
-     * How near the top of a waiting stack an idle place must be. The idle places are where a worker
-     * waits for work (its queue's poll, the reserved-thread wait): a few frames of lock and queue code
-     * above them. Deeper down, the same class is only where the thread came from: a Jetty request
-     * handler running on a reserved thread has ReservedThreadExecutor at the bottom of its stack while
-     * it waits for the application's lock, which is contention (VirtualThreadServerTest's platform run).
-     */
-    static final int IDLE_PLACE_DEPTH = 12;
+    private static final List<IdlePlaces.Place> END_WAITS = List.of(
+            new IdlePlaces.Place("thread-join", "java.lang.Thread.join"),
+            new IdlePlaces.Place("process-wait", "java.lang.ProcessImpl.waitFor"));
 
     /** Parses the two options; a bad pattern is an {@link IllegalArgumentException} naming the option. */
     public static WaitClassifier of(String idleRegex, String contentionRegex) {
@@ -156,7 +128,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
     /**
      * What one waiting stack says: whether a frame matches {@code --contention} or {@code --idle}, whether
      * it is lockscope's or JFR's own, which {@link #END_WAITS} (bit by rule) and which idle place (null
-     * for none) are among its {@link #IDLE_PLACE_DEPTH} innermost frames.
+     * for none) are among its {@link IdlePlaces#DEPTH} innermost frames.
      */
     private record StackFacts(boolean contentionFrame, boolean idleFrame, boolean lockscopesOwn, int endWaits,
                               String idleRule) {
@@ -174,21 +146,14 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             own |= function.startsWith("dev.lockscope.agent.") || function.startsWith("jdk.jfr.");
             functions.add(function);
         }
-        List<String> near = functions.subList(0, Math.min(IDLE_PLACE_DEPTH, functions.size()));
+        List<String> near = functions.subList(0, Math.min(IdlePlaces.DEPTH, functions.size()));
         int endWaits = 0;
         for (int rule = 0; rule < END_WAITS.size(); rule++) {
-            if (atPlace(END_WAITS.get(rule), near)) {
+            if (IdlePlaces.atPlace(END_WAITS.get(rule), near)) {
                 endWaits |= 1 << rule;
             }
         }
-        String idleRule = null;
-        for (IdleFrame rule : IDLE_FRAMES) {
-            if (atPlace(rule, near)) {
-                idleRule = rule.rule();
-                break;
-            }
-        }
-        return new StackFacts(contentionFrame, idleFrame, own, endWaits, idleRule);
+        return new StackFacts(contentionFrame, idleFrame, own, endWaits, IdlePlaces.ruleOf(functions));
     }
 
     /**
@@ -200,15 +165,6 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
     static boolean isClassInitialisation(LockMetrics lock) {
         return lock.className().equals("[I") && !lock.firstFrames().isEmpty()
                 && !FrameFormat.function(lock.firstFrames().get(0)).startsWith("java.lang.Object.wait");
-    }
-
-    private static boolean atPlace(IdleFrame place, List<String> functions) {
-        for (String function : functions) {
-            if (function.contains(place.frame())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

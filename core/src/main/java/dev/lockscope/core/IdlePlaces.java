@@ -1,0 +1,69 @@
+package dev.lockscope.core;
+
+import java.util.List;
+
+/**
+ * Where a thread waits for work rather than for a lock: the queue polls of the JDK's and Jetty's pools,
+ * a pool's termination, a selector, reference queues. One definition for the agent, which records the
+ * parks of a blocker first parked on at such a place without stacks and without its unparks' stacks,
+ * and for the report's wait classifier, which lists such waits as idle and leaves them out of owner blame.
+ */
+public final class IdlePlaces {
+    private IdlePlaces() {
+    }
+
+    /** A named idle place: a waiting frame's {@code package.Class.method} containing {@code frame}. */
+    public record Place(String rule, String frame) {
+    }
+
+    public static final List<Place> PLACES = List.of(
+            new Place("pool-queue", "java.util.concurrent.ThreadPoolExecutor.getTask"),
+            new Place("termination-wait", ".awaitTermination"),
+            new Place("scheduler-queue", "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take"),
+            new Place("fork-join-idle", "java.util.concurrent.ForkJoinPool.awaitWork"),
+            new Place("selector", "sun.nio.ch.SelectorImpl.select"),
+            new Place("latch-await", "java.util.concurrent.CountDownLatch.await"),
+            // Cleaners and the JVM's reference handler, waiting in remove() or enqueuing: housekeeping, not the program's locks
+            new Place("reference-queue", "java.lang.ref.ReferenceQueue."),
+            new Place("jetty-idle-pool", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll"),
+            new Place("jetty-reserved-thread", "org.eclipse.jetty.util.thread.ReservedThreadExecutor"),
+            // Jetty 12's VirtualThreadPool keeps one thread waiting on a condition to keep the JVM alive
+            new Place("jetty-keepalive", "org.eclipse.jetty.util.thread.VirtualThreadPool$1.run"),
+            // java.util.Timer's thread waiting (Object.wait) for its next task
+            new Place("timer-queue", "java.util.TimerThread.mainLoop"));
+
+    /**
+     * How near the top of a waiting stack an idle place must be. The idle places are where a worker
+     * waits for work (its queue's poll, the reserved-thread wait): a few frames of lock and queue code
+     * above them. Deeper down, the same class is only where the thread came from: a Jetty request
+     * handler running on a reserved thread has ReservedThreadExecutor at the bottom of its stack while
+     * it waits for the application's lock, which is contention (VirtualThreadServerTest's platform run).
+     */
+    public static final int DEPTH = 12;
+
+    /**
+     * The rule of the first idle place among the innermost {@link #DEPTH} frames of a waiting stack, or null
+     * when the stack waits at none. The frames are functions ({@code package.Class.method}) or frames with
+     * their line ({@code package.Class.method:line}, as the agent has them): no place holds a colon, so the
+     * line changes no match, and the agent classifies its strings without building new ones.
+     */
+    public static String ruleOf(List<String> functionsInnermostFirst) {
+        List<String> near = functionsInnermostFirst.subList(0, Math.min(DEPTH, functionsInnermostFirst.size()));
+        for (int p = 0; p < PLACES.size(); p++) { // index loops: the agent calls this once per new blocker
+            if (atPlace(PLACES.get(p), near)) {
+                return PLACES.get(p).rule();
+            }
+        }
+        return null;
+    }
+
+    /** Whether one of {@code functions} is at {@code place}. */
+    public static boolean atPlace(Place place, List<String> functions) {
+        for (int i = 0; i < functions.size(); i++) {
+            if (functions.get(i).contains(place.frame())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

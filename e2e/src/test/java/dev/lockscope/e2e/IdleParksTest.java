@@ -1,0 +1,81 @@
+package dev.lockscope.e2e;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 14: the parks of a blocker first parked on where a worker waits for work are recorded as
+ * {@code lockscope.IdlePark}, without a stack, and their unparks not at all; a contended lock in the same
+ * run keeps its stacks and unparks. The report still calls the pool's waits idle (rule pool-queue) from the
+ * blocker's first stack, and the wall profile puts the idle time under that stack, labelled as such.
+ */
+class IdleParksTest {
+    private static final String CONDITION = "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject";
+
+    @Test
+    void idleWorkersParkWithoutStacksAndContendedLocksKeepThem() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "idle-parks").toAbsolutePath());
+        Path jfr = dir.resolve("trickle.jfr");
+        Files.deleteIfExists(jfr);
+        Proc record = Proc.lockscope(dir, 180, "record", "--no-html", "-o", jfr.toString(), "--",
+                Proc.JAVA, "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
+                IdleTrickleMain.class.getName());
+        assertThat(record.exitCode()).as(record.err()).isZero();
+
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        Set<String> idleBlockers = new HashSet<>();
+        int idleParks = 0;
+        for (RecordedEvent e : events) {
+            if (e.getEventType().getName().equals("lockscope.IdlePark")) {
+                idleParks++;
+                assertThat(e.getStackTrace()).as("an idle park's stack").isNull();
+                assertThat(e.getLong("ownerTid")).isZero();
+                idleBlockers.add(blocker(e));
+            }
+        }
+        // two workers, 200 tasks 2 ms apart: nearly every task wakes a parked worker
+        assertThat(idleParks).as("idle parks").isGreaterThan(100);
+        assertThat(idleBlockers).as("the pool queue's condition").anyMatch(b -> b.startsWith(CONDITION + "@"));
+        int contendedParks = 0;
+        int contendedUnparks = 0;
+        for (RecordedEvent e : events) {
+            String name = e.getEventType().getName();
+            // the contenders' lock, told by its threads: the pool's own ReentrantLocks (its main lock, its queue's
+            // take lock) may be parked on too, by main or a worker, and are not this check's subject
+            if (name.equals("lockscope.Unpark")) {
+                assertThat(idleBlockers).as("an unpark of an idle blocker").doesNotContain(blocker(e));
+                contendedUnparks += e.getString("targetName").startsWith("contender-") ? 1 : 0;
+            } else if (name.equals("lockscope.Park") && e.getThread().getJavaName().startsWith("contender-")
+                    && e.getString("blockerClass").startsWith("java.util.concurrent.locks.ReentrantLock$")) {
+                contendedParks++;
+                assertThat(e.getStackTrace()).as("a contended park's stack").isNotNull();
+                assertThat(e.getStackTrace().getFrames()).anyMatch(f -> f.getMethod().getType().getName().equals(IdleTrickleMain.class.getName()));
+            }
+        }
+        assertThat(contendedParks).as("parks on the contended lock").isGreaterThan(20);
+        assertThat(contendedUnparks).as("unparks of the contended lock").isGreaterThan(20);
+
+        Proc text = Proc.lockscope(dir, 120, "report", jfr.toString());
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).as(text.out()).containsPattern("\\n  pool-#-thread-# +[0-9.]+ s in [0-9]+ waits? +\\(rule pool-queue\\)");
+
+        Proc wall = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--wall", "--format", "collapsed");
+        assertThat(wall.exitCode()).as(wall.err()).isZero();
+        assertThat(wall.out()).as(wall.out()).containsPattern(
+                "ThreadPoolExecutor\\.getTask;[^ ]*\\[parked on " + java.util.regex.Pattern.quote(CONDITION)
+                        + ", idle: first park's stack\\] [0-9]+\\n");
+    }
+
+    private static String blocker(RecordedEvent e) {
+        return e.getString("blockerClass") + "@" + e.getInt("blockerHash");
+    }
+}
