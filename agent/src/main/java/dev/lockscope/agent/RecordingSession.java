@@ -235,8 +235,7 @@ final class RecordingSession {
         }
         // blockers the GC collected: one row per site, which the table's site row sums with the live ones
         for (CollectedTally c : parks.collected()) {
-            List<String> frames = Arrays.asList(c.firstFrames());
-            locks.add(new LockMetrics(LockKind.PARK, c.className(), LockSites.siteOf(frames), c.firstThread(), frames,
+            locks.add(new LockMetrics(LockKind.PARK, c.className(), c.site(), c.firstThread(), Arrays.asList(c.firstFrames()),
                     c.tally(), execNanos, c.objects()));
         }
         return locks;

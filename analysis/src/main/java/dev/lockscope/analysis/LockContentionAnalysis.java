@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The park-contention metrics of seed 000 §3.7 from a recording, per lock:
@@ -64,6 +65,10 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     private final Map<LockWaits, LockWaits> siteUnionOf = new HashMap<>();
     /** The latest {@code lockscope.LockSummary} of each blocker: exact totals, recorded parks or not. */
     private final Map<LockKey, LockSummary> summaries = new HashMap<>();
+    /** The latest summary of each site's blockers the GC collected, by {@link LockSites#keyOf}. */
+    private final Map<String, LockSummary> collectedSummaries = new HashMap<>();
+    /** The latest batch of summaries: the agent's snapshot the report prints, as its table at exit did. */
+    private long latestBatch;
     private long held;
     private LockContention result;
 
@@ -94,9 +99,15 @@ public final class LockContentionAnalysis implements RecordingVisitor {
 
     @Override
     public void lockSummary(LockSummary s) {
-        if (s.collectionThreshold() == options.collectionThreshold()) {
-            summaries.merge(new LockKey(s.blockerClass(), s.blockerHash()), s,
-                    (a, b) -> b.timeNanos() >= a.timeNanos() ? b : a);
+        if (s.collectionThreshold() != options.collectionThreshold()) {
+            return;
+        }
+        latestBatch = Math.max(latestBatch, s.batch());
+        if (s.isCollected()) {
+            collectedSummaries.merge(LockSites.keyOf(LockKind.PARK, s.blockerClass(), LockSites.siteOf(s.firstFrames())), s,
+                    (a, b) -> b.isLaterThan(a) ? b : a);
+        } else {
+            summaries.merge(new LockKey(s.blockerClass(), s.blockerHash()), s, (a, b) -> b.isLaterThan(a) ? b : a);
         }
     }
 
@@ -163,8 +174,23 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     @Override
     public void finish(RecordingInfo info) {
         long total = info.durationNanos();
-        List<LockMetrics> collected = new ArrayList<>(summarized(summaries, total));
+        // The latest batch of summaries holds every blocker then live, and per site the blockers the GC had
+        // collected: a blocker summarized in an earlier batch only, or never but with recorded parks, at a
+        // site with collected ones was collected and is in its site's sum (not counted again)
         blockers.keySet().removeAll(summaries.keySet());
+        collectedSummaries.values().removeIf(s -> s.batch() != latestBatch);
+        summaries.values().removeIf(s -> s.batch() != latestBatch && collectedSummaries.containsKey(
+                LockSites.keyOf(LockKind.PARK, s.blockerClass(), LockSites.siteOf(s.firstFrames()))));
+        List<LockMetrics> collected = new ArrayList<>(summarized(summaries.values(), total));
+        collected.addAll(summarized(collectedSummaries.values(), total));
+        Set<LockWaits> sitesWithCollected = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (String key : collectedSummaries.keySet()) {
+            LockWaits site = siteUnions.get(key);
+            if (site != null) {
+                sitesWithCollected.add(site);
+            }
+        }
+        blockers.values().removeIf(lock -> sitesWithCollected.contains(siteUnionOf.get(lock)));
         for (Map<LockKey, LockWaits> locks : List.of(blockers, monitors, waitLocks)) {
             for (LockWaits l : locks.values()) {
                 LockMetrics m = l.metrics(total);
@@ -184,6 +210,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
                 unionRealTime.put(key, m.realTimeNanos());
             }
         });
+        // the agent measured the union of such a site's waits, short ones included
+        collectedSummaries.forEach((key, s) -> unionRealTime.put(key, s.siteRealTimeNanos()));
         siteUnions.clear();
         siteUnionOf.clear();
         List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);
@@ -207,16 +235,19 @@ public final class LockContentionAnalysis implements RecordingVisitor {
      * The park blockers from the agent's summaries, which count every park (a recording threshold
      * leaves short parks out of the events): the same numbers the agent's table printed at exit.
      */
-    private static List<LockMetrics> summarized(Map<LockKey, LockSummary> summaries, long totalExecutionNanos) {
-        List<LockSummary> ordered = new ArrayList<>(summaries.values());
-        ordered.sort(Comparator.comparing(LockSummary::blockerClass).thenComparingInt(LockSummary::blockerHash));
+    private static List<LockMetrics> summarized(java.util.Collection<LockSummary> summaries, long totalExecutionNanos) {
+        List<LockSummary> ordered = new ArrayList<>(summaries);
+        ordered.sort(Comparator.comparing(LockSummary::blockerClass).thenComparingInt(LockSummary::blockerHash)
+                .thenComparing(s -> LockSites.siteOf(s.firstFrames())));
         List<LockMetrics> out = new ArrayList<>(ordered.size());
         for (LockSummary s : ordered) {
             if (s.collecting()) {
                 ParkTally tally = ParkTally.of(s.collectionThreshold(), s.timesParked(), s.parkedNow(), s.peakParked(),
                         s.threadTimeNanos(), s.realTimeNanos(), 0, s.lifeTimeNanos(), true);
-                out.add(new LockMetrics(LockKind.PARK, s.blockerClass(), Integer.toHexString(s.blockerHash()),
-                        s.firstThread(), s.firstFrames(), tally, totalExecutionNanos));
+                // collected blockers: one row of their site, which sums it with the live ones
+                out.add(new LockMetrics(LockKind.PARK, s.blockerClass(),
+                        s.isCollected() ? LockSites.siteOf(s.firstFrames()) : Integer.toHexString(s.blockerHash()),
+                        s.firstThread(), s.firstFrames(), tally, totalExecutionNanos, Math.max(1, s.collectedObjects())));
             }
         }
         return out;

@@ -1,6 +1,7 @@
 package dev.lockscope.analysis;
 
 import dev.lockscope.agent.boot.BlockerRegistry;
+import dev.lockscope.agent.boot.CollectedTally;
 import dev.lockscope.agent.boot.LockSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.analysis.model.RecordingReader;
@@ -10,8 +11,11 @@ import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.ref.WeakReference;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
@@ -86,5 +90,91 @@ class LiveSummaryAgreementTest {
         assertThat(reported.realTimeNanos()).isEqualTo(t.realTimeNanos);
         assertThat(reported.tally().lifeTimeNanos()).isEqualTo(t.lifeTimeNanos());
         assertThat(reported.firstThread()).isEqualTo(live.record().firstThread());
+    }
+
+    /** Its own class: the blockers of one site, one per "request", that the GC collects. */
+    static final class RequestMutex {
+    }
+
+    /**
+     * A site of fresh blockers, each parked on once (shorter than the threshold: no events), summarized live
+     * at one chunk end and collected before the next: the recording's last batch has them only in the site's
+     * collected sum, beside the site's live ones, and the report's site row is that batch's, not the earlier
+     * summaries of the same blockers counted again.
+     */
+    @Test
+    void aSiteWhoseBlockersWereCollectedBetweenTwoBatchesIsReportedFromTheLastOne() throws Exception {
+        BlockerRegistry.configure(0, 1_000);
+        ParkHooks.activate();
+        Path file = dir.resolve("collected.jfr");
+        List<Object> kept = new ArrayList<>();
+        try (Recording recording = new Recording()) {
+            recording.enable("lockscope.Park").withThreshold(Duration.ofMillis(50)).withStackTrace();
+            recording.enable("lockscope.LockSummary").with("period", "endChunk");
+            recording.start();
+            List<WeakReference<Object>> first = parkOnFresh(10, kept);
+            try (Recording rotation = new Recording()) {
+                rotation.start(); // a chunk end: the first batch has the ten, live
+            }
+            kept.clear();
+            for (int i = 0; i < 200 && collectedParks() < 10; i++) {
+                System.gc();
+                Thread.sleep(10);
+                BlockerRegistry.dropCollected();
+            }
+            assertThat(first).allMatch(r -> r.get() == null);
+            parkOnFresh(5, kept);
+            recording.stop();
+            recording.dump(file);
+        }
+        LockSummaries.Snapshot last = LockSummaries.lastWritten();
+        long parks = 0;
+        long threadTime = 0;
+        int objects = 0;
+        for (LockSummaries.Entry e : last.entries()) {
+            if (e.record().className.equals(RequestMutex.class.getName())) {
+                parks += e.tally().timesParked;
+                threadTime += e.tally().threadTimeNanos;
+                objects++;
+            }
+        }
+        for (CollectedTally c : last.collected()) {
+            if (c.className().equals(RequestMutex.class.getName())) {
+                parks += c.tally().timesParked;
+                threadTime += c.tally().threadTimeNanos;
+                objects += c.objects();
+            }
+        }
+        assertThat(objects).isEqualTo(15);
+        assertThat(parks).isEqualTo(15);
+
+        LockContentionAnalysis analysis = new LockContentionAnalysis(new ContentionOptions(0, 0));
+        RecordingReader.read(file, analysis);
+        LockMetrics site = analysis.result().sites().stream()
+                .filter(m -> m.className().equals(RequestMutex.class.getName())).findFirst().orElseThrow();
+        assertThat(site.instances()).isEqualTo(15);
+        assertThat(site.timesParked()).isEqualTo(parks);
+        assertThat(site.threadTimeNanos()).isEqualTo(threadTime);
+        assertThat(kept).hasSize(5);
+    }
+
+    /** The parks of the site's collected blockers the registry has dropped so far. */
+    private static long collectedParks() {
+        return LockSummaries.snapshot().collected().stream().filter(c -> c.className().equals(RequestMutex.class.getName()))
+                .mapToLong(c -> c.tally().timesParked).sum();
+    }
+
+    /** Parks once, 100 µs, on each of {@code n} new blockers from one place; {@code kept} holds them. */
+    private static List<WeakReference<Object>> parkOnFresh(int n, List<Object> kept) {
+        List<WeakReference<Object>> refs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Object blocker = new RequestMutex();
+            Object token = ParkHooks.parkBegin(blocker, 100_000, 0);
+            LockSupport.parkNanos(100_000);
+            ParkHooks.parkEnd(token);
+            kept.add(blocker);
+            refs.add(new WeakReference<>(blocker));
+        }
+        return refs;
     }
 }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,6 +67,37 @@ class ExitTableMatchesReportTest {
             Matcher parks = Pattern.compile("times parked (\\d+)").matcher(block);
             return parks.find() && Long.parseLong(parks.group(1)) > 100;
         });
+    }
+
+    /**
+     * The lock-table demo under a threshold: most of its entry mutexes are collected and dropped while it
+     * runs and most of their parks are shorter than the threshold, so the report has them only from the
+     * agent's summary of the site's collected blockers; it prints the site's exit numbers all the same.
+     */
+    @Test
+    void aThresholdRecordingOfASiteOfCollectedObjectsPrintsTheAgentsExitNumbers() throws Exception {
+        Path jfr = dir.resolve("table-threshold.jfr");
+        String exitTable = exitTable("file=" + jfr + ",threshold=1ms,report=full", "lock-table", "--threads", "16",
+                "--seconds", "2");
+        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());
+        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
+        for (String site : List.of("LockTableEntries.lockEntry:", "LockTableEntries.audit:")) {
+            assertThat(siteCounts(report.out(), site)).as("%s\nexit table:\n%s\nreport:\n%s", site, exitTable, report.out())
+                    .isNotEmpty().isEqualTo(siteCounts(exitTable, site));
+        }
+        assertThat(siteNumber(exitTable, "LockTableEntries.lockEntry:", "times parked (\\d+)")).as(exitTable).isGreaterThan(500);
+    }
+
+    /** The times parked and thread-time lines of the park site with {@code frame} in its first stack, or "". */
+    private static String siteCounts(String table, String frame) {
+        Matcher block = Pattern.compile("\\[\\d+] park .*\\n((?:    .*\\n)+)").matcher(table);
+        while (block.find()) {
+            Matcher counts = Pattern.compile("    times parked .*\\n    thread-time .*\\n").matcher(block.group(1));
+            if (block.group(1).contains(frame) && counts.find()) {
+                return counts.group();
+            }
+        }
+        return "";
     }
 
     /** The real-time in ms of the park site whose detail block has {@code frame} in its first stack, or -1. */

@@ -85,7 +85,7 @@ public final class BlockerRegistry {
     }
 
     /** Drops the records whose blockers the GC collected and queued since the last call. */
-    static void dropCollected() {
+    public static void dropCollected() {
         Reference<?> collected;
         while ((collected = COLLECTED.poll()) != null) {
             remove((BlockerRecord.WeakKey) collected);

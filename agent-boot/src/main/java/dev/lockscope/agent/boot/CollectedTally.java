@@ -1,6 +1,10 @@
 package dev.lockscope.agent.boot;
 
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockSites;
 import dev.lockscope.core.ParkTally;
+
+import java.util.Arrays;
 
 /**
  * The final tallies of one lock site's blockers that the GC collected and the registry dropped, summed
@@ -31,6 +35,16 @@ public record CollectedTally(String className, int objects, long collectionThres
                 Math.max(peakParked, t.peakParked), threadTimeNanos + t.threadTimeNanos, realTimeNanos + t.realTimeNanos,
                 Math.min(firstTime, t.firstTime), lives + t.lifeTimeNanos(),
                 earlier ? r.firstThread() : firstThread, earlier ? r.sharedFirstFrames() : firstFrames);
+    }
+
+    /** The lock site, {@code at Frame.method:line} ({@link LockSites#siteOf}): that of every blocker summed here. */
+    public String site() {
+        return LockSites.siteOf(Arrays.asList(firstFrames));
+    }
+
+    /** The key of the site's row in every table ({@link LockSites#keyOf}). */
+    public String siteKey() {
+        return LockSites.keyOf(LockKind.PARK, className, site());
     }
 
     /** As one tally: none parked now, its life the sum of the blockers' lives (Time(1) the earliest). */

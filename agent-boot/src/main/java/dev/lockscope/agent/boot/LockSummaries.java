@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Snapshots of the live per-blocker tallies, and the {@link LockSummaryEvent}s written from them at
@@ -28,6 +29,8 @@ public final class LockSummaries {
     }
 
     private static volatile Snapshot lastWritten;
+    /** Writes of summaries so far: each one's events carry its number. */
+    private static final AtomicLong BATCHES = new AtomicLong();
     /** Continuous mode: drop the records of collected blockers once their last summary is written. */
     private static volatile boolean freeCollected;
     private static boolean registered;
@@ -99,6 +102,27 @@ public final class LockSummaries {
         freeCollected = on;
     }
 
+    private static void commit(String className, int identityHash, ParkTally t, String firstThread, String[] firstFrames,
+                               int collectedObjects, long siteRealTimeNanos, long batch) {
+        LockSummaryEvent ev = new LockSummaryEvent();
+        ev.blockerClass = className;
+        ev.blockerHash = identityHash;
+        ev.collectionThreshold = t.collectionThreshold;
+        ev.collecting = t.collecting;
+        ev.timesParked = t.timesParked;
+        ev.parkedNow = t.parkedNow;
+        ev.peakParked = t.peakParked;
+        ev.threadTimeNanos = t.threadTimeNanos;
+        ev.realTimeNanos = t.realTimeNanos;
+        ev.lifeTimeNanos = t.lifeTimeNanos();
+        ev.firstThread = firstThread;
+        ev.firstFrames = String.join("\n", firstFrames);
+        ev.collectedObjects = collectedObjects;
+        ev.siteRealTimeNanos = siteRealTimeNanos;
+        ev.batch = batch;
+        ev.commit();
+    }
+
     /** The snapshot the latest summary events were written from, or null. */
     public static Snapshot lastWritten() {
         return lastWritten;
@@ -111,25 +135,18 @@ public final class LockSummaries {
                 return;
             }
             Snapshot s = snapshot();
+            long batch = BATCHES.incrementAndGet();
             for (Entry e : s.entries()) {
                 ParkTally t = e.tally();
                 if (t.timesParked == 0) {
                     continue;
                 }
-                LockSummaryEvent ev = new LockSummaryEvent();
-                ev.blockerClass = e.record().className;
-                ev.blockerHash = e.record().identityHash;
-                ev.collectionThreshold = t.collectionThreshold;
-                ev.collecting = t.collecting;
-                ev.timesParked = t.timesParked;
-                ev.parkedNow = t.parkedNow;
-                ev.peakParked = t.peakParked;
-                ev.threadTimeNanos = t.threadTimeNanos;
-                ev.realTimeNanos = t.realTimeNanos;
-                ev.lifeTimeNanos = t.lifeTimeNanos();
-                ev.firstThread = e.record().firstThread();
-                ev.firstFrames = String.join("\n", e.record().firstFrames());
-                ev.commit();
+                commit(e.record().className, e.record().identityHash, t, e.record().firstThread(),
+                        e.record().firstFrames(), 0, 0, batch);
+            }
+            for (CollectedTally c : s.collected()) {
+                commit(c.className(), 0, c.tally(), c.firstThread(), c.firstFrames(), c.objects(),
+                        s.siteRealTimes().getOrDefault(c.siteKey(), 0L), batch);
             }
             lastWritten = s;
             if (freeCollected) {

@@ -14,8 +14,10 @@ import jdk.jfr.Timespan;
  * The exact seed 000 tally of one blocker, from the agent's live counters, written at the end of every
  * chunk (JFR's {@code endChunk} period: at every rotation and when the recording stops), so the last
  * one of each blocker in a recording holds the totals of the whole run, however many parks the
- * recording threshold left out. {@code lockscope report} prints these, and the agent's table at exit
- * prints the very snapshot the final ones were written from.
+ * recording threshold left out. With them, one per lock site, the summed tallies of the site's
+ * blockers the GC collected (whose records the agent dropped): each write is one batch, which holds
+ * every blocker then live and every collected one, so {@code lockscope report} reads the latest batch,
+ * and the agent's table at exit prints the very snapshot the final one was written from.
  */
 @Name(EventNames.LOCK_SUMMARY)
 @Label("Lock Summary")
@@ -67,4 +69,18 @@ public final class LockSummaryEvent extends jdk.jfr.Event {
     @Label("First Frames")
     @Description("Its call chain, innermost first, one package.Class.method:line per line")
     public String firstFrames;
+
+    @Label("Collected Objects")
+    @Description("0 for one blocker's tally; N for the summed tallies of N blockers of one lock site that the GC "
+            + "collected (blocker hash 0; first thread and frames of the earliest)")
+    public int collectedObjects;
+
+    @Label("Site Real-Time")
+    @Description("With collected objects: the site's real-time, the union of the waits of all its objects, live ones included")
+    @Timespan(Timespan.NANOSECONDS)
+    public long siteRealTimeNanos;
+
+    @Label("Batch")
+    @Description("The agent's write of summaries this one belongs to, counting from 1")
+    public long batch;
 }

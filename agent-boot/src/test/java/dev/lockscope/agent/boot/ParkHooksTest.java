@@ -169,10 +169,8 @@ class ParkHooksTest {
         assertThat(c.tally().realTimeNanos).as("one at a time: real-time is thread-time").isEqualTo(threadTime);
         assertThat(c.firstFrames()).isNotEmpty(); // (the hooks' own package is cut from stacks: parkHere is not in it)
         assertThat(c.firstThread()).isEqualTo(Thread.currentThread().getName());
-        String key = dev.lockscope.core.LockSites.keyOf(dev.lockscope.core.LockKind.PARK, RequestMutex.class.getName(),
-                dev.lockscope.core.LockSites.siteOf(java.util.Arrays.asList(c.firstFrames())));
         assertThat(s.collected()).contains(c);
-        assertThat(s.siteRealTimes().get(key)).as("the site's union, its objects all gone").isEqualTo(threadTime);
+        assertThat(s.siteRealTimes().get(c.siteKey())).as("the site's union, its objects all gone").isEqualTo(threadTime);
     }
 
     /** Parks once on each of {@code n} new blockers, one at a time; returns their summed thread-time. */

@@ -148,7 +148,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
 
     @Override
     public void lockSummary(LockSummary s) {
-        if (!s.firstFrames().isEmpty()) {
+        if (!s.isCollected() && !s.firstFrames().isEmpty()) {
             firstStacks.put(new Blocker(s.blockerClass(), s.blockerHash()), s.firstFrames());
         }
     }

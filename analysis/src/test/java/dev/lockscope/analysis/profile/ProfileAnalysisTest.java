@@ -67,7 +67,7 @@ class ProfileAnalysisTest {
         a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 40 * MS, 100 * MS, 1, 2, false, 0, null, 0, 0, List.of(), true));
         a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 110 * MS, 150 * MS, 2, 3, false, 0, null, 0, 0, List.of(), true));
         a.lockSummary(new dev.lockscope.analysis.model.LockSummary(200 * MS, queue, 0x2c, 0, true, 3, 0, 1, 130 * MS,
-                130 * MS, 200 * MS, "worker", poll));
+                130 * MS, 200 * MS, "worker", poll, 0, 0, 1));
         a.finish(new RecordingInfo(null, 0, 200 * MS, Map.of()));
         Map<List<String>, Long> edges = a.result().tree(true, "worker").edgeWeights();
         List<String> path = List.of("java.lang.Thread.run", "java.util.concurrent.ThreadPoolExecutor.getTask",
