@@ -210,8 +210,16 @@ public final class LockContentionAnalysis implements RecordingVisitor {
                 unionRealTime.put(key, m.realTimeNanos());
             }
         });
-        // the agent measured the union of such a site's waits, short ones included
-        collectedSummaries.forEach((key, s) -> unionRealTime.put(key, s.siteRealTimeNanos()));
+        // where the agent measured a site's union (its summaries carry it), that one: it has the waits shorter
+        // than the threshold, which the recorded events lack, and it is the number the agent's table printed
+        for (Map<?, LockSummary> batch : List.of(summaries, collectedSummaries)) {
+            for (LockSummary s : batch.values()) {
+                if (s.batch() == latestBatch && s.siteRealTimeNanos() > 0) {
+                    unionRealTime.put(LockSites.keyOf(LockKind.PARK, s.blockerClass(), LockSites.siteOf(s.firstFrames())),
+                            s.siteRealTimeNanos());
+                }
+            }
+        }
         siteUnions.clear();
         siteUnionOf.clear();
         List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);

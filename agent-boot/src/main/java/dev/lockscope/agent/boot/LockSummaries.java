@@ -141,8 +141,9 @@ public final class LockSummaries {
                 if (t.timesParked == 0) {
                     continue;
                 }
+                SiteUnion site = e.record().site();
                 commit(e.record().className, e.record().identityHash, t, e.record().firstThread(),
-                        e.record().firstFrames(), 0, 0, batch);
+                        e.record().firstFrames(), 0, site == null ? 0 : s.siteRealTimes().getOrDefault(site.key, 0L), batch);
             }
             for (CollectedTally c : s.collected()) {
                 commit(c.className(), 0, c.tally(), c.firstThread(), c.firstFrames(), c.objects(),

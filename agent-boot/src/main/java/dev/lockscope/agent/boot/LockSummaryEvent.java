@@ -76,7 +76,8 @@ public final class LockSummaryEvent extends jdk.jfr.Event {
     public int collectedObjects;
 
     @Label("Site Real-Time")
-    @Description("With collected objects: the site's real-time, the union of the waits of all its objects, live ones included")
+    @Description("The real-time of the blocker's lock site (the union of the waits of all its objects, collected ones "
+            + "included), as the agent's table prints it; 0 when the site was not measured")
     @Timespan(Timespan.NANOSECONDS)
     public long siteRealTimeNanos;
 

@@ -10,8 +10,8 @@ import java.util.List;
  *
  * @param timeNanos         when it was written
  * @param collectedObjects  0 for one blocker; else the number of collected blockers summed (blockerHash 0)
- * @param siteRealTimeNanos with collected objects: the site's real-time as the agent measured it, the union
- *                          of the waits of all its objects, live ones included
+ * @param siteRealTimeNanos the real-time of the blocker's lock site as the agent measured it (the union of the
+ *                          waits of all its objects, short ones and collected ones included); 0 if not measured
  * @param batch             the agent's write of summaries it belongs to (1, 2, ...; 0 from agents before
  *                          batches): the latest batch holds every blocker then live and every collected one
  */
