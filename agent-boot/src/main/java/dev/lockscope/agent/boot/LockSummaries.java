@@ -78,8 +78,9 @@ public final class LockSummaries {
                 siteLastTimes.merge(site, tally.lastTime, Math::max);
             }
         }
-        // read after the records: a blocker dropped in between counts in both (a snapshot taken while the
-        // program runs may be off by it), never in neither
+        // read after the records: a blocker dropped while this runs may count in both or, between its removal
+        // and its fold, in neither (a snapshot taken while the program runs may be off by it; the table and the
+        // summaries written from one snapshot agree all the same)
         List<CollectedTally> collected = new ArrayList<>();
         for (SiteUnion site : SiteUnion.all()) {
             CollectedTally c = site.collected();
