@@ -104,7 +104,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         }
         latestBatch = Math.max(latestBatch, s.batch());
         if (s.isCollected()) {
-            collectedSummaries.merge(LockSites.keyOf(LockKind.PARK, s.blockerClass(), LockSites.siteOf(s.firstFrames())), s,
+            collectedSummaries.merge(s.siteKey(), s,
                     (a, b) -> b.isLaterThan(a) ? b : a);
         } else {
             summaries.merge(new LockKey(s.blockerClass(), s.blockerHash()), s, (a, b) -> b.isLaterThan(a) ? b : a);
@@ -179,8 +179,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         // site with collected ones was collected and is in its site's sum (not counted again)
         blockers.keySet().removeAll(summaries.keySet());
         collectedSummaries.values().removeIf(s -> s.batch() != latestBatch);
-        summaries.values().removeIf(s -> s.batch() != latestBatch && collectedSummaries.containsKey(
-                LockSites.keyOf(LockKind.PARK, s.blockerClass(), LockSites.siteOf(s.firstFrames()))));
+        summaries.values().removeIf(s -> s.batch() != latestBatch && collectedSummaries.containsKey(s.siteKey()));
         List<LockMetrics> collected = new ArrayList<>(summarized(summaries.values(), total));
         collected.addAll(summarized(collectedSummaries.values(), total));
         Set<LockWaits> sitesWithCollected = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -215,8 +214,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         for (Map<?, LockSummary> batch : List.of(summaries, collectedSummaries)) {
             for (LockSummary s : batch.values()) {
                 if (s.batch() == latestBatch && s.siteRealTimeNanos() > 0) {
-                    unionRealTime.put(LockSites.keyOf(LockKind.PARK, s.blockerClass(), LockSites.siteOf(s.firstFrames())),
-                            s.siteRealTimeNanos());
+                    unionRealTime.put(s.siteKey(), s.siteRealTimeNanos());
                 }
             }
         }

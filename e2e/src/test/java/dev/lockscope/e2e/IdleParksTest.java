@@ -4,7 +4,6 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -23,12 +22,9 @@ class IdleParksTest {
 
     @Test
     void idleWorkersParkWithoutStacksAndContendedLocksKeepThem() throws Exception {
-        Path dir = Files.createDirectories(Path.of("target", "idle-parks").toAbsolutePath());
-        Path jfr = dir.resolve("trickle.jfr");
-        Files.deleteIfExists(jfr);
-        Proc record = Proc.lockscope(dir, 180, "record", "--no-html", "-o", jfr.toString(), "--",
-                Proc.JAVA, "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
-                IdleTrickleMain.class.getName());
+        Path jfr = Path.of("target", "idle-parks", "trickle.jfr").toAbsolutePath();
+        Path dir = jfr.getParent();
+        Proc record = Proc.record(jfr, 180, List.of(), Proc.TEST_CLASSES, IdleTrickleMain.class.getName());
         assertThat(record.exitCode()).as(record.err()).isZero();
 
         List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);

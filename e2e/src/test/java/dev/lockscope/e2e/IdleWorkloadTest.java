@@ -3,7 +3,6 @@ package dev.lockscope.e2e;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IdleWorkloadTest {
     @Test
     void aPoolWithNoLoadReportsNoContentionAndItsIdlePools() throws Exception {
-        Path dir = Files.createDirectories(Path.of("target", "idle-workload").toAbsolutePath());
-        Path jfr = dir.resolve("idle.jfr");
-        Files.deleteIfExists(jfr);
-        Proc record = Proc.lockscope(dir, 180, "record", "--no-html", "-o", jfr.toString(), "--",
-                Proc.JAVA, "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(),
-                IdlePoolMain.class.getName());
+        Path jfr = Path.of("target", "idle-workload", "idle.jfr").toAbsolutePath();
+        Path dir = jfr.getParent();
+        Proc record = Proc.record(jfr, 180, List.of(), Proc.TEST_CLASSES, IdlePoolMain.class.getName());
         assertThat(record.exitCode()).as(record.err()).isZero();
 
         Proc text = Proc.lockscope(dir, 120, "report", jfr.toString());

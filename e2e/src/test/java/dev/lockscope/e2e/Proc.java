@@ -55,6 +55,24 @@ final class Proc {
         return run(workDir, timeoutSeconds, cmd);
     }
 
+    /** This module's test classes, a class path for the workloads the tests define. */
+    static final String TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath().toString();
+
+    /**
+     * {@code lockscope record --no-html OPTIONS -o JFR -- java -cp CLASS_PATH MAIN ARGS}, run in {@code jfr}'s
+     * folder (made if missing), a recording left there by an earlier run deleted first.
+     */
+    static Proc record(Path jfr, int timeoutSeconds, List<String> options, String classPath, String main, String... args)
+            throws IOException, InterruptedException {
+        Files.createDirectories(jfr.getParent());
+        Files.deleteIfExists(jfr);
+        List<String> cmd = new ArrayList<>(List.of("record", "--no-html"));
+        cmd.addAll(options);
+        cmd.addAll(List.of("-o", jfr.toString(), "--", JAVA, "-cp", classPath, main));
+        cmd.addAll(List.of(args));
+        return lockscope(jfr.getParent(), timeoutSeconds, cmd.toArray(String[]::new));
+    }
+
     /** A demo workload in a JVM of {@link #JAVA}, with the agent when {@code agentArgs} is not null. */
     static List<String> demoCommand(String agentArgs, String... demoArgs) {
         List<String> cmd = new ArrayList<>(List.of(JAVA));

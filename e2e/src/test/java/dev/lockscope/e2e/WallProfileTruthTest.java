@@ -2,9 +2,9 @@ package dev.lockscope.e2e;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,11 +22,9 @@ class WallProfileTruthTest {
 
     @Test
     void wallSharesOfComputeSleepAndLockWaitMatchWhatTheThreadMeasured() throws Exception {
-        Path dir = Files.createDirectories(Path.of("target", "wall-profile").toAbsolutePath());
-        Path jfr = dir.resolve("split.jfr");
-        Files.deleteIfExists(jfr);
-        Proc record = Proc.lockscope(dir, 240, "record", "--no-html", "-o", jfr.toString(), "--",
-                Proc.JAVA, "-cp", Proc.BENCH_JAR.toString(), WORKLOAD, "20", "120", "80", "100");
+        Path jfr = Path.of("target", "wall-profile", "split.jfr").toAbsolutePath();
+        Path dir = jfr.getParent();
+        Proc record = Proc.record(jfr, 240, List.of(), Proc.BENCH_JAR.toString(), WORKLOAD, "20", "120", "80", "100");
         assertThat(record.exitCode()).as(record.err()).isZero();
         TruthLog truth = TruthLog.parse(record.out());
 
@@ -67,11 +65,10 @@ class WallProfileTruthTest {
         Proc version = Proc.run(Path.of("target").toAbsolutePath(), 60, java.util.List.of(Proc.JAVA, "-version"));
         org.junit.jupiter.api.Assumptions.assumeTrue(version.err().matches("(?s).*version \"(2[5-9]|[3-9]\\d)[\".].*"),
                 "jdk.CPUTimeSample needs JDK 25: " + version.err().lines().findFirst().orElse(""));
-        Path dir = Files.createDirectories(Path.of("target", "cpu-time-profile").toAbsolutePath());
-        Path jfr = dir.resolve("split.jfr");
-        Files.deleteIfExists(jfr);
-        Proc record = Proc.lockscope(dir, 240, "record", "--no-html", "--cpu-time", "--cpu-samples", "10ms", "-o",
-                jfr.toString(), "--", Proc.JAVA, "-cp", Proc.BENCH_JAR.toString(), WORKLOAD, "10", "120", "20", "20");
+        Path jfr = Path.of("target", "cpu-time-profile", "split.jfr").toAbsolutePath();
+        Path dir = jfr.getParent();
+        Proc record = Proc.record(jfr, 240, List.of("--cpu-time", "--cpu-samples", "10ms"), Proc.BENCH_JAR.toString(),
+                WORKLOAD, "10", "120", "20", "20");
         assertThat(record.exitCode()).as(record.err()).isZero();
         assertThat(record.err()).doesNotContain("no jdk.CPUTimeSample");
         Proc cpu = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--group", "split-worker");

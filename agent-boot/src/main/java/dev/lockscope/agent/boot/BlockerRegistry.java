@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * blockers are counted in {@link #untracked()} and otherwise only recorded as JFR events; a record over
  * the stack budget keeps its counters but no first stack. Records of blockers the GC has collected are
  * dropped at the next insert (their weak keys are queued by the GC), so a fresh lock per request does not
- * fill the registry; their final tallies are added to their site's ({@link SiteUnion#collected}), so the
+ * fill the registry; their final tallies are added to their site's ({@link SiteUnion#addCollected}), so the
  * table still counts every park on them. Lookups are lock-free ({@code ConcurrentHashMap.get}); only the first park on a new
  * blocker inserts, which may take the map's per-bin lock for the length of an insert.
  */
@@ -104,7 +104,7 @@ public final class BlockerRegistry {
         RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
         SiteUnion site = r.site();
         if (site != null) {
-            site.collected(r);
+            site.addCollected(r);
         }
     }
 

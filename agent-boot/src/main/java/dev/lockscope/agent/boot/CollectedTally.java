@@ -11,7 +11,7 @@ import java.util.Arrays;
  * as {@link dev.lockscope.core.LockSites} sums a site's objects: a program that takes a fresh lock per
  * request (the {@code lock-table} demo, a per-request future) drops thousands, and the table at exit
  * still counts every park on them. Immutable: a site swaps in the next one by compare-and-set
- * ({@link SiteUnion#collected}), so a snapshot never reads a half-added blocker.
+ * ({@link SiteUnion#addCollected}), so a snapshot never reads a half-added blocker.
  *
  * @param objects      blockers dropped
  * @param firstThread  thread of the first park on the first blocker dropped

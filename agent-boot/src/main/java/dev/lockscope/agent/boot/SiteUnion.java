@@ -49,6 +49,7 @@ public final class SiteUnion {
         }
     }
 
+    private static final long[] NONE_OPEN = new long[0];
     private static final ConcurrentHashMap<String, SiteUnion> SITES = new ConcurrentHashMap<>();
     private static final AtomicLong BYTES = new AtomicLong();
 
@@ -136,8 +137,8 @@ public final class SiteUnion {
      * collected it), once per blocker. Lock-free: dropping happens on the path of a first park on a new
      * blocker, in any thread, and a fresh lock per request drops one per request.
      */
-    void collected(BlockerRecord r) {
-        ParkTally t = r.snapshot(new long[0]); // nobody is parked on a collected blocker: it would be reachable
+    void addCollected(BlockerRecord r) {
+        ParkTally t = r.snapshot(NONE_OPEN); // nobody is parked on a collected blocker: it would be reachable
         if (!t.collecting || t.timesParked == 0) {
             return;
         }

@@ -1,5 +1,8 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockSites;
+
 import java.util.List;
 
 /**
@@ -23,6 +26,11 @@ public record LockSummary(long timeNanos, String blockerClass, int blockerHash, 
     /** Whether this sums collected blockers of a site rather than tallying one blocker. */
     public boolean isCollected() {
         return collectedObjects > 0;
+    }
+
+    /** The key of the lock site's row this summary counts in ({@link LockSites#keyOf}). */
+    public String siteKey() {
+        return LockSites.keyOf(LockKind.PARK, blockerClass, LockSites.siteOf(firstFrames));
     }
 
     /** Whether this was written after {@code other}: by batch, then by time. */
