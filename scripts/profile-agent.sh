@@ -8,7 +8,7 @@
 #
 #   scripts/profile-agent.sh [--workload lockCounter|queue-pipeline|syncCounter|h2|logback|log4j2|object-pool|http-server|derby]
 #                            [--agent JAR|none] [--agent-options OPTS] [--out DIR] [--java PATH]
-#                            [--interval NS] [--seconds N] [--skip N] [--jit]
+#                            [--interval NS] [--seconds N] [--skip N] [--warmup N] [--jit]
 #
 # --jit adds a third run with -XX:+LogCompilation and prints the C2 compile time per second of the
 # run and the longest C2 compiles with the bytecode they inlined (what the hooks cost the JIT).
@@ -16,7 +16,11 @@
 # seconds from --skip (default 3: JVM start, agent start and the 1 s warm-up) to the last full one,
 # i.e. the measured steady state, and a per-second line shows how much the JIT still compiles then.
 # http-server (Jetty) reaches its steady state only after about 30 s (the overhead harness warms it up that
-# long): profile it with --seconds 40 --skip 33, or the summary is of its warm-up.
+# long): profile it with --seconds 40 --skip 33, or the summary is of its warm-up; or with --warmup 30
+# --seconds 8 --skip 31, which also makes the workload's printed throughput that of the profiled seconds,
+# so the summary can print each cost in CPU microseconds per operation (compare a bare run's with
+# --agent none: the difference per cause is what the agent adds, wherever it is spent).
+# --warmup sets the library workloads' own warm-up (default 1 s; the JMH ones warm up 1 s).
 # Needs bench/target/lockscope-bench.jar and agent/target/lockscope-agent.jar
 # (mvn -B -q -o -pl agent,bench -am package -DskipTests). Profile a bare run with --agent none to
 # compare the shares. Python 3 is used for the summary.
@@ -30,6 +34,7 @@ java=java
 interval=1000000
 seconds=5
 skip=3
+warmup=1
 jit=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -41,8 +46,9 @@ while [[ $# -gt 0 ]]; do
     --interval) interval="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --skip) skip="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
     --jit) jit=1; shift ;;
-    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,26p' "$0" >&2; exit 2 ;;
   esac
 done
 bench="$here/bench/target/lockscope-bench.jar"
@@ -58,9 +64,9 @@ case "$workload" in
     threads=4; [[ "$workload" == uncontendedSync ]] && threads=1
     app=(-cp "$bench" org.openjdk.jmh.Main "LockMicroBenchmarks.$workload\$" -f 0 -t "$threads"
          -wi 1 -w 1s -i 1 -r "${seconds}s") ;;
-  queue-pipeline) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads queue-pipeline 4 1 "$seconds") ;;
-  h2|logback) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads "$workload" 8 1 "$seconds") ;;
-  log4j2|object-pool|http-server|derby) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads "$workload" 16 1 "$seconds") ;;
+  queue-pipeline) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads queue-pipeline 4 "$warmup" "$seconds") ;;
+  h2|logback) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads "$workload" 8 "$warmup" "$seconds") ;;
+  log4j2|object-pool|http-server|derby) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads "$workload" 16 "$warmup" "$seconds") ;;
   *) echo "profile-agent: unknown workload $workload" >&2; exit 2 ;;
 esac
 
@@ -84,9 +90,11 @@ for mode in cpu alloc; do
   grep -E "throughput:|^LockMicroBenchmarks" "$out/$workload-$label-$mode.log" | tail -1 >&2 || true
 done
 
-python3 - "$out/$workload-$label" "$skip" <<'EOF'
+throughput="$(grep -oE "throughput: [0-9.]+" "$out/$workload-$label-cpu.log" | tail -1 | cut -d' ' -f2 || true)"
+python3 - "$out/$workload-$label" "$skip" "${throughput:-0}" "$interval" <<'EOF'
 import collections, glob, re, sys
 prefix, skip = sys.argv[1], int(sys.argv[2])
+ops_per_s, interval_ns = float(sys.argv[3]), int(sys.argv[4])
 
 def load(path):
     stacks = []
@@ -138,7 +146,8 @@ def cause(frames):
         return 'agent startup'
     return 'application and everything else'
 
-def summary(title, stacks):
+def summary(title, stacks, ops=0):
+    """Shares per cause; with ops (operations in the seconds summed) also CPU microseconds per operation."""
     total = sum(n for _, n in stacks) or 1
     per = collections.Counter()
     selfc = collections.Counter()
@@ -146,9 +155,12 @@ def summary(title, stacks):
         per[cause(frames)] += n
         selfc[frames[-1]] += n
     print(f'\n== {title}, total {total}')
+    if ops:
+        print(f'   (CPU per operation: {total * interval_ns / 1000 / ops:.1f} us over {ops:.0f} operations)')
     for k, v in per.most_common():
         if v * 1000 >= total:
-            print(f'{100 * v / total:6.2f}%  {k}')
+            per_op = f'  {v * interval_ns / 1000 / ops:8.2f} us/op' if ops else ''
+            print(f'{100 * v / total:6.2f}%{per_op}  {k}')
     print('-- top frames (self)')
     for k, v in selfc.most_common(15):
         print(f'{100 * v / total:6.2f}%  {k[:140]}')
@@ -167,7 +179,10 @@ for i, path in enumerate(seconds):
     print(f'{i:6d} {total:8d} {100*c["jit"]/total:6.1f} {100*c["hooks"]/total:7.1f} {100*c["park"]/total:12.1f} {100*c["jfr"]/total:13.1f}')
     if skip <= i < len(seconds) - 1:
         steady += st
-summary(f'cpu samples, seconds {skip}..{len(seconds) - 2} (steady state)', steady)
+steady_seconds = max(0, len(seconds) - 1 - skip)
+# the workload's throughput is of its measured seconds; they are the steady ones only when --warmup ends
+# where --skip begins, which is the caller's to arrange (see the header)
+summary(f'cpu samples, seconds {skip}..{len(seconds) - 2} (steady state)', steady, ops_per_s * steady_seconds)
 summary('allocation (bytes), whole run', load(prefix + '-alloc.collapsed'))
 EOF
 

@@ -16,10 +16,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * nothing is added past {@code maxBytes} (nor past {@code maxBlockers} records). Parks on further new
  * blockers are counted in {@link #untracked()} and otherwise only recorded as JFR events; a record over
  * the stack budget keeps its counters but no first stack. Records of blockers the GC has collected are
- * dropped at the next insert (their weak keys are queued by the GC), so a fresh lock per request does not
- * fill the registry; their final tallies are added to their site's ({@link SiteUnion#addCollected}), so the
- * table still counts every park on them. Lookups are lock-free ({@code ConcurrentHashMap.get}); only the first park on a new
- * blocker inserts, which may take the map's per-bin lock for the length of an insert.
+ * dropped as the GC queues their weak keys, by lockscope's thread {@value #DROPPER_NAME}, so a fresh lock per
+ * request does not fill the registry; their final tallies are added to their site's
+ * ({@link SiteUnion#addCollected}), so the table still counts every park on them. Lookups are lock-free
+ * ({@code ConcurrentHashMap.get}); only the first park on a new blocker inserts, which may take the map's
+ * per-bin lock for the length of an insert. Nothing else on the park path locks: the reference queue's lock
+ * (which the JDK's Reference Handler takes for every key it queues) is taken by the dropper alone, and the
+ * bytes in use are computed from the map's size (striped counters), not kept in a counter every insert
+ * writes.
  */
 public final class BlockerRegistry {
     /**
@@ -30,10 +34,12 @@ public final class BlockerRegistry {
     /** The default of {@code maxBlockerMemory}: 16 MB, about 1% of a 2 GB heap. */
     public static final long DEFAULT_MAX_BYTES = 16L << 20;
 
+    static final String DROPPER_NAME = "lockscope-registry";
+
     private static final ConcurrentHashMap<Object, BlockerRecord> RECORDS = new ConcurrentHashMap<>(256);
     static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
     private static final AtomicLong UNTRACKED = new AtomicLong();
-    private static final AtomicLong RECORD_BYTES_IN_USE = new AtomicLong();
+    private static Thread dropper; // guarded by the class
     private static volatile long collectionThreshold;
     private static volatile int maxBlockers = 50_000;
     private static volatile long maxBytes = DEFAULT_MAX_BYTES;
@@ -56,18 +62,13 @@ public final class BlockerRegistry {
         if (r != null) {
             return r;
         }
-        dropCollected();
         if (RECORDS.size() >= maxBlockers || bytesInUse() + RECORD_BYTES > maxBytes) {
             UNTRACKED.incrementAndGet();
             return null;
         }
         BlockerRecord fresh = new BlockerRecord(blocker, collectionThreshold);
         BlockerRecord raced = RECORDS.putIfAbsent(fresh.key, fresh);
-        if (raced != null) {
-            return raced;
-        }
-        RECORD_BYTES_IN_USE.addAndGet(RECORD_BYTES);
-        return fresh;
+        return raced != null ? raced : fresh;
     }
 
     /** Whether a first stack of {@code bytes} more still fits (asked once per blocker, when it is captured). */
@@ -77,14 +78,41 @@ public final class BlockerRegistry {
 
     /** The bytes charged now: records plus the first stacks, frames and names they share. */
     public static long bytesInUse() {
-        return RECORD_BYTES_IN_USE.get() + FirstStacks.bytesInUse() + SiteUnion.bytesInUse();
+        return RECORDS.size() * RECORD_BYTES + FirstStacks.bytesInUse() + SiteUnion.bytesInUse();
     }
 
     public static long maxBytes() {
         return maxBytes;
     }
 
-    /** Drops the records whose blockers the GC collected and queued since the last call. */
+    /**
+     * Starts the thread that drops the records of collected blockers as the GC queues their keys (once per
+     * JVM). Blocking in {@link ReferenceQueue#remove()} waits on the queue's monitor ({@code Object.wait}, JDK
+     * 17 to 25), not in {@code LockSupport.park}, so the hooks never see this thread park.
+     */
+    static synchronized void startDropping() {
+        if (dropper != null) {
+            return;
+        }
+        dropper = new Thread(BlockerRegistry::dropWhileRunning, DROPPER_NAME);
+        dropper.setDaemon(true);
+        dropper.start();
+    }
+
+    private static void dropWhileRunning() {
+        while (true) {
+            try {
+                remove((BlockerRecord.WeakKey) COLLECTED.remove());
+                dropCollected(); // the rest of a GC's batch without waiting on the monitor per key
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable t) {
+                HookFailures.record(t);
+            }
+        }
+    }
+
+    /** Drops the records whose blockers the GC collected and queued since the last call (tests; the dropper). */
     public static void dropCollected() {
         Reference<?> collected;
         while ((collected = COLLECTED.poll()) != null) {
@@ -101,7 +129,6 @@ public final class BlockerRegistry {
 
     /** A collected blocker's record left the map: its site keeps counting its parks (the table at exit). */
     private static void dropped(BlockerRecord r) {
-        RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
         SiteUnion site = r.site();
         if (site != null) {
             site.addCollected(r);
@@ -129,7 +156,6 @@ public final class BlockerRegistry {
     static void forget(Object blocker) {
         BlockerRecord r = RECORDS.remove(new BlockerRecord.Lookup(blocker));
         if (r != null) {
-            RECORD_BYTES_IN_USE.addAndGet(-RECORD_BYTES);
             SiteUnion.forget(r.site());
         }
     }

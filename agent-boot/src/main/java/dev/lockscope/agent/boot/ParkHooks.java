@@ -34,7 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  *       threads parking on different blockers share, when the blockers were first parked on at one place.</li>
  *   <li><b>Allocation</b>: none per park or unpark. A thread allocates its {@link PerThread}, token and
  *       event objects on its first park; the first park on a new blocker allocates its record and
- *       inserts it into a {@code ConcurrentHashMap} (whose bin lock it may hold for that insert); the
+ *       inserts it into a {@code ConcurrentHashMap} (whose bin lock it may hold for that insert; dropping the
+ *       records of collected blockers is lockscope's own thread's work, see {@link BlockerRegistry}); the
  *       park that starts a blocker's collection walks its stack into strings, once per blocker; JFR's
  *       commit of an event walks the stack (in JFR's native buffers).</li>
  *   <li><b>Events</b>: one {@link ParkEvent} per park, committed at wake-up when it lasted at least the
@@ -183,6 +184,7 @@ public final class ParkHooks {
         LockSummaries.snapshot();
         BlockerRegistry.forget(warm);
         BlockerRegistry.removeDead();
+        BlockerRegistry.startDropping();
         return ownerProblem;
     }
 
