@@ -99,6 +99,27 @@ public final class BlockerRegistry {
         dropper.start();
     }
 
+    /**
+     * Ends the dropper when profiling stops (an attached agent's stop leaves no thread of lockscope's behind,
+     * {@code AttachCyclesHarness}); keys the GC queues meanwhile wait in the queue for the next start. Waits
+     * up to a second for the thread to end: it holds no lock the caller could need.
+     */
+    static void stopDropping() {
+        Thread t;
+        synchronized (BlockerRegistry.class) {
+            t = dropper;
+            dropper = null;
+        }
+        if (t != null && t != Thread.currentThread()) {
+            t.interrupt();
+            try {
+                t.join(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private static void dropWhileRunning() {
         while (true) {
             try {

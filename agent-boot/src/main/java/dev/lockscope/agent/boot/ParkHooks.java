@@ -199,6 +199,7 @@ public final class ParkHooks {
 
     public static void deactivate() {
         active = false;
+        BlockerRegistry.stopDropping();
     }
 
     public static boolean isActive() {
