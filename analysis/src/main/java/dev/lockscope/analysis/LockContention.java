@@ -67,7 +67,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
      * The key of one object in {@link #siteOfLock}: with its kind, since one object's monitor can be
      * both entered (kind monitor) and waited on (kind wait) at different sites under the same address.
      */
-    private static String objectKey(dev.lockscope.core.LockKind kind, String label) {
+    static String objectKey(dev.lockscope.core.LockKind kind, String label) {
         return kind.name() + ' ' + label;
     }
 

@@ -19,7 +19,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The park-contention metrics of seed 000 §3.7 from a recording, per lock:
@@ -179,17 +178,35 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         // site with collected ones was collected and is in its site's sum (not counted again)
         blockers.keySet().removeAll(summaries.keySet());
         collectedSummaries.values().removeIf(s -> s.batch() != latestBatch);
-        summaries.values().removeIf(s -> s.batch() != latestBatch && collectedSummaries.containsKey(s.siteKey()));
+        // The objects counted in a collected sum have no row of their own: owner blame finds their site row
+        // through this map (without it each was a blame node of its own, and a site of many short-lived
+        // objects fell behind a single lock in the blame tree while it led the table).
+        Map<String, String> siteOfCollected = new HashMap<>();
+        summaries.values().removeIf(s -> {
+            LockSummary sum = s.batch() == latestBatch ? null : collectedSummaries.get(s.siteKey());
+            if (sum != null) {
+                siteOfCollected.put(LockContention.objectKey(LockKind.PARK,
+                        LockMetrics.label(s.blockerClass(), Integer.toHexString(s.blockerHash()))), LockSites.siteOf(sum.firstFrames()));
+            }
+            return sum != null;
+        });
         List<LockMetrics> collected = new ArrayList<>(summarized(summaries.values(), total));
         collected.addAll(summarized(collectedSummaries.values(), total));
-        Set<LockWaits> sitesWithCollected = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (String key : collectedSummaries.keySet()) {
+        Map<LockWaits, String> sitesWithCollected = new java.util.IdentityHashMap<>();
+        collectedSummaries.forEach((key, sum) -> {
             LockWaits site = siteUnions.get(key);
             if (site != null) {
-                sitesWithCollected.add(site);
+                sitesWithCollected.put(site, LockSites.siteOf(sum.firstFrames()));
             }
-        }
-        blockers.values().removeIf(lock -> sitesWithCollected.contains(siteUnionOf.get(lock)));
+        });
+        blockers.entrySet().removeIf(e -> {
+            String site = sitesWithCollected.get(siteUnionOf.get(e.getValue()));
+            if (site != null) {
+                siteOfCollected.put(LockContention.objectKey(LockKind.PARK,
+                        LockMetrics.label(e.getKey().className(), Integer.toHexString((int) e.getKey().identity()))), site);
+            }
+            return site != null;
+        });
         for (Map<LockKey, LockWaits> locks : List.of(blockers, monitors, waitLocks)) {
             for (LockWaits l : locks.values()) {
                 LockMetrics m = l.metrics(total);
@@ -223,8 +240,10 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);
         List<LockMetrics> sites = aboveThreshold(allSites);
         int below = options.byInstance() ? collected.size() - shown.size() : allSites.size() - sites.size();
+        Map<String, String> siteOfLock = LockContention.sitesOf(collected);
+        siteOfCollected.forEach(siteOfLock::putIfAbsent);
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
-                sites, LockContention.sitesOf(collected), List.of());
+                sites, siteOfLock, List.of());
     }
 
     private List<LockMetrics> aboveThreshold(List<LockMetrics> rows) {

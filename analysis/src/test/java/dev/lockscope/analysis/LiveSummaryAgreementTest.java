@@ -4,6 +4,7 @@ import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.CollectedTally;
 import dev.lockscope.agent.boot.LockSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
+import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.ParkTally;
@@ -108,22 +109,24 @@ class LiveSummaryAgreementTest {
         ParkHooks.activate();
         Path file = dir.resolve("collected.jfr");
         List<Object> kept = new ArrayList<>();
+        List<Integer> firstHashes;
         try (Recording recording = new Recording()) {
             recording.enable("lockscope.Park").withThreshold(Duration.ofMillis(50)).withStackTrace();
             recording.enable("lockscope.LockSummary").with("period", "endChunk");
             recording.start();
-            List<WeakReference<Object>> first = parkOnFresh(10, kept);
+            List<WeakReference<Object>> first = parkOnFresh(10, kept, RequestMutex::new);
+            firstHashes = hashes(first);
             try (Recording rotation = new Recording()) {
                 rotation.start(); // a chunk end: the first batch has the ten, live
             }
             kept.clear();
-            for (int i = 0; i < 200 && collectedParks() < 10; i++) {
+            for (int i = 0; i < 200 && collectedParks(RequestMutex.class) < 10; i++) {
                 System.gc();
                 Thread.sleep(10);
                 BlockerRegistry.dropCollected();
             }
             assertThat(first).allMatch(r -> r.get() == null);
-            parkOnFresh(5, kept);
+            parkOnFresh(5, kept, RequestMutex::new);
             recording.stop();
             recording.dump(file);
         }
@@ -156,22 +159,90 @@ class LiveSummaryAgreementTest {
         assertThat(site.timesParked()).isEqualTo(parks);
         assertThat(site.threadTimeNanos()).isEqualTo(threadTime);
         assertThat(kept).hasSize(5);
+        // owner blame's row of each collected blocker is the site's, as the table's is (their earlier summaries)
+        assertThat(firstHashes).hasSize(10);
+        for (int hash : firstHashes) {
+            assertThat(analysis.result().rowOf(LockId.blocker(RequestMutex.class.getName(), hash)).id())
+                    .as("row of collected blocker %x", hash).isEqualTo(site.identityHash());
+        }
+    }
+
+    /** Its own class: a site of its own, apart from the other test's collected sum. */
+    static final class EventedMutex {
+    }
+
+    /**
+     * Blockers collected before any batch summarized them, their parks recorded as events (threshold 0): the
+     * report counts them in their site's collected sum, and owner blame, which sees them in the events, groups
+     * them in the same site row (without it each was a blame node of its own: a site of thousands of
+     * short-lived locks fell behind one long-lived lock in the blame tree while it led the table).
+     */
+    @Test
+    void blockersCollectedBeforeAnySummaryAreInTheirSiteRowForOwnerBlame() throws Exception {
+        BlockerRegistry.configure(0, 1_000);
+        ParkHooks.activate();
+        Path file = dir.resolve("collected-events.jfr");
+        List<Object> kept = new ArrayList<>();
+        List<Integer> collectedHashes;
+        try (Recording recording = new Recording()) {
+            recording.enable("lockscope.Park").withThreshold(Duration.ZERO).withStackTrace();
+            recording.enable("lockscope.LockSummary").with("period", "endChunk");
+            recording.start();
+            List<WeakReference<Object>> first = parkOnFresh(10, kept, EventedMutex::new);
+            collectedHashes = hashes(first);
+            kept.clear();
+            for (int i = 0; i < 200 && collectedParks(EventedMutex.class) < 10; i++) {
+                System.gc();
+                Thread.sleep(10);
+                BlockerRegistry.dropCollected();
+            }
+            assertThat(first).allMatch(r -> r.get() == null);
+            parkOnFresh(5, kept, EventedMutex::new);
+            recording.stop();
+            recording.dump(file);
+        }
+        LockContentionAnalysis analysis = new LockContentionAnalysis(new ContentionOptions(0, 0));
+        RecordingReader.read(file, analysis);
+        LockMetrics site = analysis.result().sites().stream()
+                .filter(m -> m.className().equals(EventedMutex.class.getName())).findFirst().orElseThrow();
+        assertThat(site.instances()).isEqualTo(15);
+        assertThat(collectedHashes).hasSize(10);
+        for (int hash : collectedHashes) {
+            assertThat(analysis.result().rowOf(LockId.blocker(EventedMutex.class.getName(), hash)).id())
+                    .as("row of collected blocker %x", hash).isEqualTo(site.identityHash());
+        }
+        for (Object live : kept) {
+            assertThat(analysis.result().rowOf(LockId.blocker(EventedMutex.class.getName(), System.identityHashCode(live))).id())
+                    .isEqualTo(site.identityHash());
+        }
+    }
+
+    /** The identity hashes of blockers still reachable (taken before they are let go). */
+    private static List<Integer> hashes(List<WeakReference<Object>> refs) {
+        List<Integer> out = new ArrayList<>();
+        for (WeakReference<Object> r : refs) {
+            Object o = r.get();
+            if (o != null) {
+                out.add(System.identityHashCode(o));
+            }
+        }
+        return out;
     }
 
     /** The parks of the site's collected blockers the registry has dropped so far. */
-    private static long collectedParks() {
-        return LockSummaries.snapshot().collected().stream().filter(c -> c.className().equals(RequestMutex.class.getName()))
+    private static long collectedParks(Class<?> site) {
+        return LockSummaries.snapshot().collected().stream().filter(c -> c.className().equals(site.getName()))
                 .mapToLong(c -> c.tally().timesParked).sum();
     }
 
     /** Parks once, 100 µs, on each of {@code n} new blockers from one place; {@code kept} holds them. */
-    private static List<WeakReference<Object>> parkOnFresh(int n, List<Object> kept) {
+    private static List<WeakReference<Object>> parkOnFresh(int n, List<Object> kept, java.util.function.Supplier<Object> fresh) {
         List<WeakReference<Object>> refs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Object blocker = new RequestMutex();
-            Object token = ParkHooks.parkBegin(blocker, 100_000, 0);
-            LockSupport.parkNanos(100_000);
-            ParkHooks.parkEnd(token);
+            Object blocker = fresh.get();
+            // on one line, as the agent's hooks sit in one frame of LockSupport.park: the agent's first stack
+            // (taken at the begin) and the event's (at the end) name the same site
+            Object token = ParkHooks.parkBegin(blocker, 100_000, 0); LockSupport.parkNanos(100_000); ParkHooks.parkEnd(token);
             kept.add(blocker);
             refs.add(new WeakReference<>(blocker));
         }
