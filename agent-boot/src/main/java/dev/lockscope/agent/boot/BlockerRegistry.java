@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * All live park-contention records, keyed weakly by blocker identity.
@@ -35,6 +36,8 @@ public final class BlockerRegistry {
     public static final long DEFAULT_MAX_BYTES = 16L << 20;
 
     static final String DROPPER_NAME = "lockscope-registry";
+    /** How often the dropper looks for collected blockers: a record outlives its blocker by at most this. */
+    static final long DROP_PERIOD_MILLIS = 100;
 
     private static final ConcurrentHashMap<Object, BlockerRecord> RECORDS = new ConcurrentHashMap<>(256);
     static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
@@ -87,8 +90,9 @@ public final class BlockerRegistry {
 
     /**
      * Starts the thread that drops the records of collected blockers as the GC queues their keys (once per
-     * JVM). Blocking in {@link ReferenceQueue#remove()} waits on the queue's monitor ({@code Object.wait}, JDK
-     * 17 to 25), not in {@code LockSupport.park}, so the hooks never see this thread park.
+     * JVM), looking every {@value #DROP_PERIOD_MILLIS} ms. It sleeps in a park without a blocker, which the
+     * hooks ignore and no event records; blocking in {@link ReferenceQueue#remove()} instead was an
+     * {@code Object.wait} that JFR recorded, and lockscope's own thread showed as a lock in the user's table.
      */
     static synchronized void startDropping() {
         if (dropper != null) {
@@ -121,23 +125,31 @@ public final class BlockerRegistry {
     }
 
     private static void dropWhileRunning() {
-        while (true) {
+        while (!Thread.currentThread().isInterrupted()) {
             try {
-                remove((BlockerRecord.WeakKey) COLLECTED.remove());
-                dropCollected(); // the rest of a GC's batch without waiting on the monitor per key
-            } catch (InterruptedException e) {
-                return;
+                dropCollected(); // polling an empty queue reads one field: no lock
             } catch (Throwable t) {
                 HookFailures.record(t);
             }
+            LockSupport.parkNanos(DROP_PERIOD_MILLIS * 1_000_000L); // returns at once when stopDropping interrupts
         }
     }
+
+    /**
+     * Moves a record from the map into its site's collected sum (or, for a snapshot, holds such moves off):
+     * taken by lockscope's and JFR's threads only (the dropper, chunk-end summaries, tables, scrapes), never on
+     * the application's park path. A snapshot that ran beside a drop counted the record twice (in the map and
+     * in the sum) or, between its removal and its fold, not at all.
+     */
+    static final Object DROPS = new Object();
 
     /** Drops the records whose blockers the GC collected and queued since the last call (tests; the dropper). */
     public static void dropCollected() {
         Reference<?> collected;
         while ((collected = COLLECTED.poll()) != null) {
-            remove((BlockerRecord.WeakKey) collected);
+            synchronized (DROPS) {
+                remove((BlockerRecord.WeakKey) collected);
+            }
         }
     }
 
@@ -164,10 +176,12 @@ public final class BlockerRegistry {
     /** Free-on-print (§3.3.3): drop records of blockers the GC has collected. */
     public static int removeDead() {
         int removed = 0;
-        for (BlockerRecord r : RECORDS.values()) {
-            if (r.isDead() && RECORDS.remove(r.key, r)) {
-                dropped(r);
-                removed++;
+        synchronized (DROPS) {
+            for (BlockerRecord r : RECORDS.values()) {
+                if (r.isDead() && RECORDS.remove(r.key, r)) {
+                    dropped(r);
+                    removed++;
+                }
             }
         }
         return removed;

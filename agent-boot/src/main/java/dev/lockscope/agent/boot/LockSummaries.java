@@ -48,8 +48,17 @@ public final class LockSummaries {
         registered = true;
     }
 
-    /** Every blocker's tally now. Parks still open count up to their blocker's last event. */
+    /**
+     * Every blocker's tally now. Parks still open count up to their blocker's last event. No record moves into
+     * its site's collected sum meanwhile ({@link BlockerRegistry#DROPS}), so each blocker counts once.
+     */
     public static Snapshot snapshot() {
+        synchronized (BlockerRegistry.DROPS) {
+            return snapshotHoldingDrops();
+        }
+    }
+
+    private static Snapshot snapshotHoldingDrops() {
         long takenAt = System.nanoTime();
         ParkHooks.sweepDeadThreads();
         List<BlockerRecord> records = BlockerRegistry.records();
@@ -78,9 +87,6 @@ public final class LockSummaries {
                 siteLastTimes.merge(site, tally.lastTime, Math::max);
             }
         }
-        // read after the records: a blocker dropped while this runs may count in both or, between its removal
-        // and its fold, in neither (a snapshot taken while the program runs may be off by it; the table and the
-        // summaries written from one snapshot agree all the same)
         List<CollectedTally> collected = new ArrayList<>();
         for (SiteUnion site : SiteUnion.all()) {
             CollectedTally c = site.collected();

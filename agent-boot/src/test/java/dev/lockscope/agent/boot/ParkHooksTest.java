@@ -177,6 +177,72 @@ class ParkHooksTest {
         assertThat(s.siteRealTimes().get(c.siteKey())).as("the site's union, its objects all gone").isEqualTo(threadTime);
     }
 
+    /**
+     * Snapshots taken while lockscope's thread moves thousands of collected blockers into their site's sum
+     * count each blocker once: a snapshot that ran beside the moves used to count some twice (in the map and in
+     * the sum) or not at all, so the exit table and the summaries could be off by them.
+     */
+    @Test
+    void aSnapshotBesideTheDropsCountsEveryBlockerOnce() throws Exception {
+        class DroppedMutex { }
+        int n = 20_000;
+        BlockerRegistry.configure(0, 1_000 + n);
+        try {
+            java.util.List<WeakReference<Object>> refs = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Object blocker = new DroppedMutex();
+                ParkHooks.parkEnd(parkHere(blocker));
+                refs.add(new WeakReference<>(blocker));
+            }
+            assertThat(parksOf(DroppedMutex.class, LockSummaries.snapshot())).isEqualTo(n);
+            // snapshots one after another on a thread of their own while the GC queues the keys and the dropper moves them
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.List<String> wrong = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger snapshots = new java.util.concurrent.atomic.AtomicInteger();
+            Thread checker = new Thread(() -> {
+                while (!done.get()) {
+                    long parks = parksOf(DroppedMutex.class, LockSummaries.snapshot());
+                    if (parks != n) {
+                        wrong.add("snapshot " + snapshots.get() + ": " + parks + " parks");
+                    }
+                    snapshots.incrementAndGet();
+                }
+            }, "snapshots");
+            checker.start();
+            for (int i = 0; i < 100 && refs.stream().anyMatch(r -> r.get() != null); i++) {
+                System.gc();
+                Thread.sleep(20);
+            }
+            assertThat(refs).allMatch(r -> r.get() == null);
+            for (int i = 0; i < 250 && (collectedOf(DroppedMutex.class) == null || collectedOf(DroppedMutex.class).objects() < n); i++) {
+                Thread.sleep(20);
+            }
+            done.set(true);
+            checker.join();
+            assertThat(collectedOf(DroppedMutex.class).objects()).isEqualTo(n);
+            assertThat(snapshots.get()).isPositive();
+            assertThat(wrong).as("of %d snapshots", snapshots.get()).isEmpty();
+        } finally {
+            BlockerRegistry.configure(0, 1_000);
+        }
+    }
+
+    /** The parks of {@code blockerClass}'s blockers in a snapshot: the live records' and the collected sum's. */
+    private static long parksOf(Class<?> blockerClass, LockSummaries.Snapshot s) {
+        long parks = 0;
+        for (LockSummaries.Entry e : s.entries()) {
+            if (e.record().className.equals(blockerClass.getName())) {
+                parks += e.tally().timesParked;
+            }
+        }
+        for (CollectedTally c : s.collected()) {
+            if (c.className().equals(blockerClass.getName())) {
+                parks += c.tally().timesParked;
+            }
+        }
+        return parks;
+    }
+
     /** Parks once on each of {@code n} new blockers, one at a time; returns their summed thread-time. */
     private static long parkOnFreshBlockers(java.util.function.Supplier<Object> blockers, int n,
                                             java.util.List<WeakReference<Object>> refs) {
