@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and just before release), independently of any profiler. At exit they print {@link GroundTruth}'s
  * {@code truth <lock> <metric> <value>} lines.
  *
- * <pre>GroundTruthWorkload &lt;two-sites|frequent|split&gt; &lt;juc|sync&gt; [--threads N] [--seconds S] [--split P:Q[:R]] [--unit-ms U]</pre>
+ * <pre>GroundTruthWorkload &lt;two-sites|frequent|split&gt; &lt;juc|sync&gt; [--threads N] [--seconds S] [--split P:Q[:R]] [--unit-ms U] [--busy]</pre>
  *
  * <ul>
  * <li>{@code two-sites}: one lock taken in turn at two call sites, {@link #siteA} holding it 9 ms and
@@ -31,7 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * a monitor back without contention, which no JDK event shows.</li>
  * </ul>
  *
- * <p>Holds are sleeps, so waiters block for real. Except in {@code split}, each thread pauses briefly outside the lock after
+ * <p>Holds are sleeps, so waiters block for real ({@code --busy}: the holder computes for the hold's length
+ * instead, so that what it did while holding is seen only in CPU samples, as in code that holds a lock to
+ * compute). Except in {@code split}, each thread pauses briefly outside the lock after
  * each release ({@code parkNanos} without a blocker, which no tool counts as a lock wait), so that a
  * woken waiter usually gets the lock before the releasing thread comes back; without it a thread that
  * re-takes a monitor at once leaves no JDK event at all.
@@ -49,6 +51,10 @@ public final class GroundTruthWorkload {
     }
 
     private final boolean intrinsic;
+    /** Holders compute instead of sleeping. */
+    private boolean busy;
+    /** What the computing holders produce, written so the JIT cannot drop their loop. */
+    static volatile long sink;
     private final ReentrantLock[] locks = {new ReentrantLock(), new ReentrantLock()};
     private final Monitor[] monitors = {new Monitor(), new Monitor()};
     private final String[] lockNames;
@@ -70,7 +76,7 @@ public final class GroundTruthWorkload {
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
             System.err.println("usage: GroundTruthWorkload <two-sites|frequent|split> <juc|sync> [--threads N] [--seconds S]"
-                    + " [--split P:Q[:R]] [--unit-ms U]");
+                    + " [--split P:Q[:R]] [--unit-ms U] [--busy]");
             System.exit(2);
         }
         String shape = args[0];
@@ -83,12 +89,14 @@ public final class GroundTruthWorkload {
         double seconds = 5;
         String split = "3:7";
         long unitMs = 1;
+        boolean busy = false;
         for (int i = 2; i < args.length; i++) {
             switch (args[i]) {
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
                 case "--split" -> split = args[++i];
                 case "--unit-ms" -> unitMs = Long.parseLong(args[++i]);
+                case "--busy" -> busy = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -138,6 +146,7 @@ public final class GroundTruthWorkload {
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
+        w.busy = busy;
         long ops = w.run(body, threads, (long) (seconds * 1000));
         List<GroundTruth.Acquisition> acquisitions = w.acquisitions();
         GroundTruth.format(GroundTruth.compute(acquisitions)).forEach(System.out::println);
@@ -213,7 +222,7 @@ public final class GroundTruthWorkload {
             request = System.nanoTime();
             synchronized (monitors[lock]) {
                 acquired = System.nanoTime();
-                Thread.sleep(ms);
+                pass(ms);
                 released = System.nanoTime();
             }
         } else {
@@ -221,13 +230,29 @@ public final class GroundTruthWorkload {
             locks[lock].lock();
             try {
                 acquired = System.nanoTime();
-                Thread.sleep(ms);
+                pass(ms);
             } finally {
                 released = System.nanoTime();
                 locks[lock].unlock();
             }
         }
         mine.get().add(new long[] {lock, site, request, acquired, released});
+    }
+
+    /** The hold itself: a sleep, or with {@code --busy} computing until {@code ms} have passed. */
+    private void pass(long ms) throws InterruptedException {
+        if (!busy) {
+            Thread.sleep(ms);
+            return;
+        }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        long x = 0;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 1_000; i++) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+        }
+        sink = x;
     }
 
     private static void pause() {
