@@ -28,7 +28,8 @@ import java.util.Map;
  *                            print threshold left out
  * @param sites               the lock sites ({@link LockSites}: every collected object grouped by kind,
  *                            class and acquiring site) at or above the print threshold, ranked alike
- * @param siteOfLock          each collected object's kind and {@code class@hash} label ({@link #objectKey}) to its site's identity
+ * @param siteOfLock          each collected object's kind and {@code class@hash} label ({@link #objectKey}), and each
+ *                            blocker counted only in its site's sum of blockers the GC collected, to its site's identity
  *                            ({@code at Frame.method:line}); how blame rows are grouped by site
  * @param parts               the results merged into this one, one per recording; empty for one recording
  */
@@ -67,8 +68,13 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
      * The key of one object in {@link #siteOfLock}: with its kind, since one object's monitor can be
      * both entered (kind monitor) and waited on (kind wait) at different sites under the same address.
      */
-    static String objectKey(dev.lockscope.core.LockKind kind, String label) {
+    private static String objectKey(dev.lockscope.core.LockKind kind, String label) {
         return kind.name() + ' ' + label;
+    }
+
+    /** The key in {@link #siteOfLock} of one park blocker. */
+    static String blockerKey(String blockerClass, int identityHash) {
+        return objectKey(dev.lockscope.core.LockKind.PARK, LockMetrics.label(blockerClass, Integer.toHexString(identityHash)));
     }
 
     /**

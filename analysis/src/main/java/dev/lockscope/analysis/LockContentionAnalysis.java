@@ -185,8 +185,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         summaries.values().removeIf(s -> {
             LockSummary sum = s.batch() == latestBatch ? null : collectedSummaries.get(s.siteKey());
             if (sum != null) {
-                siteOfCollected.put(LockContention.objectKey(LockKind.PARK,
-                        LockMetrics.label(s.blockerClass(), Integer.toHexString(s.blockerHash()))), LockSites.siteOf(sum.firstFrames()));
+                siteOfCollected.put(LockContention.blockerKey(s.blockerClass(), s.blockerHash()), LockSites.siteOf(sum.firstFrames()));
             }
             return sum != null;
         });
@@ -202,8 +201,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         blockers.entrySet().removeIf(e -> {
             String site = sitesWithCollected.get(siteUnionOf.get(e.getValue()));
             if (site != null) {
-                siteOfCollected.put(LockContention.objectKey(LockKind.PARK,
-                        LockMetrics.label(e.getKey().className(), Integer.toHexString((int) e.getKey().identity()))), site);
+                siteOfCollected.put(LockContention.blockerKey(e.getKey().className(), (int) e.getKey().identity()), site);
             }
             return site != null;
         });
