@@ -61,6 +61,12 @@ public final class BlameAnalysis implements RecordingVisitor {
         monitors.ownWait(i.thread(), i.beginNanos(), i.endNanos(), i.frames());
     }
 
+    /** A monitor owner blocked in socket or file I/O while it holds the monitor: off CPU, so in no CPU sample. */
+    @Override
+    public void blockingIo(Interval i) {
+        monitors.ownWait(i.thread(), i.beginNanos(), i.endNanos(), i.frames());
+    }
+
     @Override
     public void monitorEnter(MonitorEnter e) {
         monitors.monitorEnter(e);

@@ -86,6 +86,21 @@ class MonitorAndGenericBlameTest {
     }
 
     /**
+     * The same with T1 blocked reading a socket while it holds the monitor in siteA (off CPU and not asleep: only
+     * its I/O events show what it did), asleep in siteB.
+     */
+    @Test
+    void anOwnerBlockedInIoIsSeenInItsIoEvents() {
+        List<String> readAtA = List.of("sun.nio.ch.SocketDispatcher.read0:-1", "app.S.hold:30", "app.S.siteA:11", "app.S.loop:3");
+        b.enter(t1, MON, 0x7f00, 0, 2, t3, AT_A)
+                .socketRead(t1, 2, 9, readAtA)
+                .sleep(t1, 9, 12, List.of("java.lang.Thread.sleep:-1", "app.S.hold:30", "app.S.siteB:21", "app.S.loop:4"))
+                .socketRead(t1, 12, 19, readAtA);
+        b.enter(t2, MON, 0x7f00, 5, 22, t1, AT_B);
+        assertT2sWaitSharedOverT1sHolds(b.build().blame());
+    }
+
+    /**
      * The same, but siteB is first seen entering the monitor after T2's wait (a busy start: the first
      * waiters all queued in siteA). T1's holds in siteB still count for T2's wait, in proportion, not
      * given to siteA: the span is weighed once the recording has shown where the monitor is entered.

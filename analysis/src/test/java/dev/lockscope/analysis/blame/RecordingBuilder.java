@@ -94,6 +94,12 @@ final class RecordingBuilder {
         return this;
     }
 
+    /** {@code jdk.SocketRead}: blocked in I/O. */
+    RecordingBuilder socketRead(ThreadRef t, double beginMs, double endMs, List<String> frames) {
+        sleeps.add(new Interval(dev.lockscope.core.EventNames.SOCKET_READ, t, ns(beginMs), ns(endMs), frames));
+        return this;
+    }
+
     RecordingBuilder endAt(double ms) {
         end = ns(ms);
         return this;
