@@ -120,12 +120,7 @@ class LiveSummaryAgreementTest {
                 rotation.start(); // a chunk end: the first batch has the ten, live
             }
             kept.clear();
-            for (int i = 0; i < 200 && collectedParks(RequestMutex.class) < 10; i++) {
-                System.gc();
-                Thread.sleep(10);
-                BlockerRegistry.dropCollected();
-            }
-            assertThat(first).allMatch(r -> r.get() == null);
+            collect(first, RequestMutex.class);
             parkOnFresh(5, kept, RequestMutex::new);
             recording.stop();
             recording.dump(file);
@@ -191,12 +186,7 @@ class LiveSummaryAgreementTest {
             List<WeakReference<Object>> first = parkOnFresh(10, kept, EventedMutex::new);
             collectedHashes = hashes(first);
             kept.clear();
-            for (int i = 0; i < 200 && collectedParks(EventedMutex.class) < 10; i++) {
-                System.gc();
-                Thread.sleep(10);
-                BlockerRegistry.dropCollected();
-            }
-            assertThat(first).allMatch(r -> r.get() == null);
+            collect(first, EventedMutex.class);
             parkOnFresh(5, kept, EventedMutex::new);
             recording.stop();
             recording.dump(file);
@@ -215,6 +205,16 @@ class LiveSummaryAgreementTest {
             assertThat(analysis.result().rowOf(LockId.blocker(EventedMutex.class.getName(), System.identityHashCode(live))).id())
                     .isEqualTo(site.identityHash());
         }
+    }
+
+    /** Lets the GC collect {@code refs}' blockers (no longer held) and drops their records into their site's sum. */
+    private static void collect(List<WeakReference<Object>> refs, Class<?> site) throws InterruptedException {
+        for (int i = 0; i < 200 && collectedParks(site) < refs.size(); i++) {
+            System.gc();
+            Thread.sleep(10);
+            BlockerRegistry.dropCollected();
+        }
+        assertThat(refs).allMatch(r -> r.get() == null);
     }
 
     /** The identity hashes of blockers still reachable (taken before they are let go). */

@@ -153,16 +153,9 @@ class ParkHooksTest {
         int n = 20;
         java.util.List<WeakReference<Object>> refs = new java.util.ArrayList<>();
         long threadTime = parkOnFreshBlockers(RequestMutex::new, n, refs);
-        for (int i = 0; i < 100 && refs.stream().anyMatch(r -> r.get() != null); i++) {
-            System.gc();
-            Thread.sleep(20);
-        }
-        assertThat(refs).allMatch(r -> r.get() == null);
         // No further park and no call here: lockscope's thread drops the records as the GC queues their keys
         // (application threads no longer poll the reference queue, so a dropper that stopped would fail this).
-        for (int i = 0; i < 250 && (collectedOf(RequestMutex.class) == null || collectedOf(RequestMutex.class).objects() < n); i++) {
-            Thread.sleep(20);
-        }
+        collectAndAwaitDrops(refs, RequestMutex.class, n);
 
         LockSummaries.Snapshot s = LockSummaries.snapshot();
         assertThat(s.entries()).noneMatch(e -> e.record().className.equals(RequestMutex.class.getName()));
@@ -209,14 +202,7 @@ class ParkHooksTest {
                 }
             }, "snapshots");
             checker.start();
-            for (int i = 0; i < 100 && refs.stream().anyMatch(r -> r.get() != null); i++) {
-                System.gc();
-                Thread.sleep(20);
-            }
-            assertThat(refs).allMatch(r -> r.get() == null);
-            for (int i = 0; i < 250 && (collectedOf(DroppedMutex.class) == null || collectedOf(DroppedMutex.class).objects() < n); i++) {
-                Thread.sleep(20);
-            }
+            collectAndAwaitDrops(refs, DroppedMutex.class, n);
             done.set(true);
             checker.join();
             assertThat(collectedOf(DroppedMutex.class).objects()).isEqualTo(n);
@@ -224,6 +210,22 @@ class ParkHooksTest {
             assertThat(wrong).as("of %d snapshots", snapshots.get()).isEmpty();
         } finally {
             BlockerRegistry.configure(0, 1_000);
+        }
+    }
+
+    /**
+     * Lets the GC collect the blockers of {@code refs}, then waits (up to 5 s) until lockscope's thread has moved
+     * {@code n} records of {@code blockerClass} into their site's collected sum.
+     */
+    private static void collectAndAwaitDrops(java.util.List<WeakReference<Object>> refs, Class<?> blockerClass, int n)
+            throws InterruptedException {
+        for (int i = 0; i < 100 && refs.stream().anyMatch(r -> r.get() != null); i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(refs).allMatch(r -> r.get() == null);
+        for (int i = 0; i < 250 && (collectedOf(blockerClass) == null || collectedOf(blockerClass).objects() < n); i++) {
+            Thread.sleep(20);
         }
     }
 
