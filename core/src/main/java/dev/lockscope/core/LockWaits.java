@@ -47,7 +47,7 @@ public final class LockWaits {
     private final PriorityQueue<FirstWait> earliest = new PriorityQueue<>(BEGIN_ORDER.reversed());
     /** The earliest wait recorded with a stack: shown when the first monitored one has none (JFR missed its stack). */
     private FirstWait earliestWithStack;
-    private ParkTally tally;
+    private final ParkTally.Running tally;
     private long arrivals;
 
     public LockWaits(LockKind kind, String className, String identity, long collectionThreshold) {
@@ -55,7 +55,7 @@ public final class LockWaits {
         this.className = className;
         this.identity = identity;
         this.collectionThreshold = collectionThreshold;
-        this.tally = ParkTally.empty(collectionThreshold);
+        this.tally = ParkTally.empty(collectionThreshold).running();
     }
 
     /**
@@ -108,7 +108,11 @@ public final class LockWaits {
     public void replayEarliest() {
         held.poll();
         long time = held.polledTime();
-        tally = held.polledTie() >>> KIND_SHIFT == BEGIN ? tally.park(time) : tally.unpark(time);
+        if (held.polledTie() >>> KIND_SHIFT == BEGIN) {
+            tally.park(time);
+        } else {
+            tally.unpark(time);
+        }
     }
 
     /**
@@ -128,17 +132,21 @@ public final class LockWaits {
      * @return null when the collection threshold was never reached
      */
     public LockMetrics metricsNow(long totalExecutionNanos) {
-        ParkTally t = tally;
+        ParkTally.Running t = tally.tally().running();
         TimeOrderQueue<Void> points = held.copy();
         while (!points.isEmpty()) {
             points.poll();
-            t = points.polledTie() >>> KIND_SHIFT == BEGIN ? t.park(points.polledTime()) : t.unpark(points.polledTime());
+            if (points.polledTie() >>> KIND_SHIFT == BEGIN) {
+                t.park(points.polledTime());
+            } else {
+                t.unpark(points.polledTime());
+            }
         }
-        if (!t.collecting) {
+        if (!t.collecting()) {
             return null;
         }
         FirstWait first = shown(earliest.peek());
-        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t, totalExecutionNanos);
+        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t.tally(), totalExecutionNanos);
     }
 
     /**
@@ -150,13 +158,13 @@ public final class LockWaits {
         while (!held.isEmpty()) {
             replayEarliest();
         }
-        if (!tally.collecting) {
+        if (!tally.collecting()) {
             return null;
         }
         // §3.7.1/§3.7.2: the thread and stack of the first *monitored* wait, the one with which the
         // collection threshold is reached: the latest of the collectionThreshold + 1 earliest.
         FirstWait first = shown(earliest.peek());
-        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), tally, totalExecutionNanos);
+        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), tally.tally(), totalExecutionNanos);
     }
 
     /**

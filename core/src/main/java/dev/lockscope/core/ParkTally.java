@@ -70,33 +70,114 @@ public final class ParkTally {
 
     /** A thread parks on the blocker at {@code now} (§3.6.2). */
     public ParkTally park(long now) {
-        long parks = timesParked + 1;
-        int nowParked = parkedNow + 1;
-        if (collecting) {
-            long dt = Math.max(0, now - lastTime);
-            return new ParkTally(collectionThreshold, parks, nowParked, Math.max(peakParked, nowParked),
-                    threadTimeNanos + parkedNow * dt, realTimeNanos + Math.min(parkedNow, 1) * dt,
-                    firstTime, Math.max(lastTime, now), true);
-        }
-        if (parks > collectionThreshold) {
-            // Collection starts with this park: it is event 1 of the sums, so it adds no time yet.
-            return new ParkTally(collectionThreshold, parks, nowParked, nowParked, 0, 0, now, now, true);
-        }
-        return new ParkTally(collectionThreshold, parks, nowParked, peakParked, 0, 0, 0, 0, false);
+        Running r = running();
+        r.park(now);
+        return r.tally();
     }
 
     /** A parked thread returns from park at {@code now} (§3.6.3). */
     public ParkTally unpark(long now) {
-        // An unpark can arrive for a park that began before the tally existed (dynamic attach):
-        // the counter never goes below zero.
-        int nowParked = Math.max(0, parkedNow - 1);
-        if (!collecting) {
-            return new ParkTally(collectionThreshold, timesParked, nowParked, peakParked, 0, 0, 0, 0, false);
+        Running r = running();
+        r.unpark(now);
+        return r.tally();
+    }
+
+    /** A running copy of this tally, to advance without a new tally per event. */
+    public Running running() {
+        return new Running(this);
+    }
+
+    /**
+     * The same state advanced in place, where one owner replays millions of events (the analysis's
+     * {@link LockWaits}): a tally per park and per return was a fifth of everything the replay allocated.
+     * The formulas live here only; {@link #park} and {@link #unpark} use them too.
+     */
+    public static final class Running {
+        private final long collectionThreshold;
+        private long timesParked;
+        private int parkedNow;
+        private int peakParked;
+        private long threadTimeNanos;
+        private long realTimeNanos;
+        private long firstTime;
+        private long lastTime;
+        private boolean collecting;
+
+        private Running(ParkTally t) {
+            collectionThreshold = t.collectionThreshold;
+            timesParked = t.timesParked;
+            parkedNow = t.parkedNow;
+            peakParked = t.peakParked;
+            threadTimeNanos = t.threadTimeNanos;
+            realTimeNanos = t.realTimeNanos;
+            firstTime = t.firstTime;
+            lastTime = t.lastTime;
+            collecting = t.collecting;
         }
-        long dt = Math.max(0, now - lastTime);
-        return new ParkTally(collectionThreshold, timesParked, nowParked, peakParked,
-                threadTimeNanos + parkedNow * dt, realTimeNanos + Math.min(parkedNow, 1) * dt,
-                firstTime, Math.max(lastTime, now), true);
+
+        /** A thread parks on the blocker at {@code now} (§3.6.2). */
+        public void park(long now) {
+            timesParked++;
+            if (collecting) {
+                advance(now);
+                parkedNow++;
+                peakParked = Math.max(peakParked, parkedNow);
+            } else if (timesParked > collectionThreshold) {
+                // Collection starts with this park: it is event 1 of the sums, so it adds no time yet.
+                parkedNow++;
+                peakParked = parkedNow;
+                startCollecting(now);
+            } else {
+                parkedNow++;
+                notCollecting();
+            }
+        }
+
+        private void startCollecting(long now) {
+            threadTimeNanos = 0;
+            realTimeNanos = 0;
+            firstTime = now;
+            lastTime = now;
+            collecting = true;
+        }
+
+        /** Before collection starts no time is summed. */
+        private void notCollecting() {
+            threadTimeNanos = 0;
+            realTimeNanos = 0;
+            firstTime = 0;
+            lastTime = 0;
+        }
+
+        /** A parked thread returns from park at {@code now} (§3.6.3). */
+        public void unpark(long now) {
+            if (collecting) {
+                advance(now);
+            } else {
+                notCollecting();
+            }
+            // An unpark can arrive for a park that began before the tally existed (dynamic attach):
+            // the counter never goes below zero.
+            parkedNow = Math.max(0, parkedNow - 1);
+        }
+
+        /** Adds the time since the last collected event at the number parked before this one. */
+        private void advance(long now) {
+            long dt = Math.max(0, now - lastTime);
+            threadTimeNanos += parkedNow * dt;
+            realTimeNanos += Math.min(parkedNow, 1) * dt;
+            lastTime = Math.max(lastTime, now);
+        }
+
+        public boolean collecting() {
+            return collecting;
+        }
+
+        /** The state now, as a tally. */
+        public ParkTally tally() {
+            return new ParkTally(collectionThreshold, timesParked, parkedNow, peakParked, threadTimeNanos, realTimeNanos,
+                    firstTime, lastTime, collecting);
+        }
     }
 
     /** Time(n) − Time(1): how long data was collected for this blocker (§3.7.14). */

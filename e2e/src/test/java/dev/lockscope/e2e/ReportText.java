@@ -24,6 +24,8 @@ final class ReportText {
             "SelectorImpl", "SelectorManager", "DelayedWorkQueue", "ForkJoinPool.awaitWork", "ReservedThread",
             "VirtualThreadPool", "ReferenceQueue", "TimerThread");
 
+    private static final Pattern IDLE_WORD = Pattern.compile("(?i)\\bidle\\b");
+
     private ReportText() {
     }
 
@@ -42,7 +44,8 @@ final class ReportText {
         }
         assertThat(out).as(text).isNotEmpty();
         for (String f : out.subList(0, Math.min(3, out.size()))) {
-            assertThat(f).as(text).doesNotContainIgnoringCase("idle");
+            // the word, not a class named for it (Jetty's IdleTimeout is where a pinned virtual thread blocked)
+            assertThat(f).as(text).doesNotContainPattern(IDLE_WORD);
             for (String place : IDLE_PLACES) {
                 assertThat(f).as(text).doesNotContain(place);
             }

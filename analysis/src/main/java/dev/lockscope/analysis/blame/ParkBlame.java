@@ -152,7 +152,7 @@ final class ParkBlame {
             target.waker = u;
         }
         Blocker blocker = blockers.get(new LockKey(u.blockerClass(), u.blockerHash()));
-        if (ReleaseBlameAnalyzer.isRelease(u)) {
+        if (handsOver(ReleaseBlameAnalyzer.INSTANCE, u)) {
             LockId lock = blocker != null ? blocker.lock : LockId.blocker(u.blockerClass(), u.blockerHash());
             if (exclusive(lock)) {
                 holds.handedOn(lock, u.thread(), u.timeNanos());
@@ -227,8 +227,8 @@ final class ParkBlame {
         }
         close(p);
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
-        if (exclusive(p.lock) && p.waker != null && ReleaseBlameAnalyzer.isRelease(p.waker)
-                && LockId.blocker(p.waker.blockerClass(), p.waker.blockerHash()).equals(p.lock)) {
+        if (exclusive(p.lock) && p.waker != null && handsOver(ReleaseBlameAnalyzer.INSTANCE, p.waker)
+                && p.waker.blockerHash() == ended.blockerHash() && p.waker.blockerClass().equals(ended.blockerClass())) {
             holds.handedTo(p.lock, ended.thread(), ended.endNanos()); // woken by a release: it takes the lock now
         }
     }

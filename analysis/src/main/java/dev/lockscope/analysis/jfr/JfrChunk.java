@@ -528,7 +528,7 @@ public final class JfrChunk {
         }
         JfrType string = typesByName.get("java.lang.String");
         if (string != null && pools.containsKey(string.id)) {
-            in.stringPool = pools.get(string.id);
+            in.stringPool = LongKeyMap.of(pools.get(string.id));
         }
     }
 }

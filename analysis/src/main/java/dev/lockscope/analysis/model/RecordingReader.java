@@ -589,7 +589,7 @@ public final class RecordingReader {
                     out.add(text(Frames.format(cls, name, (int) longField(frame, frameType, "lineNumber"))));
                 }
             }
-            List<String> interned = stacks.computeIfAbsent(List.copyOf(out), k -> k);
+            List<String> interned = stacks.computeIfAbsent(CallStack.of(out), k -> k);
             chunkStacks.put(key, interned);
             return interned;
         }
@@ -648,7 +648,7 @@ public final class RecordingReader {
     private List<String> lines(String joined) {
         List<String> out = VirtualThreads.parseFrames(joined);
         out.replaceAll(this::text);
-        return stacks.computeIfAbsent(List.copyOf(out), k -> k);
+        return stacks.computeIfAbsent(CallStack.of(out), k -> k);
     }
 
     private static int parseIntOrZero(String s) {

@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.whatif;
 
 import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
@@ -65,7 +66,12 @@ public final class HoldTrace implements RecordingVisitor {
         }
     }
 
-    private final Map<LockId, Integer> lockIndex = new HashMap<>();
+    /**
+     * Each lock's index, blockers and monitors apart, by a {@link LockKey}: looked up per event, so not by
+     * {@link LockId}, whose hex id would be formatted for every event (a tenth of this trace's time).
+     */
+    private final Map<LockKey, Integer> blockerIndex = new HashMap<>();
+    private final Map<LockKey, Integer> monitorIndex = new HashMap<>();
     private final List<LockId> locks = new ArrayList<>();
     private final Set<Integer> ownedBlockers = new HashSet<>();
     private final Map<Long, List<Point>> pointsByThread = new HashMap<>();
@@ -77,7 +83,7 @@ public final class HoldTrace implements RecordingVisitor {
 
     @Override
     public void parkEnd(ParkWait p) {
-        int lock = lock(LockId.blocker(p.blockerClass(), p.blockerHash()));
+        int lock = blocker(p.blockerClass(), p.blockerHash());
         if (p.ownerTid() != 0) {
             ownedBlockers.add(lock);
         }
@@ -86,13 +92,13 @@ public final class HoldTrace implements RecordingVisitor {
 
     @Override
     public void unpark(Unpark u) {
-        int lock = lock(LockId.blocker(u.blockerClass(), u.blockerHash()));
+        int lock = blocker(u.blockerClass(), u.blockerHash());
         add(u.thread(), new Point(lock, false, u.timeNanos(), u.timeNanos(), site(u.frames())));
     }
 
     @Override
     public void monitorEnter(MonitorEnter e) {
-        int lock = lock(LockId.monitor(e.monitorClass(), e.address()));
+        int lock = monitor(e.monitorClass(), e.address());
         add(e.thread(), new Point(lock, true, e.beginNanos(), e.endNanos(), site(e.frames())));
         ThreadRef owner = e.previousOwner();
         if (owner != null && owner.javaTid() > 0) {
@@ -101,11 +107,29 @@ public final class HoldTrace implements RecordingVisitor {
         }
     }
 
-    private int lock(LockId id) {
-        return lockIndex.computeIfAbsent(id, k -> {
-            locks.add(k);
-            return locks.size() - 1;
-        });
+    private int blocker(String blockerClass, int identityHash) {
+        LockKey key = new LockKey(blockerClass, identityHash);
+        Integer index = blockerIndex.get(key);
+        if (index == null) {
+            index = index(LockId.blocker(blockerClass, identityHash));
+            blockerIndex.put(key, index);
+        }
+        return index;
+    }
+
+    private int monitor(String monitorClass, long address) {
+        LockKey key = new LockKey(monitorClass, address);
+        Integer index = monitorIndex.get(key);
+        if (index == null) {
+            index = index(LockId.monitor(monitorClass, address));
+            monitorIndex.put(key, index);
+        }
+        return index;
+    }
+
+    private int index(LockId lock) {
+        locks.add(lock);
+        return locks.size() - 1;
     }
 
     /** The site of a point, once per distinct stack (the reader hands out one list per stack). */
