@@ -15,10 +15,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A real server on virtual threads: Jetty 12 with a {@code VirtualThreadPool}, whose handler holds
  * the application's own {@code synchronized} ledger for 2 ms ({@link ReservationServer}), under the
  * agent on JDK 25, loaded from this JVM over loopback by 16 clients x 25 requests (each request
- * bounded by a 30 s timeout). The report's top finding must be that monitor, named by the
- * handler's method. On JDK 25 the waiting handlers unmount, so only lockscope's instrumentation of
+ * bounded by a 30 s timeout). Every request that reached the handler must have got through the lock
+ * and been answered; a request that fails, fails the test with the server's count of requests and a
+ * dump of its threads. The report's top finding must be that monitor, named by the handler's method. On JDK 25 the waiting handlers unmount, so only lockscope's instrumentation of
  * VirtualThread sees them. The same server on Jetty's platform-thread pool, on the JDK running the
  * tests (17 and 25 in CI), must lead with the same lock, its idle pool threads kept out of the findings.
  * Either way no idle wait is among the first three findings, and the text report at defaults stays under
@@ -61,16 +64,17 @@ class VirtualThreadServerTest {
                 "-cp", System.getProperty("java.class.path"), ReservationServer.class.getName(), pool));
         try {
             int port = awaitPort(server);
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            // HTTP/1.1 as the server speaks it: the client's default (HTTP/2, asked for by an upgrade on each
+            // new connection) adds a negotiation this test is not about
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(10)).build();
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
             List<Future<Integer>> oks = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
                 oks.add(clients.submit(() -> {
                     int ok = 0;
                     for (int i = 0; i < REQUESTS_PER_CLIENT; i++) {
-                        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/reserve"))
-                                .timeout(Duration.ofSeconds(30)).build();
-                        if (client.send(req, HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
+                        if (get(client, port, "/reserve").statusCode() == 200) {
                             ok++;
                         }
                     }
@@ -78,11 +82,22 @@ class VirtualThreadServerTest {
                 }));
             }
             int served = 0;
-            for (Future<Integer> f : oks) {
-                served += f.get(120, TimeUnit.SECONDS);
+            try {
+                for (Future<Integer> f : oks) {
+                    served += f.get(120, TimeUnit.SECONDS);
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                // a request that was never answered: say where the server's threads were, and which requests
+                // reached the handler, so a hang under the agent can be told from a lost connection
+                throw new AssertionError("a client's request failed: " + e + "\n" + serverState(server, client, port), e);
+            } finally {
+                clients.shutdownNow();
             }
-            clients.shutdown();
             assertThat(served).isEqualTo(CLIENTS * REQUESTS_PER_CLIENT);
+            // every request that reached the handler got through the lock and was answered
+            String stats = get(client, port, "/stats").body().trim();
+            String all = CLIENTS * REQUESTS_PER_CLIENT + "";
+            assertThat(stats).as(serverState(server, client, port)).isEqualTo("started " + all + " reserved " + all + " answered " + all);
         } finally {
             try (OutputStream stop = server.process.getOutputStream()) {
                 stop.write('\n');
@@ -100,6 +115,44 @@ class VirtualThreadServerTest {
         assertThat(ReportText.findings(text).get(0)).as(text).startsWith("The monitor of Object in ReservationServer$Stock.reserve")
                 .contains("held in ReservationServer$Stock.reserve");
         return text;
+    }
+
+    private static HttpResponse<String> get(HttpClient client, int port, String path) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30)).build();
+        return client.send(req, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The server's /stats and a dump of all its threads, virtual ones included ({@code jcmd Thread.dump_to_file},
+     * JDK 21+; {@code Thread.print} before), for a failure's message.
+     */
+    private String serverState(Proc server, HttpClient client, int port) {
+        StringBuilder out = new StringBuilder();
+        try {
+            out.append("server /stats: ").append(get(client, port, "/stats").body().trim()).append('\n');
+        } catch (Exception e) {
+            out.append("server /stats failed: ").append(e).append('\n');
+        }
+        try {
+            Path dump = dir.resolve("server-threads-" + System.nanoTime() + ".txt");
+            String jcmd = Path.of(server.process.info().command().orElse("java")).resolveSibling("jcmd").toString();
+            String pid = Long.toString(server.process.pid());
+            Process p = new ProcessBuilder(jcmd, pid, "Thread.dump_to_file", dump.toString()).redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(30, TimeUnit.SECONDS);
+            if (Files.exists(dump)) {
+                out.append("server threads:\n").append(Files.readString(dump, StandardCharsets.UTF_8));
+            } else {
+                p = new ProcessBuilder(jcmd, pid, "Thread.print").redirectErrorStream(true).start();
+                out.append(said).append("server threads:\n")
+                        .append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                p.waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            out.append("no thread dump: ").append(e).append('\n');
+        }
+        return out.toString();
     }
 
     private static int awaitPort(Proc server) throws Exception {

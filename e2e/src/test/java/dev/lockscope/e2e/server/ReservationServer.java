@@ -14,12 +14,14 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A Jetty 12 server whose every request runs on a virtual thread ({@link VirtualThreadPool}, JDK
  * 21+), or with the argument {@code platform} on Jetty's usual {@link QueuedThreadPool}; each
  * request reserves stock in {@link Stock#reserve}, which holds one {@code synchronized} ledger for
- * 2 ms. Prints {@code port N}, serves until a line arrives on stdin (or 120 s pass), then stops.
+ * 2 ms; {@code /stats} says how many requests reached the handler, got through the lock and were answered.
+ * Prints {@code port N}, serves until a line arrives on stdin (or 120 s pass), then stops.
  * Run by VirtualThreadServerTest in a child JVM under the agent.
  */
 public final class ReservationServer {
@@ -61,12 +63,40 @@ public final class ReservationServer {
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
+        // What became of the requests that reached the handler, for /stats: a request a client waits for in
+        // vain either never reached it, or is stuck in the lock or in writing its answer
+        AtomicLong started = new AtomicLong();
+        AtomicLong reserved = new AtomicLong();
+        AtomicLong answered = new AtomicLong();
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                long n = stock.reserve();
                 response.getHeaders().put("Content-Type", "text/plain");
-                Content.Sink.write(response, true, "reserved " + n + "\n", callback);
+                if (Request.getPathInContext(request).equals("/stats")) {
+                    Content.Sink.write(response, true, "started " + started.get() + " reserved " + reserved.get()
+                            + " answered " + answered.get() + "\n", callback);
+                    return true;
+                }
+                started.incrementAndGet();
+                long n = stock.reserve();
+                reserved.incrementAndGet();
+                Content.Sink.write(response, true, "reserved " + n + "\n", new Callback() {
+                    @Override
+                    public void succeeded() {
+                        answered.incrementAndGet();
+                        callback.succeeded();
+                    }
+
+                    @Override
+                    public void failed(Throwable x) {
+                        callback.failed(x);
+                    }
+
+                    @Override
+                    public InvocationType getInvocationType() {
+                        return callback.getInvocationType();
+                    }
+                });
                 return true;
             }
         });
