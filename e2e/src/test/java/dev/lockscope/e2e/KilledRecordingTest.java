@@ -3,7 +3,9 @@ package dev.lockscope.e2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +30,7 @@ class KilledRecordingTest {
         Proc demo = Proc.start(dir, cmd);
         Path chunk = null;
         // JFR flushes the chunk about once a second; wait for a few flushes, then kill
-        for (int i = 0; i < 300 && (chunk == null || Files.size(chunk) < 100_000); i++) {
+        for (int i = 0; i < 300 && (chunk == null || sizeOf(chunk) < 100_000); i++) {
             Thread.sleep(100);
             chunk = Files.isDirectory(repo) ? chunkIn(repo) : null;
         }
@@ -43,11 +45,25 @@ class KilledRecordingTest {
         assertThat(report.out()).contains("ReentrantLock$NonfairSync");
     }
 
+    /** The file's size; 0 when the running JVM has just removed it. */
+    private static long sizeOf(Path file) throws Exception {
+        try {
+            return Files.size(file);
+        } catch (NoSuchFileException e) {
+            return 0;
+        }
+    }
+
     private static Path chunkIn(Path repo) throws Exception {
         try (Stream<Path> files = Files.walk(repo)) {
             // the chunk being written: JFR names chunks by their start time, and the agent's own event
             // stream rotates the first, short chunk out when it starts
             return files.filter(p -> p.toString().endsWith(".jfr")).max(java.util.Comparator.comparing(Path::toString)).orElse(null);
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof NoSuchFileException) {
+                return null; // the running JVM removed a file or folder of the repository while it was listed: look again
+            }
+            throw e;
         }
     }
 }

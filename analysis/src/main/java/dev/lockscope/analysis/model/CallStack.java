@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.model;
 
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.RandomAccess;
@@ -53,7 +54,7 @@ public final class CallStack extends AbstractList<String> implements RandomAcces
             return true;
         }
         if (o instanceof CallStack other) {
-            return hash == other.hash && java.util.Arrays.equals(frames, other.frames);
+            return hash == other.hash && Arrays.equals(frames, other.frames);
         }
         return o instanceof List<?> && super.equals(o);
     }

@@ -9,6 +9,7 @@ import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.Unpark;
 import dev.lockscope.analysis.scale.LayerClassifier;
+import dev.lockscope.core.LockKind;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,28 +109,23 @@ public final class HoldTrace implements RecordingVisitor {
     }
 
     private int blocker(String blockerClass, int identityHash) {
-        LockKey key = new LockKey(blockerClass, identityHash);
-        Integer index = blockerIndex.get(key);
-        if (index == null) {
-            index = index(LockId.blocker(blockerClass, identityHash));
-            blockerIndex.put(key, index);
-        }
-        return index;
+        return index(blockerIndex, new LockKey(blockerClass, identityHash), LockKind.PARK);
     }
 
     private int monitor(String monitorClass, long address) {
-        LockKey key = new LockKey(monitorClass, address);
-        Integer index = monitorIndex.get(key);
-        if (index == null) {
-            index = index(LockId.monitor(monitorClass, address));
-            monitorIndex.put(key, index);
-        }
-        return index;
+        return index(monitorIndex, new LockKey(monitorClass, address), LockKind.MONITOR);
     }
 
-    private int index(LockId lock) {
-        locks.add(lock);
-        return locks.size() - 1;
+    /** The lock's index, its {@link LockId} made the first time it is seen. */
+    private int index(Map<LockKey, Integer> byKey, LockKey key, LockKind kind) {
+        Integer index = byKey.get(key);
+        if (index == null) {
+            index = locks.size();
+            locks.add(kind == LockKind.MONITOR ? LockId.monitor(key.className(), key.identity())
+                    : LockId.blocker(key.className(), (int) key.identity()));
+            byKey.put(key, index);
+        }
+        return index;
     }
 
     /** The site of a point, once per distinct stack (the reader hands out one list per stack). */
@@ -158,7 +154,7 @@ public final class HoldTrace implements RecordingVisitor {
         long end = Math.min(info.endNanos(), droppedFrom);
         boolean[] modelled = new boolean[locks.size()], monitor = new boolean[locks.size()];
         for (int i = 0; i < modelled.length; i++) {
-            monitor[i] = locks.get(i).kind() == dev.lockscope.core.LockKind.MONITOR;
+            monitor[i] = locks.get(i).kind() == LockKind.MONITOR;
             modelled[i] = monitor[i] || ownedBlockers.contains(i);
         }
         // pass 1: pair each thread's points into holds, some ends still unknown
