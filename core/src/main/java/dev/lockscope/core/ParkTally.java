@@ -4,10 +4,11 @@ package dev.lockscope.core;
  * The running state of one blocker's park-contention record, exactly as seed 000 §3.5–3.7 keeps it
  * (Siakavaras, "JUC thread-parking contention metrics", chapter 3).
  *
- * <p>The tally is immutable: {@link #park(long)} and {@link #unpark(long)} return the next state.
- * The agent keeps it in an {@code AtomicReference} and advances it with compare-and-set, so the
- * application's park path never takes a lock; the analysis replays recorded events through the
- * same two methods, so the exit table and {@code lockscope report} share one set of formulas.
+ * <p>The tally is immutable: {@link #park(long)} and {@link #unpark(long)} return the next state. The
+ * agent's park path keeps its own allocation-free counters and turns them into a tally with
+ * {@link #of} when a table or summary is made; replays of recorded waits (the analysis, the agent's
+ * monitor table) advance a {@link Running} copy, whose two methods hold the formulas, so the exit table
+ * and {@code lockscope report} share one set of them.
  *
  * <p>"Unpark" here is the seed's unparking event: the moment a parked thread returns from park
  * (§3.6.3), not the call of {@code LockSupport.unpark} by another thread. For monitors the same
