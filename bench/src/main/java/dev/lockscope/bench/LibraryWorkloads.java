@@ -48,8 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  * threads: a producer/consumer pipeline, an embedded H2 database, logback and log4j2 writing one
  * file, an exhausted commons-pool2 object pool, and a Jetty 12 HTTP server under loopback load.
  * {@code LibraryWorkloads <name> <threads> <warmup-s> <measure-s>} prints {@code throughput: X ops/s}
- * over the measured window. The overhead harness measures the profilers on them, and the e2e tests
- * (RealLibrariesTest) check that lockscope names each one's known hot lock first.
+ * and {@code process cpu: Y cores} over the measured window. The overhead harness measures the profilers on
+ * them, and the e2e tests (RealLibrariesTest) check that lockscope names each one's known hot lock first.
  */
 public final class LibraryWorkloads {
     private LibraryWorkloads() {
@@ -169,8 +169,7 @@ public final class LibraryWorkloads {
             }
             default -> throw new IllegalArgumentException("unknown workload " + name);
         }
-        double opsPerSecond = run(perThread, warmup, measure);
-        System.out.printf(Locale.ROOT, "throughput: %.3f ops/s%n", opsPerSecond);
+        run(perThread, warmup, measure);
         System.exit(0); // H2 and logback keep threads of their own
     }
 
@@ -247,8 +246,11 @@ public final class LibraryWorkloads {
         return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
     }
 
-    /** Runs every op in a loop on its own thread; counts ops only inside the measured window. */
-    private static double run(List<Op> ops, double warmupSeconds, double measureSeconds) throws Exception {
+    /**
+     * Runs every op in a loop on its own thread; counts ops only inside the measured window, and prints that window's
+     * throughput and process CPU ({@link ProcessCpu#line}).
+     */
+    private static void run(List<Op> ops, double warmupSeconds, double measureSeconds) throws Exception {
         AtomicBoolean measuring = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         LongAdder done = new LongAdder();
@@ -275,11 +277,14 @@ public final class LibraryWorkloads {
         }
         Thread.sleep((long) (warmupSeconds * 1000));
         measuring.set(true);
+        long cpu0 = ProcessCpu.nanos();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measureSeconds * 1000));
         long ops0 = done.sum();
-        double elapsed = (System.nanoTime() - t0) / 1e9;
+        long cpu = ProcessCpu.nanos() - cpu0;
+        long elapsed = System.nanoTime() - t0;
         stop.set(true);
-        return ops0 / elapsed;
+        System.out.printf(Locale.ROOT, "throughput: %.3f ops/s%n", ops0 / (elapsed / 1e9));
+        System.out.println(ProcessCpu.line(cpu, elapsed));
     }
 }

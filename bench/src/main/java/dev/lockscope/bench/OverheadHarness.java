@@ -72,14 +72,21 @@ public final class OverheadHarness {
     /**
      * One measured run.
      *
-     * @param cpuNanos the process's CPU time (all threads, start-up and warm-up included, alike in
-     *                 every configuration)
+     * @param cpuNanos    the process's CPU time (all threads, start-up and warm-up included, alike in
+     *                    every configuration)
+     * @param windowCores the process's CPU time per wall second while its throughput was measured
+     *                    ({@link ProcessCpu}); NaN where the workload did not report it
      */
     record Run(String workload, String config, int repeat, double opsPerSecond, long peakRssBytes, long cpuNanos,
-               double measuredSeconds) {
-        /** CPU nanoseconds per measured operation; NaN for a failed run. */
-        double cpuNanosPerOp() {
-            return cpuNanos / (opsPerSecond * measuredSeconds);
+               double measuredSeconds, double windowCores) {
+        /** Steady-state CPU nanoseconds per operation: the measured window's CPU over its operations; NaN if unknown. */
+        double windowCpuNanosPerOp() {
+            return windowCores * 1e9 / opsPerSecond;
+        }
+
+        /** The process's CPU seconds outside the measured window: JVM start, warm-up, a profiler's start-up, exit. */
+        double cpuSecondsOutsideWindow() {
+            return (cpuNanos - windowCores * 1e9 * measuredSeconds) / 1e9;
         }
     }
 
@@ -129,7 +136,7 @@ public final class OverheadHarness {
             int iterationSeconds = settings.smoke() ? 1 : 2;
             // jmh.ignoreLock: JMH refuses to start while another JMH holds /tmp/jmh.lock (another user's run)
             w.add(new Workload(jmh[0], jmh[2], List.of("-Djmh.ignoreLock=true", "-cp", bench.toString(), "org.openjdk.jmh.Main",
-                    "LockMicroBenchmarks." + benchmark + "$", "-f", "0", "-t", jmh[1], "-wi", settings.smoke() ? "1" : WARMUP_SECONDS, "-w", "1s",
+                    "LockMicroBenchmarks." + benchmark + "$", "-f", "0", "-prof", ProcessCpuProfiler.class.getName(), "-t", jmh[1], "-wi", settings.smoke() ? "1" : WARMUP_SECONDS, "-w", "1s",
                     "-i", Integer.toString(iterations), "-r", iterationSeconds + "s", "-rf", "json", "-rff", result.toString()), result,
                     iterations * iterationSeconds));
         }
@@ -187,24 +194,31 @@ public final class OverheadHarness {
                 ? MeasuredProcess.run(cmd, settings.work().resolve("out.txt"), pid -> SchedCollector.start(pid, sched))
                 : MeasuredProcess.run(cmd, settings.work().resolve("out.txt"));
         double ops = Double.NaN;
+        double cores = Double.NaN;
         if (p.exitCode() == 0) {
             if (w.jmhResult() != null) {
                 JsonNode result = new ObjectMapper().readTree(w.jmhResult().toFile());
                 ops = result.get(0).get("primaryMetric").get("score").asDouble();
+                JsonNode cpu = result.get(0).path("secondaryMetrics").path(ProcessCpuProfiler.LABEL).path("score");
+                cores = cpu.isNumber() ? cpu.asDouble() : Double.NaN;
             } else {
                 Matcher m = THROUGHPUT.matcher(p.output());
                 if (m.find()) {
                     ops = Double.parseDouble(m.group(1));
                 }
+                cores = ProcessCpu.coresIn(p.output());
             }
         }
         if (Double.isNaN(ops)) {
             System.err.println("bench: run failed (exit " + p.exitCode() + "): " + cmd + "\n" + p.tail());
             settings.failures().incrementAndGet();
+        } else if (Double.isNaN(cores)) {
+            System.err.println("bench: the run reported no process CPU for its measured window: " + cmd + "\n" + p.tail());
+            settings.failures().incrementAndGet();
         }
         Files.deleteIfExists(jfr);
         Files.deleteIfExists(sched);
-        return new Run(w.name(), config.name(), repeat, ops, p.peakRssBytes(), p.cpuNanos(), w.measuredSeconds());
+        return new Run(w.name(), config.name(), repeat, ops, p.peakRssBytes(), p.cpuNanos(), w.measuredSeconds(), cores);
     }
 
     /**
@@ -230,10 +244,13 @@ public final class OverheadHarness {
                 .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
                 .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS: the kernel's high-water mark (VmHWM of /proc/<pid>/status), polled every 50 ms. ")
-                .append("CPU per operation: the process's user + system CPU time (/proc/<pid>/stat, all threads, start-up and warm-up ")
-                .append("included, alike in every configuration) divided by the operations of its measured window; [95% CI] of a median ")
-                .append("is distribution-free (order statistics), so with 5 runs it spans them all. CPU per operation separates ")
-                .append("configurations that throughput cannot on a machine with idle cores.\n\n");
+                .append("CPU per operation (steady state): the process's user + system CPU time while its throughput was measured ")
+                .append("(all threads; read by the workload itself, `getProcessCpuTime` at the window's ends, per JMH iteration for the JMH ")
+                .append("workloads) divided by that window's operations. CPU outside the window: the process's whole CPU time ")
+                .append("(/proc/<pid>/stat) less the window's: the JVM's start, the warm-up, a profiler's start-up and the exit, a cost ")
+                .append("paid once per run (the seed demos measure from their start, so theirs is the JVM's start and exit). ")
+                .append("[95% CI] of a median is distribution-free (order statistics), so with 5 runs it spans them all. CPU per ")
+                .append("operation separates configurations that throughput cannot on a machine with idle cores.\n\n");
         Map<String, List<Run>> byWorkload = new LinkedHashMap<>();
         for (Run r : runs) {
             byWorkload.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r);
@@ -259,16 +276,16 @@ public final class OverheadHarness {
             md.append('\n');
         }
         md.append("\nPositive = slower than no profiler. Differences within the RLE of the baseline are noise.\n");
-        md.append("\n### Summary: median CPU time per operation overhead (%)\n\n| workload |");
+        md.append("\n### Summary: median CPU time per operation overhead, steady state (%)\n\n| workload |");
         configs().stream().skip(1).forEach(c -> md.append(' ').append(c.name()).append(" |"));
         md.append("\n|---|");
         configs().stream().skip(1).forEach(c -> md.append("---|"));
         md.append('\n');
         for (Workload w : workloads) {
-            double base = Stats.of(cpuPerOp(byWorkload.get(w.name()), "none")).median();
+            double base = Stats.of(perRun(byWorkload.get(w.name()), "none", Run::windowCpuNanosPerOp)).median();
             md.append("| ").append(w.name()).append(" |");
             configs().stream().skip(1).forEach(c -> md.append(' ')
-                    .append(pct(Stats.of(cpuPerOp(byWorkload.get(w.name()), c.name())).median() / base - 1)).append(" |"));
+                    .append(pct(Stats.of(perRun(byWorkload.get(w.name()), c.name(), Run::windowCpuNanosPerOp)).median() / base - 1)).append(" |"));
             md.append('\n');
         }
         md.append("\nPositive = more CPU per operation than no profiler.\n");
@@ -276,9 +293,10 @@ public final class OverheadHarness {
             List<Run> rs = byWorkload.get(w.name());
             md.append("\n### ").append(w.name()).append(": ").append(w.description()).append("\n\n");
             md.append("| config | N | median ops/s [95% CI] | mean ops/s | SE | RLE% | overhead (median) | overhead (mean) [min, max] "
-                    + "| CPU ns/op (median) [95% CI] | CPU/op overhead (median) | peak RSS MB | memory ratio [min, max] |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-            double baseCpu = Stats.of(cpuPerOp(rs, "none")).median();
+                    + "| CPU ns/op, steady state (median) [95% CI] | CPU/op overhead (median) | CPU s outside the window (median) "
+                    + "| peak RSS MB | memory ratio [min, max] |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            double baseCpu = Stats.of(perRun(rs, "none", Run::windowCpuNanosPerOp)).median();
             Stats base = stats(rs, "none", false);
             Stats baseMem = stats(rs, "none", true);
             for (Config c : configs()) {
@@ -287,13 +305,14 @@ public final class OverheadHarness {
                 double[] iv = Stats.throughputOverheadInterval(s, base);
                 double[] mv = Stats.memoryOverheadInterval(mem, baseMem);
                 double[] opsCi = Stats.medianInterval(values(rs, c.name(), false));
-                List<Double> cpu = cpuPerOp(rs, c.name());
+                List<Double> cpu = perRun(rs, c.name(), Run::windowCpuNanosPerOp);
                 double[] cpuCi = Stats.medianInterval(cpu);
                 double cpuMedian = Stats.of(cpu).median();
-                md.append(String.format(Locale.ROOT, "| %s | %d | %.1f [%.1f, %.1f] | %.1f | %.1f | %.2f | %s | %s [%s, %s] | %.1f [%.1f, %.1f] | %s | %.0f | %.3f [%.3f, %.3f] |%n",
+                double outside = Stats.of(perRun(rs, c.name(), Run::cpuSecondsOutsideWindow)).median();
+                md.append(String.format(Locale.ROOT, "| %s | %d | %.1f [%.1f, %.1f] | %.1f | %.1f | %.2f | %s | %s [%s, %s] | %.1f [%.1f, %.1f] | %s | %.2f | %.0f | %.3f [%.3f, %.3f] |%n",
                         c.name(), s.n(), s.median(), opsCi[0], opsCi[1], s.mean(), s.standardError(), s.relativeStandardErrorPct(),
                         pct(Stats.medianThroughputOverhead(s, base)), pct(Stats.throughputOverhead(s, base)), pct(iv[0]), pct(iv[1]),
-                        cpuMedian, cpuCi[0], cpuCi[1], pct(cpuMedian / baseCpu - 1),
+                        cpuMedian, cpuCi[0], cpuCi[1], pct(cpuMedian / baseCpu - 1), outside,
                         mem.mean() / 1e6, Stats.memoryOverhead(mem, baseMem), mv[0], mv[1]));
             }
         }
@@ -301,10 +320,11 @@ public final class OverheadHarness {
         for (Config c : configs()) {
             md.append("- `").append(c.name()).append("`: ").append(c.description()).append('\n');
         }
-        md.append("\n### Raw runs\n\n| workload | config | repeat | ops/s | peak RSS bytes | CPU s | measured s |\n|---|---|---|---|---|---|---|\n");
+        md.append("\n### Raw runs\n\n| workload | config | repeat | ops/s | peak RSS bytes | CPU s | measured s | cores busy measuring |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
         for (Run r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %d | %.2f | %.1f |%n", r.workload(), r.config(), r.repeat(),
-                    r.opsPerSecond(), r.peakRssBytes(), r.cpuNanos() / 1e9, r.measuredSeconds()));
+            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %d | %.2f | %.1f | %.3f |%n", r.workload(), r.config(), r.repeat(),
+                    r.opsPerSecond(), r.peakRssBytes(), r.cpuNanos() / 1e9, r.measuredSeconds(), r.windowCores()));
         }
         return md.toString();
     }
@@ -323,12 +343,15 @@ public final class OverheadHarness {
         return v;
     }
 
-    /** CPU nanoseconds per operation of the runs of {@code config} that measured (and read a CPU time). */
-    private static List<Double> cpuPerOp(List<Run> runs, String config) {
+    /** A CPU figure of each run of {@code config} that measured and read its CPU time (NaN figures left out). */
+    private static List<Double> perRun(List<Run> runs, String config, java.util.function.ToDoubleFunction<Run> figure) {
         List<Double> v = new ArrayList<>();
         for (Run r : runs) {
             if (r.config().equals(config) && !Double.isNaN(r.opsPerSecond()) && r.cpuNanos() > 0) {
-                v.add(r.cpuNanosPerOp());
+                double x = figure.applyAsDouble(r);
+                if (!Double.isNaN(x)) {
+                    v.add(x);
+                }
             }
         }
         return v;

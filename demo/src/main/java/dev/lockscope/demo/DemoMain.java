@@ -8,7 +8,7 @@ import java.util.TreeMap;
 
 /**
  * Runs one demo workload: {@code DemoMain <pattern> [--threads N] [--seconds S]}.
- * Prints one line {@code throughput: X ops/s} at the end.
+ * Prints {@code throughput: X ops/s} at the end, and the process's CPU over the run as {@code process cpu: Y cores}.
  */
 public final class DemoMain {
     /** Every pattern, by name, with a one-line description. */
@@ -78,12 +78,21 @@ public final class DemoMain {
                 yield null;
             }
         };
+        long cpuBegin = processCpuNanos();
         long begin = System.nanoTime();
         long ops = Workload.runFor(w, threads, (long) (seconds * 1000));
         // over the whole run, the operations finished after the stop included (seed 000 §5.2.3 divides by
         // the total execution time): a 64 ms lock that 16 threads queue for takes a second to drain
         double elapsed = (System.nanoTime() - begin) / 1e9;
         System.out.printf(Locale.ROOT, "throughput: %.3f ops/s (%d ops, %d threads, %.1f s)%n", ops / elapsed, ops, threads, elapsed);
+        // the process's CPU over the same time, as cores busy: the overhead harness's CPU per operation
+        System.out.printf(Locale.ROOT, "process cpu: %.4f cores%n", (processCpuNanos() - cpuBegin) / (elapsed * 1e9));
+    }
+
+    /** User + system CPU time of this process, all threads. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static Workload workloadOf(java.util.function.Supplier<Workload> create) {
