@@ -18,7 +18,10 @@ final class ReportText {
 
     /**
      * Where idle threads wait (the report's idle places: pool queues, selectors, schedulers, Jetty's idle and
-     * reserved threads, termination and join waits): a finding that names one leads with an idle wait.
+     * reserved threads, termination and join waits): a finding whose lock or waiters name one leads with an idle
+     * wait. Where the owner held the lock may be one ("blocked in ScheduledExecutorScheduler.schedule ... held
+     * in ScheduledThreadPoolExecutor$DelayedWorkQueue.take": callers of schedule() waiting while the scheduler's
+     * thread takes its next task, real contention a full run found second), so that part is not checked.
      */
     private static final List<String> IDLE_PLACES = List.of("ThreadPoolExecutor.getTask", "awaitTermination", "Thread.join",
             "SelectorImpl", "SelectorManager", "DelayedWorkQueue", "ForkJoinPool.awaitWork", "ReservedThread",
@@ -46,8 +49,9 @@ final class ReportText {
         for (String f : out.subList(0, Math.min(3, out.size()))) {
             // the word, not a class named for it (Jetty's IdleTimeout is where a pinned virtual thread blocked)
             assertThat(f).as(text).doesNotContainPattern(IDLE_WORD);
+            String waited = f.split("; it was held in ", 2)[0];
             for (String place : IDLE_PLACES) {
-                assertThat(f).as(text).doesNotContain(place);
+                assertThat(waited).as(text).doesNotContain(place);
             }
         }
         return out;
