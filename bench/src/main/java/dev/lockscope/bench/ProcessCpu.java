@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * code) to the measured operations, and on a workload that keeps every core busy that start-up is most of
  * what separates configurations.
  *
- * <p>Plain workloads print {@link #line}; JMH workloads report it through {@link ProcessCpuProfiler}.
+ * <p>Plain workloads print {@link #line} (the demos, which cannot reach this class at run time, print the same line
+ * from {@code DemoMain}); JMH workloads report it through {@link ProcessCpuProfiler}.
  */
 final class ProcessCpu {
     private static final Pattern LINE = Pattern.compile("process cpu: ([0-9.]+) cores");

@@ -85,7 +85,8 @@ public final class DemoMain {
         // the total execution time): a 64 ms lock that 16 threads queue for takes a second to drain
         double elapsed = (System.nanoTime() - begin) / 1e9;
         System.out.printf(Locale.ROOT, "throughput: %.3f ops/s (%d ops, %d threads, %.1f s)%n", ops / elapsed, ops, threads, elapsed);
-        // the process's CPU over the same time, as cores busy: the overhead harness's CPU per operation
+        // the process's CPU over the same time, as cores busy: the overhead harness's CPU per operation (the line
+        // bench's ProcessCpu prints for the library workloads and parses; the harness's smoke run fails without it)
         System.out.printf(Locale.ROOT, "process cpu: %.4f cores%n", (processCpuNanos() - cpuBegin) / (elapsed * 1e9));
     }
 
