@@ -126,6 +126,35 @@ class DeepModeTest {
             }
         }
         assertThat(jfrWaits).as("JFR monitor waits on FatFlat").isEqualTo(20);
+        // Kawachiya's fat sections, in synchronisation operations: per round the holder's release (the
+        // contender registered) and the contender's slow acquisition; the rest of the 2 x 1,040 are flat,
+        // in 21 sections (before the first round, between rounds, after the last)
+        assertThat(f.get("fatSections").asLong()).isEqualTo(20);
+        assertThat(f.get("fatOps").asLong()).isEqualTo(40);
+        assertThat(f.get("flatSections").asLong()).isEqualTo(21);
+        assertThat(f.get("flatOps").asLong()).isEqualTo(2 * 1040 - 40);
+    }
+
+    /** Table 4.3 per group: FatFlat the only contended monitor of the nowait group, Inner of the wait group. */
+    @Test
+    void contentionTransiencePerGroup() {
+        JsonNode groups = deep.get("behaviour").get("contention");
+        assertThat(groups).hasSize(2);
+        JsonNode nowait = groups.get(0);
+        assertThat(nowait.get("group").asText()).isEqualTo("nowait");
+        assertThat(nowait.get("heavyObjects").asLong()).isEqualTo(1);
+        assertThat(nowait.get("syncOps").asLong()).isEqualTo(2080);
+        assertThat(nowait.get("fatSectionsPerObject").asDouble()).isEqualTo(20.0);
+        assertThat(nowait.get("opsPerFatSection").asDouble()).isEqualTo(2.0);
+        assertThat(nowait.get("opsPerFlatSection").asDouble()).isEqualTo(97.1429);
+        JsonNode wait = groups.get(1);
+        assertThat(wait.get("group").asText()).isEqualTo("wait");
+        assertThat(wait.get("heavyObjects").asLong()).isEqualTo(1);
+        assertThat(wait.get("syncOps").asLong()).isEqualTo(8);
+        assertThat(wait.get("opsPerFatSection").asDouble()).as("the wait, and the notifier's enter, notify and exit").isEqualTo(4.0);
+        assertThat(wait.get("opsPerFlatSection").asDouble()).as("two enters before the wait, two exits after").isEqualTo(2.0);
+        assertThat(deep.get("behaviour").get("sentences").toString())
+                .contains("nowait group: 1 monitor contended (2,080 synchronisation operations), 20.00 fat sections each");
     }
 
     @Test
@@ -143,6 +172,12 @@ class DeepModeTest {
         assertCounts(inner, 3, 2, 0, 1, 3);
         assertThat(inner.get("waits").asLong()).isEqualTo(1);
         assertThat(inner.get("notifies").asLong()).isEqualTo(1);
+        // the waiter's two enters (flat), its wait and the notifier's enter, notify and exit (fat: a thread
+        // waits for a notification), the waiter's two exits (flat)
+        assertThat(inner.get("fatSections").asLong()).isEqualTo(1);
+        assertThat(inner.get("fatOps").asLong()).isEqualTo(4);
+        assertThat(inner.get("flatSections").asLong()).isEqualTo(2);
+        assertThat(inner.get("flatOps").asLong()).isEqualTo(4);
         assertThat(inner.get("lockedByOthers").asBoolean()).isTrue();
         assertCounts(lock(PREFIX + "Outer"), 1, 1, 0, 0, 1);
     }

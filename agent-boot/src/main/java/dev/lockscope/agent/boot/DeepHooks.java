@@ -342,6 +342,8 @@ public final class DeepHooks {
                 return null;
             }
             r.waits++; // holding the monitor
+            r.inWait++; // holding the monitor; lowered in afterWait, holding it again
+            r.syncOp(true); // waiting for a notification is a fat section
             DeepSites.add(pt.sites, site, DeepSites.WAITS);
             r.endSection(pt.sites);
             r.owner = null; // a waiting thread does not hold the monitor: acquisitions meanwhile are not slow
@@ -359,6 +361,7 @@ public final class DeepHooks {
         }
         try {
             r.owner = Thread.currentThread();
+            r.inWait--;
             r.depth = depth;
             r.startSection(holdSite);
         } catch (Throwable t) {
@@ -386,6 +389,7 @@ public final class DeepHooks {
             DeepLockRecord r = recordFor(pt, lock, false);
             if (r != null && r.owner == pt.thread) {
                 r.notifies++; // holding the monitor
+                r.syncOp(r.othersContend());
                 DeepSites.add(pt.sites, site, DeepSites.NOTIFIES);
             }
         } catch (Throwable t) {

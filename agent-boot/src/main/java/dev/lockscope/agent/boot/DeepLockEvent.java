@@ -42,10 +42,16 @@ public final class DeepLockEvent extends DeepCountsEvent {
     @Label("First Locker, Non-Recursive")
     @Description("Outermost acquisitions by the first locker over the whole run")
     public long firstLockerNonRecursive;
-    @Label("Fat Runs")
-    @Description("Runs of consecutive outermost acquisitions that were slow (contended)")
-    public long fatRuns;
-    @Label("Flat Runs")
-    @Description("Runs of consecutive outermost acquisitions that were not slow")
-    public long flatRuns;
+    @Label("Fat Sections")
+    @Description("Runs of synchronisation operations (acquisitions, releases, waits, notifies) made while another thread tried to acquire the lock or waited for a notification on it")
+    public long fatSections;
+    @Label("Flat Sections")
+    @Description("Runs of synchronisation operations made while no other thread did")
+    public long flatSections;
+    @Label("Fat Operations")
+    @Description("Synchronisation operations in fat sections")
+    public long fatOps;
+    @Label("Flat Operations")
+    @Description("Synchronisation operations in flat sections")
+    public long flatOps;
 }

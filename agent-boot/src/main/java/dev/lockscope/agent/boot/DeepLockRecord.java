@@ -45,8 +45,8 @@ public final class DeepLockRecord {
     static final int EXACT_SECTIONS = 1024;
     /** One timed section in this many after the first {@link #EXACT_SECTIONS}; a power of two. */
     static final int SAMPLING_PERIOD = 16;
-    private static final byte FLAT_RUN = 1;
-    private static final byte FAT_RUN = 2;
+    private static final byte FLAT = 1;
+    private static final byte FAT = 2;
 
     static {
         try {
@@ -93,10 +93,21 @@ public final class DeepLockRecord {
     int holdSite = -1;
     /** The sampling's xorshift state. */
     int sampling;
-    /** Runs of consecutive outermost acquisitions that were slow (fat) and that were not (flat), and the current run's kind. */
-    long fatRuns;
-    long flatRuns;
-    byte run;
+    /**
+     * Kawachiya's fat and flat sections (§4.4, Table 4.3), time counted in synchronisation operations
+     * (acquisitions, releases, waits, notifies; recursive ones included): an operation is fat when a
+     * thread other than its maker is trying to acquire the lock and does not hold it yet (monitors: the
+     * registered slow arrivals of {@link #waiting}; {@code java.util.concurrent} locks: only the slow
+     * acquisition itself) or is waiting for a notification on it ({@link #inWait}), else flat. Sections
+     * are maximal runs of operations of one kind; {@link #section} is the kind of the latest operation.
+     */
+    long fatOps;
+    long flatOps;
+    long fatSections;
+    long flatSections;
+    byte section;
+    /** Threads in {@code wait()} on this monitor: raised before the wait and lowered after it, both holding the monitor. */
+    int inWait;
     /** Monitors: {@code System.nanoTime} at the current hold's start when a thread was waiting then, else 0. */
     long contendedSince;
     /** The first thread that locked the object, and the site where it did. */
@@ -135,6 +146,32 @@ public final class DeepLockRecord {
         WAITING.getAndAdd(this, -1);
     }
 
+    /**
+     * Whether another thread is trying to acquire the lock or waits for a notification on it, read by the
+     * holder. {@link #waiting} excludes the holder itself: it leaves it before its acquisition counts.
+     */
+    boolean othersContend() {
+        return waiting > 0 || inWait > 0;
+    }
+
+    /** Counts one synchronisation operation, made by the holder, in a fat or a flat section. */
+    void syncOp(boolean fat) {
+        byte kind = fat ? FAT : FLAT;
+        if (fat) {
+            fatOps++;
+        } else {
+            flatOps++;
+        }
+        if (kind != section) {
+            section = kind;
+            if (fat) {
+                fatSections++;
+            } else {
+                flatSections++;
+            }
+        }
+    }
+
     void tryFailed() {
         TRY_FAILURES.getAndAdd(this, 1L);
     }
@@ -142,6 +179,7 @@ public final class DeepLockRecord {
     /** Just after {@code me} acquired the lock, holding it. */
     void acquired(Thread me, boolean isRecursive, boolean wasSlow, boolean wasBlocked, int site, DeepSites.ThreadTable sites) {
         gets++;
+        syncOp(wasSlow || othersContend()); // a slow acquisition ends its maker's contention: fat
         if (isRecursive) {
             recursive++;
             depth++;
@@ -151,15 +189,6 @@ public final class DeepLockRecord {
                 slow++;
                 if (wasBlocked) {
                     blocked++;
-                }
-            }
-            byte now = wasSlow ? FAT_RUN : FLAT_RUN;
-            if (now != run) {
-                run = now;
-                if (wasSlow) {
-                    fatRuns++;
-                } else {
-                    flatRuns++;
                 }
             }
             owner = me;
@@ -187,6 +216,7 @@ public final class DeepLockRecord {
 
     /** Just before {@code me} releases the lock once, holding it; true when the release is the outermost one. */
     boolean releasing(DeepSites.ThreadTable sites) {
+        syncOp(othersContend());
         if (depth > 1) {
             depth--;
             return false;

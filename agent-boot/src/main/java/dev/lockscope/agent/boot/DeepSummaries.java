@@ -62,8 +62,10 @@ public final class DeepSummaries {
                 long[] c = r.counts();
                 e.counts(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], r.holdNanos, r.maxHoldNanos, r.holdHistogram.clone(),
                         c[8], c[9]);
-                e.fatRuns = r.fatRuns;
-                e.flatRuns = r.flatRuns;
+                e.fatSections = r.fatSections;
+                e.flatSections = r.flatSections;
+                e.fatOps = r.fatOps;
+                e.flatOps = r.flatOps;
                 e.firstLocker = r.firstLockerName;
                 DeepSites.Site first = DeepSites.site(r.firstSite);
                 e.firstSite = first == null ? null : first.where;

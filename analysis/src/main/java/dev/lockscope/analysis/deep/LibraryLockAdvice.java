@@ -61,7 +61,7 @@ public record LibraryLockAdvice(DeepLock lock, LockRecommendation recommendation
         String measured = String.format(java.util.Locale.ROOT, "%.1f%% of its %,d acquisitions in its first repetition%s",
                 100 * l.firstRepetitionShare(), l.counts().gets(),
                 Double.isInfinite(l.flatToFatRatio()) ? ", never contended"
-                        : String.format(java.util.Locale.ROOT, ", flat runs %.0fx as long as contended ones", l.flatToFatRatio()));
+                        : String.format(java.util.Locale.ROOT, ", flat sections %.0fx as long as fat ones", l.flatToFatRatio()));
         return pays
                 ? "Use " + recommendation.lockClass + ": " + measured + " (docs/locks.md, " + evidence + ")."
                 : recommendation.lockClass + " fits (" + measured + ") but would not pay: " + evidence + " (docs/locks.md).";

@@ -2,6 +2,7 @@ package dev.lockscope.analysis.deep;
 
 import dev.lockscope.analysis.model.DeepCounts;
 import dev.lockscope.analysis.model.DeepLock;
+import dev.lockscope.locks.LockRecommendation;
 
 import java.util.List;
 
@@ -23,17 +24,60 @@ import java.util.List;
  *       forever</i> (the asymmetric lock: the first locker stays the owner) hits all its outermost ones.</li>
  *   <li>Locked-section durations (Table 4.4): sections, average, longest, sections of 10 ms or more.</li>
  *   <li>nowait/wait groups (Table 4.3's grouping): objects that saw {@code wait}/{@code notify} and those that did not.</li>
+ *   <li>Contention transience (Table 4.3): per group, the monitors with at least one fat section (heavily
+ *       synchronised), their fat sections per object and the mean lengths of fat and flat sections in
+ *       synchronisation operations ({@link DeepLock.Sections}). Monitors only, as in the dissertation:
+ *       a {@code java.util.concurrent} lock's waiters are not registered, so its fat sections are not exact.</li>
  * </ul>
  */
 public record LockBehaviour(long objectsLocked, long objectsLockedByOthers, long objectsWithWaits, DeepCounts totals,
                             long firstRunAll, long firstRunNonRecursive, long firstLockerNonRecursive,
-                            long sectionsOf10msOrMore) {
+                            long sectionsOf10msOrMore, List<ContentionGroup> contention) {
+    /**
+     * One row of Table 4.3: the heavily synchronised monitors of a group ({@code nowait} or {@code wait}),
+     * their synchronisation operations, fat and flat sections and the operations in each.
+     */
+    public record ContentionGroup(String group, long heavyObjects, long fatSections, long flatSections, long fatOps,
+                                  long flatOps) {
+        public long syncOps() {
+            return fatOps + flatOps;
+        }
+
+        public double fatSectionsPerObject() {
+            return heavyObjects == 0 ? 0 : (double) fatSections / heavyObjects;
+        }
+
+        /** Mean fat-section length, in synchronisation operations. */
+        public double opsPerFatSection() {
+            return fatSections == 0 ? 0 : (double) fatOps / fatSections;
+        }
+
+        /** Mean flat-section length, in synchronisation operations. */
+        public double opsPerFlatSection() {
+            return flatSections == 0 ? 0 : (double) flatOps / flatSections;
+        }
+
+        ContentionGroup plus(DeepLock.Sections s) {
+            return new ContentionGroup(group, heavyObjects + 1, fatSections + s.fat(), flatSections + s.flat(),
+                    fatOps + s.fatOps(), flatOps + s.flatOps());
+        }
+    }
+
     /** Histogram buckets of 10 ms and longer ({@code dev.lockscope.core.HoldHistogram}: <10ms is bucket 4). */
     private static final int FIRST_10MS_BUCKET = 5;
 
     static LockBehaviour of(List<DeepLock> locks) {
         long others = 0, withWaits = 0, runAll = 0, runNonRec = 0, firstLocker = 0;
+        ContentionGroup nowait = new ContentionGroup("nowait", 0, 0, 0, 0, 0);
+        ContentionGroup wait = new ContentionGroup("wait", 0, 0, 0, 0, 0);
         for (DeepLock l : locks) {
+            if ("monitor".equals(l.kind()) && l.sections().fat() > 0) {
+                if (l.counts().waits() + l.counts().notifies() > 0) {
+                    wait = wait.plus(l.sections());
+                } else {
+                    nowait = nowait.plus(l.sections());
+                }
+            }
             if (l.lockedByOthers()) {
                 others++;
             }
@@ -49,7 +93,8 @@ public record LockBehaviour(long objectsLocked, long objectsLockedByOthers, long
         for (int i = FIRST_10MS_BUCKET; i < totals.holdHistogram().length; i++) {
             longSections += totals.holdHistogram()[i];
         }
-        return new LockBehaviour(locks.size(), others, withWaits, totals, runAll, runNonRec, firstLocker, longSections);
+        List<ContentionGroup> contention = java.util.stream.Stream.of(nowait, wait).filter(g -> g.heavyObjects() > 0).toList();
+        return new LockBehaviour(locks.size(), others, withWaits, totals, runAll, runNonRec, firstLocker, longSections, contention);
     }
 
     /** Thread locality with recursive acquisitions: first-repetition acquisitions / all acquisitions, in %. */
@@ -105,6 +150,17 @@ public record LockBehaviour(long objectsLocked, long objectsLockedByOthers, long
         }
         out.add(String.format(java.util.Locale.ROOT, "%d objects used wait/notify (the wait group), %d only locked (nowait group).",
                 objectsWithWaits, objectsLocked - objectsWithWaits));
+        for (ContentionGroup g : contention) {
+            double ratio = g.opsPerFatSection() == 0 ? 0 : g.opsPerFlatSection() / g.opsPerFatSection();
+            out.add(String.format(java.util.Locale.ROOT,
+                    "%s group: %d monitor%s contended (%,d synchronisation operations), %.2f fat sections each; "
+                            + "fat sections %.2f operations long on average, flat ones %.2f (%.1fx): %s",
+                    g.group(), g.heavyObjects(), g.heavyObjects() == 1 ? "" : "s", g.syncOps(), g.fatSectionsPerObject(),
+                    g.opsPerFatSection(), g.opsPerFlatSection(), ratio,
+                    ratio > LockRecommendation.TRANSIENT_FLAT_TO_FAT_RATIO ? "contention is transient, so a lock that returns to its thin form after it"
+                            + " (the tasuki lock's deflation) keeps most operations on the fast path"
+                            : "contention lasts (locality of contention), so a lock that stays inflated once contended loses little"));
+        }
         return out;
     }
 }

@@ -11,23 +11,37 @@ package dev.lockscope.analysis.model;
  * @param firstRunAll             acquisitions in the first repetition (the first locker's leading run), recursive ones included
  * @param firstRunNonRecursive    the same without recursive ones
  * @param firstLockerNonRecursive outermost acquisitions by the first locker over the whole run
- * @param fatRuns                 runs of consecutive outermost acquisitions that were slow (contention episodes)
- * @param flatRuns                runs of consecutive outermost acquisitions that were not
+ * @param sections                its fat and flat sections
  */
 public record DeepLock(long timeNanos, String lockClass, int lockHash, String kind, DeepCounts counts, String firstLocker,
                        String firstSite, boolean lockedByOthers, long firstRunAll, long firstRunNonRecursive,
-                       long firstLockerNonRecursive, long fatRuns, long flatRuns) {
+                       long firstLockerNonRecursive, Sections sections) {
     /**
-     * Mean flat-run length over mean fat-run length, in acquisitions (Kawachiya §4.4's contention
-     * transience: flat sections much longer than fat ones); infinite for a lock never acquired slow.
+     * Kawachiya's fat and flat sections (§4.4, Table 4.3), time counted in synchronisation operations
+     * (acquisitions, releases, waits and notifies, recursive ones included): an operation is fat while
+     * another thread tries to acquire the lock and does not hold it yet, or waits for a notification on
+     * it (for a {@code java.util.concurrent} lock only the slow acquisition itself is seen fat); sections are
+     * the maximal runs of each kind.
+     */
+    public record Sections(long fat, long flat, long fatOps, long flatOps) {
+        public static final Sections NONE = new Sections(0, 0, 0, 0);
+
+        public long ops() {
+            return fatOps + flatOps;
+        }
+    }
+
+    /**
+     * Mean flat-section length over mean fat-section length, in synchronisation operations (Kawachiya
+     * §4.4's contention transience: flat sections much longer than fat ones); infinite for a lock never
+     * in a fat section.
      */
     public double flatToFatRatio() {
-        long slow = counts.slow();
-        if (slow == 0 || fatRuns == 0) {
+        if (sections.fat() == 0 || sections.fatOps() == 0) {
             return Double.POSITIVE_INFINITY;
         }
-        double flat = flatRuns == 0 ? 0 : (double) (counts.nonRecursive() - slow) / flatRuns;
-        return flat / ((double) slow / fatRuns);
+        double flat = sections.flat() == 0 ? 0 : (double) sections.flatOps() / sections.flat();
+        return flat / ((double) sections.fatOps() / sections.fat());
     }
 
     /** Share of acquisitions in the first repetition (thread locality), 0..1. */

@@ -207,7 +207,8 @@ public final class RecordingReader {
                     "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
                     "firstThread", "firstFrames", "collectedObjects", "siteRealTimeNanos", "batch");
             layout(EventNames.DEEP_LOCK, this::deepLock, deepFields("lockClass", "lockHash", "kind", "firstLocker", "firstSite",
-                    "lockedByOthers", "firstRunAll", "firstRunNonRecursive", "firstLockerNonRecursive", "fatRuns", "flatRuns"));
+                    "lockedByOthers", "firstRunAll", "firstRunNonRecursive", "firstLockerNonRecursive", "fatSections",
+                    "flatSections", "fatOps", "flatOps"));
             layout(EventNames.DEEP_SITE, this::deepSite, deepFields("site", "kind"));
             layout(EventNames.DEEP_INFO, this::deepInfo, "selection", "classes", "sites", "untracked", "probeNanos",
                     "holdInflationNanos", "probeFailures");
@@ -346,8 +347,8 @@ public final class RecordingReader {
         private void deepLock(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
             lockscopeEvents++;
             order.timed(b, new DeepLock(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), text(at(s, f[2])),
-                    deepCounts(v, s, f, 11), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
-                    at(v, f[7]), at(v, f[8]), at(v, f[9]), at(v, f[10])));
+                    deepCounts(v, s, f, 13), text(at(s, f[3])), text(at(s, f[4])), at(v, f[5]) != 0, at(v, f[6]),
+                    at(v, f[7]), at(v, f[8]), new DeepLock.Sections(at(v, f[9]), at(v, f[10]), at(v, f[11]), at(v, f[12]))));
         }
 
         private void deepSite(JfrType type, long[] v, String[] s, int[] f, long b, long en) {

@@ -22,13 +22,16 @@ class DeepAnalysisTest {
 
     static DeepLock lock(long time, String cls, int hash, DeepCounts c, boolean shared, long runAll, long runNonRec,
                          long firstLockerNonRec) {
-        return lock(time, cls, hash, c, shared, runAll, runNonRec, firstLockerNonRec, c.slow() > 0 ? 1 : 0, 1);
+        // each slow acquisition and its release in one fat section, the other operations in one flat section
+        return lock(time, cls, hash, c, shared, runAll, runNonRec, firstLockerNonRec, c.slow() > 0
+                ? new DeepLock.Sections(1, 1, 2 * c.slow(), 2 * (c.gets() - c.slow()))
+                : new DeepLock.Sections(0, 1, 0, 2 * c.gets()));
     }
 
     static DeepLock lock(long time, String cls, int hash, DeepCounts c, boolean shared, long runAll, long runNonRec,
-                         long firstLockerNonRec, long fatRuns, long flatRuns) {
+                         long firstLockerNonRec, DeepLock.Sections sections) {
         return new DeepLock(time, cls, hash, "monitor", c, "t", "A.m:1", shared, runAll, runNonRec, firstLockerNonRec,
-                fatRuns, flatRuns);
+                sections);
     }
 
     private static DeepResult analyse(Object... events) {
@@ -80,6 +83,40 @@ class DeepAnalysisTest {
         assertThat(b.sentences()).anyMatch(s -> s.startsWith("56.7% of acquisitions"));
     }
 
+    /**
+     * Table 4.3 (contention transience) per group, with the dissertation's eSuite nowait row as the known
+     * answer: 14 contended monitors, 10,575 operations, 1.21 fat sections per object, 24.41 operations per
+     * fat section, 327.74 per flat one. Monitors never in a fat section and java.util.concurrent locks are
+     * not in the table; a monitor with wait/notify is in the wait group.
+     */
+    @Test
+    void contentionTransiencePerGroupAsInTable43() {
+        java.util.List<Object> events = new java.util.ArrayList<>();
+        for (int i = 0; i < 14; i++) { // 17 fat sections of 415 operations, 31 flat ones of 10,160, in all
+            DeepLock.Sections s = i == 0 ? new DeepLock.Sections(4, 5, 38, 10_160) : new DeepLock.Sections(1, 2, 29, 0);
+            events.add(lock(1, "N" + i, i, counts(100, 100, 1, 0, 100, 0), true, 1, 1, 1, s));
+        }
+        DeepCounts withWaits = new DeepCounts(10, 10, 1, 0, 2, 2, 0, 12, 0, 0, new long[8], 1, 12);
+        events.add(lock(1, "W", 100, withWaits, true, 1, 1, 1, new DeepLock.Sections(3, 3, 12, 12)));
+        events.add(lock(1, "Calm", 101, counts(100, 100, 0, 0, 100, 0), true, 1, 1, 1, new DeepLock.Sections(0, 1, 0, 200)));
+        events.add(new DeepLock(1, "Juc", 102, "juc", counts(100, 100, 5, 0, 100, 0), "t", "A.m:1", true, 1, 1, 1,
+                new DeepLock.Sections(5, 6, 10, 190)));
+        LockBehaviour b = analyse(events.toArray()).behaviour();
+        assertThat(b.contention()).extracting(LockBehaviour.ContentionGroup::group).containsExactly("nowait", "wait");
+        LockBehaviour.ContentionGroup nowait = b.contention().get(0);
+        assertThat(nowait.heavyObjects()).isEqualTo(14);
+        assertThat(nowait.syncOps()).isEqualTo(10_575);
+        assertThat(nowait.fatSectionsPerObject()).isEqualTo(1.21, offset(0.005));
+        assertThat(nowait.opsPerFatSection()).isEqualTo(24.41, offset(0.005));
+        assertThat(nowait.opsPerFlatSection()).isEqualTo(327.74, offset(0.005));
+        LockBehaviour.ContentionGroup wait = b.contention().get(1);
+        assertThat(wait.heavyObjects()).isEqualTo(1);
+        assertThat(wait.opsPerFatSection()).isEqualTo(4.0);
+        assertThat(b.sentences()).anyMatch(s -> s.startsWith("nowait group: 14 monitors contended (10,575 synchronisation operations)")
+                && s.contains("(13.4x): contention is transient"));
+        assertThat(b.sentences()).anyMatch(s -> s.startsWith("wait group: 1 monitor contended") && s.contains("contention lasts"));
+    }
+
     @Test
     void recursionCountsInOneRatioAndNotTheOther() {
         // one thread: 4 outermost acquisitions, each with 3 recursive ones inside
@@ -101,13 +138,16 @@ class DeepAnalysisTest {
     void libraryLockAdviceFollowsLocalityAndTransience() {
         DeepResult r = analyse(
                 // one thread, 10,000 acquisitions, never contended: first repetition 100%
-                lock(1, "Own", 1, counts(10_000, 10_000, 0, 0, 10_000, 0), false, 10_000, 10_000, 10_000, 0, 1),
-                // 9,000 of 10,000 in the first repetition; 10 contended runs of 10 against 11 flat runs of ~900
-                lock(1, "Mostly", 2, counts(10_000, 10_000, 100, 0, 10_000, 0), true, 9_000, 9_000, 9_500, 10, 11),
-                // contended in long runs: 5 runs of 800 slow against 5 flat runs of 1,200
-                lock(1, "Hot", 3, counts(10_000, 10_000, 4_000, 0, 10_000, 0), true, 100, 100, 2_000, 5, 5),
+                lock(1, "Own", 1, counts(10_000, 10_000, 0, 0, 10_000, 0), false, 10_000, 10_000, 10_000,
+                        new DeepLock.Sections(0, 1, 0, 20_000)),
+                // 9,000 of 10,000 in the first repetition; 10 fat sections of 20 operations against 11 flat ones of 1,800
+                lock(1, "Mostly", 2, counts(10_000, 10_000, 100, 0, 10_000, 0), true, 9_000, 9_000, 9_500,
+                        new DeepLock.Sections(10, 11, 200, 19_800)),
+                // contended in long sections: 5 fat sections of 1,600 operations against 5 flat ones of 2,400
+                lock(1, "Hot", 3, counts(10_000, 10_000, 4_000, 0, 10_000, 0), true, 100, 100, 2_000,
+                        new DeepLock.Sections(5, 5, 8_000, 12_000)),
                 // one thread's lock but too few acquisitions to matter
-                lock(1, "Rare", 4, counts(999, 999, 0, 0, 999, 0), false, 999, 999, 999, 0, 1));
+                lock(1, "Rare", 4, counts(999, 999, 0, 0, 999, 0), false, 999, 999, 999, new DeepLock.Sections(0, 1, 0, 1_998)));
         assertThat(r.libraryLocks()).extracting(a -> a.lock().lockClass()).containsExactly("Own", "Mostly");
         LibraryLockAdvice own = r.libraryLocks().get(0);
         assertThat(own.recommendation().lockClass).isEqualTo("ReservationLock");
@@ -115,7 +155,7 @@ class DeepAnalysisTest {
         assertThat(own.sentence()).startsWith("Use ReservationLock: 100.0% of its 10,000 acquisitions in its first repetition, never contended")
                 .contains("1.8 ns against synchronized 16.0 ns");
         LibraryLockAdvice mostly = r.libraryLocks().get(1);
-        assertThat(mostly.lock().flatToFatRatio()).isEqualTo((9_900 / 11.0) / (100 / 10.0), offset(1e-9));
+        assertThat(mostly.lock().flatToFatRatio()).isEqualTo((19_800 / 11.0) / (200 / 10.0), offset(1e-9));
         assertThat(mostly.recommendation().lockClass).isEqualTo("AsymmetricTasukiLock");
         assertThat(mostly.pays()).isFalse();
         assertThat(mostly.sentence()).contains("would not pay");

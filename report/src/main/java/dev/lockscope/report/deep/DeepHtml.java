@@ -41,7 +41,19 @@ public final class DeepHtml {
         policy(sb, "hit ratio: reserved for the first locker until a second thread locks it", b.reserveUntilSecondThreadHitPct());
         policy(sb, "hit ratio: reserved for the first locker for good", b.reserveForeverHitPct());
         sb.append("<tr><td>objects locked by two or more threads</td><td>").append(b.objectsLockedByOthers()).append(" of ")
-                .append(b.objectsLocked()).append("</td></tr></table><ul>");
+                .append(b.objectsLocked()).append("</td></tr></table>");
+        if (!b.contention().isEmpty()) {
+            sb.append("<table class=\"deep\"><tr><th>group</th><th>contended monitors</th><th>sync operations</th>")
+                    .append("<th>fat sections per object</th><th>operations per fat section</th><th>operations per flat section</th></tr>");
+            for (var g : b.contention()) {
+                sb.append("<tr><td>").append(g.group()).append("</td><td>").append(g.heavyObjects()).append("</td><td>")
+                        .append(g.syncOps()).append("</td><td>").append(fixed(g.fatSectionsPerObject())).append("</td><td>")
+                        .append(fixed(g.opsPerFatSection())).append("</td><td>").append(fixed(g.opsPerFlatSection()))
+                        .append("</td></tr>");
+            }
+            sb.append("</table>");
+        }
+        sb.append("<ul>");
         for (String s : b.sentences()) {
             sb.append("<li>").append(esc(s)).append("</li>");
         }
@@ -70,6 +82,10 @@ public final class DeepHtml {
         sb.append("</table></div>");
         left(sb, sites.size());
         return sb.toString();
+    }
+
+    private static String fixed(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
     }
 
     private static void policy(StringBuilder sb, String what, double pct) {

@@ -44,11 +44,18 @@ public final class DeepJson {
         ObjectNode behaviour = out.putObject("behaviour");
         behaviour.put("objectsLocked", b.objectsLocked()).put("objectsLockedByOthers", b.objectsLockedByOthers())
                 .put("objectsWithWaits", b.objectsWithWaits())
-                .put("firstRepetitionPct", pct(b.firstRepetitionPct()))
-                .put("firstRepetitionNonRecursivePct", pct(b.firstRepetitionNonRecursivePct()))
-                .put("reserveUntilSecondThreadHitPct", pct(b.reserveUntilSecondThreadHitPct()))
-                .put("reserveForeverHitPct", pct(b.reserveForeverHitPct()))
+                .put("firstRepetitionPct", rounded(b.firstRepetitionPct()))
+                .put("firstRepetitionNonRecursivePct", rounded(b.firstRepetitionNonRecursivePct()))
+                .put("reserveUntilSecondThreadHitPct", rounded(b.reserveUntilSecondThreadHitPct()))
+                .put("reserveForeverHitPct", rounded(b.reserveForeverHitPct()))
                 .put("sectionsOf10msOrMore", b.sectionsOf10msOrMore());
+        ArrayNode contention = behaviour.putArray("contention");
+        for (LockBehaviour.ContentionGroup g : b.contention()) {
+            contention.addObject().put("group", g.group()).put("heavyObjects", g.heavyObjects()).put("syncOps", g.syncOps())
+                    .put("fatSections", g.fatSections()).put("flatSections", g.flatSections())
+                    .put("fatSectionsPerObject", rounded(g.fatSectionsPerObject()))
+                    .put("opsPerFatSection", rounded(g.opsPerFatSection())).put("opsPerFlatSection", rounded(g.opsPerFlatSection()));
+        }
         ArrayNode sentences = behaviour.putArray("sentences");
         b.sentences().forEach(sentences::add);
         ArrayNode locks = out.putArray("locks");
@@ -58,8 +65,9 @@ public final class DeepJson {
             counts(row, l.counts(), deep.durationNanos());
             row.put("firstLocker", l.firstLocker()).put("firstSite", l.firstSite()).put("lockedByOthers", l.lockedByOthers())
                     .put("firstRunAll", l.firstRunAll()).put("firstRunNonRecursive", l.firstRunNonRecursive())
-                    .put("firstLockerNonRecursive", l.firstLockerNonRecursive()).put("fatRuns", l.fatRuns())
-                    .put("flatRuns", l.flatRuns());
+                    .put("firstLockerNonRecursive", l.firstLockerNonRecursive()).put("fatSections", l.sections().fat())
+                    .put("flatSections", l.sections().flat()).put("fatOps", l.sections().fatOps())
+                    .put("flatOps", l.sections().flatOps());
         }
         ArrayNode advice = out.putArray("libraryLocks");
         for (LibraryLockAdvice a : deep.libraryLocks()) {
@@ -67,11 +75,11 @@ public final class DeepJson {
             double ratio = l.flatToFatRatio();
             ObjectNode row = advice.addObject().put("lockClass", l.lockClass()).put("identityHash", Integer.toHexString(l.lockHash()))
                     .put("kind", l.kind()).put("firstSite", l.firstSite())
-                    .put("firstRepetitionPct", pct(100 * l.firstRepetitionShare()));
+                    .put("firstRepetitionPct", rounded(100 * l.firstRepetitionShare()));
             if (Double.isInfinite(ratio)) {
                 row.putNull("flatToFatRatio");
             } else {
-                row.put("flatToFatRatio", pct(ratio));
+                row.put("flatToFatRatio", rounded(ratio));
             }
             row.put("recommendation", a.recommendation().lockClass).put("pays", a.pays())
                     .put("benchmark", a.recommendation().benchmarkRow).put("evidence", a.evidence()).put("sentence", a.sentence());
@@ -85,10 +93,10 @@ public final class DeepJson {
 
     private static void counts(ObjectNode row, DeepCounts c, long durationNanos) {
         row.put("gets", c.gets()).put("nonRecursive", c.nonRecursive()).put("slow", c.slow()).put("recursive", c.recursive())
-                .put("missPct", pct(c.missPct())).put("utilPct", pct(c.utilPct(durationNanos)))
+                .put("missPct", rounded(c.missPct())).put("utilPct", rounded(c.utilPct(durationNanos)))
                 .put("tryFailures", c.tryFailures()).put("waits", c.waits()).put("notifies", c.notifies())
                 .put("sections", c.sections()).put("holdNanos", c.holdNanos()).put("avgHoldNanos", c.avgHoldNanos())
-                .put("maxHoldNanos", c.maxHoldNanos()).put("blocked", c.blocked()).put("blockedPct", pct(c.blockedPct()))
+                .put("maxHoldNanos", c.maxHoldNanos()).put("blocked", c.blocked()).put("blockedPct", rounded(c.blockedPct()))
                 .put("timedSections", c.timedSections());
         ArrayNode histogram = row.putArray("holdHistogram");
         for (long n : c.holdHistogram()) {
@@ -96,7 +104,7 @@ public final class DeepJson {
         }
     }
 
-    private static BigDecimal pct(double pct) {
-        return BigDecimal.valueOf(pct).setScale(4, RoundingMode.HALF_UP);
+    private static BigDecimal rounded(double value) {
+        return BigDecimal.valueOf(value).setScale(4, RoundingMode.HALF_UP);
     }
 }

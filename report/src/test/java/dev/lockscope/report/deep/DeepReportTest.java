@@ -22,12 +22,12 @@ class DeepReportTest {
         long[] histogram = {0, 0, 3, 1, 0, 0, 0, 0};
         DeepCounts c = new DeepCounts(10, 8, 2, 2, 1, 1, 1, 4, 400_000, 250_000, histogram, 1, 4);
         a.deepLock(new DeepLock(5, "com.example.Cache<K>", 0xabc, "monitor", c, "worker-1", "com.example.Cache.get:12",
-                true, 3, 3, 6, 2, 3));
+                true, 3, 3, 6, new DeepLock.Sections(2, 3, 8, 14)));
         // one thread's counter: 5,000 acquisitions, all in the first repetition, never contended
         long[] fast = {5_000, 0, 0, 0, 0, 0, 0, 0};
         DeepCounts own = new DeepCounts(5_000, 5_000, 0, 0, 0, 0, 0, 5_000, 1_000_000, 900, fast, 0, 1_500);
         a.deepLock(new DeepLock(5, "com.example.Counter", 0xdef, "monitor", own, "main", "com.example.Counter.inc:3",
-                false, 5_000, 5_000, 5_000, 0, 1));
+                false, 5_000, 5_000, 5_000, new DeepLock.Sections(0, 1, 0, 10_000)));
         a.deepSite(new DeepSite(5, "com.example.Cache.get:12", "monitorenter", c));
         a.deepInfo(new DeepInfo(5, "com.example.**", 3, 9, 0, 41, 18, 0));
         a.finish(new RecordingInfo(Path.of("r.jfr"), 0, 2_000_000L, Map.of()));
@@ -74,5 +74,16 @@ class DeepReportTest {
         String html = DeepHtml.fragment(result());
         assertThat(html).contains("com.example.Cache&lt;K&gt;@abc").doesNotContain("Cache<K>");
         assertThat(html).contains("<th>blocked</th>").contains("<h3>Library locks</h3>").contains("<td>ReservationLock</td>");
+        // Table 4.3: the Cache monitor (waits and notifies: the wait group), 2 fat sections of 8 operations, 3 flat of 14
+        assertThat(html).contains("<th>operations per fat section</th>")
+                .contains("<tr><td>wait</td><td>1</td><td>22</td><td>2.00</td><td>4.00</td><td>4.67</td></tr>");
+    }
+
+    @Test
+    void jsonCarriesTheContentionTable() {
+        JsonNode group = DeepJson.toJson(result()).get("behaviour").get("contention").get(0);
+        assertThat(group.get("group").asText()).isEqualTo("wait");
+        assertThat(group.get("syncOps").asLong()).isEqualTo(22);
+        assertThat(group.get("opsPerFlatSection").decimalValue()).isEqualByComparingTo("4.6667");
     }
 }
