@@ -24,11 +24,6 @@ public record DeepLock(long timeNanos, String lockClass, int lockHash, String ki
      * the maximal runs of each kind.
      */
     public record Sections(long fat, long flat, long fatOps, long flatOps) {
-        public static final Sections NONE = new Sections(0, 0, 0, 0);
-
-        public long ops() {
-            return fatOps + flatOps;
-        }
     }
 
     /**
