@@ -126,6 +126,7 @@ final class RecordingSession {
         // the parks of blockers first parked on where a worker waits for work: no stack (IdleParkEvent)
         recording.enable(EventNames.IDLE_PARK).withThreshold(options.threshold);
         recording.enable(EventNames.UNPARK).withStackTrace();
+        recording.enable(EventNames.CONDITION_UNPARK); // the unparks of Condition waiters: no stack (ConditionUnparkEvent)
         recording.enable(EventNames.LOCK_SUMMARY).with("period", "endChunk");
         if (options.acquireEvents) {
             // off by default: RecordingReader keeps these, but no analysis or report uses them
@@ -213,8 +214,10 @@ final class RecordingSession {
         LockSummaries.Snapshot parks = stopped && parksAtStop != null ? parksAtStop : LockSummaries.snapshot();
         List<LockMetrics> locks = parkMetrics(parks, execNanos, 1);
         locks.addAll(monitors.metrics(execNanos));
+        Map<String, Long> siteRealTimes = new HashMap<>(parks.siteRealTimes());
+        siteRealTimes.putAll(monitors.siteRealTimes(execNanos));
         long pinned = Runtime.version().feature() >= 21 ? monitors.pinnedNanos() : -1;
-        return LiveMetrics.snapshot(locks, monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
+        return LiveMetrics.snapshot(locks, siteRealTimes, monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
                 HookFailures.count(), stopped ? 0 : recordingSize());
     }
 

@@ -2,11 +2,13 @@ package dev.lockscope.agent;
 
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockSites;
 import dev.lockscope.core.ParkTally;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -77,7 +79,7 @@ class PrometheusTextTest {
         owners.count("app.Gate@ff", "app.Store.scan");
         owners.count("app.Gate@ff", "app.Store.flush");
 
-        LiveMetrics.Snapshot s = LiveMetrics.snapshot(locks, owners, 4, 0, -1, 0, 1234);
+        LiveMetrics.Snapshot s = LiveMetrics.snapshot(locks, Map.of(), owners, 4, 0, -1, 0, 1234);
         assertThat(s.top()).hasSize(LiveMetrics.TOP_LOCKS);
         LiveMetrics.Lock first = s.top().get(0);
         assertThat(first.name()).isEqualTo("Gate@ff");
@@ -110,12 +112,32 @@ class PrometheusTextTest {
     }
 
     @Test
+    void aSiteOfCollectedObjectsIsContendedForNoLongerThanTheUnionOfTheirWaits() {
+        // the agent's row of a site's collected blockers sums their real-times: 3 objects waited for at once
+        // for 2.5 s each read 7.5 s in a 3 s run; the site's union (the exit table's real-time) is 2.9 s
+        String cls = "java.util.concurrent.locks.ReentrantLock$NonfairSync";
+        String site = LockSites.SITE_PREFIX + "app.LockTable.lockEntry:45";
+        LockMetrics collected = new LockMetrics(LockKind.PARK, cls, site, "t", List.of(),
+                ParkTally.of(0, 40, 0, 3, 9_000_000_000L, 7_500_000_000L, 0, 7_500_000_000L, true), 3_000_000_000L, 3);
+        LockMetrics live = park(cls, "1f", 10, 0, 1_000_000_000L, 800_000_000L);
+        Map<String, Long> unions = Map.of(LockSites.keyOf(collected), 2_900_000_000L,
+                LockSites.keyOf(LockKind.PARK, cls, "at ?"), 500_000_000L); // the live object's own site: no bound on one object
+        LiveMetrics.Snapshot s = LiveMetrics.snapshot(List.of(collected, live), unions, new OwnerMethods(), 0, 0, -1, 0, 0);
+        assertThat(s.top().get(0).name()).isEqualTo("ReentrantLock$NonfairSync " + site);
+        assertThat(s.top().get(0).contendedNanos()).isEqualTo(2_900_000_000L);
+        assertThat(s.top().get(0).holdNanos()).isEqualTo(2_900_000_000.0 / 40);
+        assertThat(s.top().get(1).contendedNanos()).isEqualTo(800_000_000L);
+        assertThat(LiveMetrics.prometheus(s)).contains("lockscope_lock_contended_seconds_total{lock=\"ReentrantLock$NonfairSync "
+                + site + "\",kind=\"park\",class=\"" + cls + "\"} 2.9\n");
+    }
+
+    @Test
     void labelValuesStayBoundedWhateverTheNumberOfLocks() {
         List<LockMetrics> locks = new ArrayList<>();
         for (int i = 0; i < 5000; i++) {
             locks.add(park("C" + i, Integer.toHexString(i), 1, 0, i, i));
         }
-        String text = LiveMetrics.prometheus(LiveMetrics.snapshot(locks, new OwnerMethods(), 0, 0, 5_000_000_000L, 0, 0));
+        String text = LiveMetrics.prometheus(LiveMetrics.snapshot(locks, Map.of(), new OwnerMethods(), 0, 0, 5_000_000_000L, 0, 0));
         long series = text.lines().filter(l -> l.startsWith("lockscope_lock_wait_seconds_total{")).count();
         assertThat(series).isEqualTo(LiveMetrics.TOP_LOCKS + 1);
         assertThat(text).contains("lockscope_virtual_thread_pinned_seconds_total 5\n");

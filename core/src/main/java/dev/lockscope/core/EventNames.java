@@ -17,6 +17,8 @@ public final class EventNames {
     /** A park on a blocker first parked on at an idle place ({@link IdlePlaces}): no stack, no unpark event. */
     public static final String IDLE_PARK = "lockscope.IdlePark";
     public static final String UNPARK = "lockscope.Unpark";
+    /** The unpark of a thread awaiting a {@code Condition}: the fields of {@link #UNPARK}, no stack. */
+    public static final String CONDITION_UNPARK = "lockscope.ConditionUnpark";
     public static final String LOCK_SUMMARY = "lockscope.LockSummary";
     public static final String ACQUIRE = "lockscope.Acquire";
     public static final String VIRTUAL_MONITOR_ENTER = "lockscope.VirtualMonitorEnter";

@@ -73,6 +73,12 @@ public final class BlockerRecord {
      * before its volatile write of {@code parkedOn}, which the unparker's volatile read follows.
      */
     boolean idleSite;
+    /**
+     * Whether the blocker is an AQS {@code Condition} ({@code ConditionObject}): a thread parked on it awaits a
+     * signal, which the report lists as conditional waiting with the notifying thread, never owner blame (a
+     * condition has no owner), so no analysis reads the stack of the unpark that ends such a wait.
+     */
+    final boolean condition;
 
     private volatile long parks;
     private volatile int parkedNow;
@@ -105,6 +111,7 @@ public final class BlockerRecord {
         this.identityHash = System.identityHashCode(blocker);
         this.key = new WeakKey(blocker, identityHash);
         this.className = blocker.getClass().getName();
+        this.condition = className.endsWith("$ConditionObject");
         this.collectionThreshold = collectionThreshold;
     }
 

@@ -39,7 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  *       park that starts a blocker's collection walks its stack into strings, once per blocker; JFR's
  *       commit of an event walks the stack (in JFR's native buffers).</li>
  *   <li><b>Events</b>: one {@link ParkEvent} per park, committed at wake-up when it lasted at least the
- *       recording threshold; one {@link UnparkEvent} only when its stack will be used (see there). A
+ *       recording threshold; one {@link UnparkEvent} only when its stack will be used (see there), or a
+ *       stackless {@link ConditionUnparkEvent} when the target awaits a {@code Condition}. A
  *       blocker first parked on at an idle place (a pool worker waiting for work, {@link IdlePlaces})
  *       gets an {@link IdleParkEvent} per park instead, without a stack walk, and no unpark event.
  *       Exact totals of all parks, recorded or not, go out as {@link LockSummaryEvent}s.</li>
@@ -86,6 +87,7 @@ public final class ParkHooks {
         /** A free park token of this thread, or null while it is in use (parks of a thread never nest). */
         Token parkToken;
         UnparkEvent unpark;
+        ConditionUnparkEvent conditionUnpark;
         AcquireEvent acquire;
         BlockerRecord lastRecord;
         BlockerRecord otherRecord;
@@ -160,12 +162,14 @@ public final class ParkHooks {
         jdk.jfr.FlightRecorder.register(ParkEvent.class);
         jdk.jfr.FlightRecorder.register(IdleParkEvent.class);
         jdk.jfr.FlightRecorder.register(UnparkEvent.class);
+        jdk.jfr.FlightRecorder.register(ConditionUnparkEvent.class);
         jdk.jfr.FlightRecorder.register(AcquireEvent.class);
         LockSummaries.register();
         new ParkEvent().isEnabled();
         new IdleParkEvent().isEnabled();
         IdlePlaces.ruleOf(java.util.List.of()); // loaded here, not in the first park that captures a stack
         new UnparkEvent().isEnabled();
+        new ConditionUnparkEvent().isEnabled();
         new AcquireEvent().isEnabled();
         // Run every path with a private blocker so the classes they use are linked and the paths
         // are compiled before the application's first park (events are not enabled yet).
@@ -381,11 +385,24 @@ public final class ParkHooks {
                 pt = null;
                 return null;
             }
-            UnparkEvent e = pt.unpark;
-            if (e == null) {
-                e = new UnparkEvent();
+            // A target awaiting a Condition: the event without the releaser's stack, which no analysis reads
+            // (ConditionUnparkEvent). A target without a record (beyond maxBlockers) gets the full event,
+            // which is correct and only dearer.
+            AbstractUnparkEvent e;
+            if (r != null && r.condition) {
+                e = pt.conditionUnpark;
+                if (e == null) {
+                    e = new ConditionUnparkEvent();
+                } else {
+                    pt.conditionUnpark = null; // in use until unparkEnd
+                }
             } else {
-                pt.unpark = null; // in use until unparkEnd
+                e = pt.unpark;
+                if (e == null) {
+                    e = new UnparkEvent();
+                } else {
+                    pt.unpark = null; // in use until unparkEnd
+                }
             }
             long since = targetState.parkedSince; // read after parkedOn, which published it
             // The releaser's stack is used by owner blame for parks that are recorded (at least the
@@ -393,7 +410,7 @@ public final class ParkHooks {
             boolean wanted = thresholdNanos == 0 || (r != null && r != pt.lastUnparkRecorded)
                     || (r != null && System.nanoTime() - since >= thresholdNanos);
             if (!wanted || !e.isEnabled()) {
-                pt.unpark = e;
+                giveBack(pt, e);
                 return null;
             }
             pt.lastUnparkRecorded = r;
@@ -413,7 +430,7 @@ public final class ParkHooks {
     /** Exit of unpark(thread): the target is already awake, so the stack walk delays nobody. */
     @DontInline
     public static void unparkEnd(Object token) {
-        if (!(token instanceof UnparkEvent)) {
+        if (!(token instanceof AbstractUnparkEvent)) {
             return;
         }
         PerThread pt = null;
@@ -424,17 +441,26 @@ public final class ParkHooks {
                 return;
             }
             pt.inHook = true;
-            UnparkEvent e = (UnparkEvent) token;
+            AbstractUnparkEvent e = (AbstractUnparkEvent) token;
             e.end();
             e.commit();
             e.targetName = null;
-            pt.unpark = e;
+            giveBack(pt, e);
         } catch (Throwable t) {
             HookFailures.record(t);
         } finally {
             if (pt != null) {
                 pt.inHook = false;
             }
+        }
+    }
+
+    /** Returns an unpark event to its thread's slot for the next unpark. */
+    private static void giveBack(PerThread pt, AbstractUnparkEvent e) {
+        if (e instanceof ConditionUnparkEvent c) {
+            pt.conditionUnpark = c;
+        } else {
+            pt.unpark = (UnparkEvent) e;
         }
     }
 

@@ -69,6 +69,52 @@ class ParkHooksTest {
         assertThat(handoff[1]).as("the woken thread sees the unpark's number").isEqualTo(handoff[0] + 1);
     }
 
+    /**
+     * A thread awaiting a Condition is woken: the unpark is a {@code lockscope.ConditionUnpark}, committed
+     * without the releaser's stack, and no {@code lockscope.Unpark} is written for it.
+     */
+    @Test
+    void anUnparkOfAConditionWaiterRecordsNoStack() throws Exception {
+        Object condition = new ReentrantLock().newCondition(); // an AQS ConditionObject
+        java.util.concurrent.atomic.AtomicBoolean woken = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread waiter = new Thread(() -> {
+            Object token = ParkHooks.parkBegin(condition, 0, 0);
+            while (!woken.get()) {
+                java.util.concurrent.locks.LockSupport.park(condition);
+            }
+            ParkHooks.parkEnd(token);
+        }, "awaiting");
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("condition-unpark", ".jfr");
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(dev.lockscope.core.EventNames.UNPARK).withStackTrace();
+            recording.enable(dev.lockscope.core.EventNames.CONDITION_UNPARK);
+            recording.start();
+            waiter.start();
+            while (java.util.concurrent.locks.LockSupport.getBlocker(waiter) != condition) {
+                Thread.onSpinWait();
+            }
+            assertThat(recordOf(condition).condition).isTrue();
+            woken.set(true);
+            Object token = ParkHooks.unparkBegin(waiter);
+            java.util.concurrent.locks.LockSupport.unpark(waiter);
+            ParkHooks.unparkEnd(token);
+            waiter.join();
+            assertThat(token).isInstanceOf(ConditionUnparkEvent.class);
+            recording.stop();
+            recording.dump(file);
+            java.util.List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(file);
+            assertThat(events).extracting(e -> e.getEventType().getName())
+                    .containsExactly(dev.lockscope.core.EventNames.CONDITION_UNPARK);
+            jdk.jfr.consumer.RecordedEvent unpark = events.get(0);
+            assertThat(unpark.getStackTrace()).isNull();
+            assertThat(unpark.getLong("targetTid")).isEqualTo(waiter.getId());
+            assertThat(unpark.getString("blockerClass")).endsWith("$ConditionObject");
+            assertThat(unpark.getThread().getJavaThreadId()).isEqualTo(Thread.currentThread().getId());
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
     @Test
     void hooksNeverThrow() {
         assertThatCode(() -> {

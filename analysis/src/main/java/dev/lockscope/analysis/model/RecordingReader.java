@@ -201,8 +201,10 @@ public final class RecordingReader {
                 layout(park, this::park, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
                         "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
             }
-            layout(EventNames.UNPARK, this::unpark, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
-                    "blockerClass", "blockerHash");
+            for (String unpark : List.of(EventNames.UNPARK, EventNames.CONDITION_UNPARK)) { // a condition's: no stackTrace field
+                layout(unpark, this::unpark, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
+                        "blockerClass", "blockerHash");
+            }
             layout(EventNames.LOCK_SUMMARY, this::lockSummary, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
                     "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
                     "firstThread", "firstFrames", "collectedObjects", "siteRealTimeNanos", "batch");
