@@ -214,11 +214,18 @@ final class RecordingSession {
         LockSummaries.Snapshot parks = stopped && parksAtStop != null ? parksAtStop : LockSummaries.snapshot();
         List<LockMetrics> locks = parkMetrics(parks, execNanos, 1);
         locks.addAll(monitors.metrics(execNanos));
-        Map<String, Long> siteRealTimes = new HashMap<>(parks.siteRealTimes());
-        siteRealTimes.putAll(monitors.siteRealTimes(execNanos));
         long pinned = Runtime.version().feature() >= 21 ? monitors.pinnedNanos() : -1;
-        return LiveMetrics.snapshot(locks, siteRealTimes, monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
+        return LiveMetrics.snapshot(locks, siteRealTimes(parks, execNanos), monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
                 HookFailures.count(), stopped ? 0 : recordingSize());
+    }
+
+    /** Each lock site's real-time, the union of its objects' waits (parks and monitors), by {@link LockSites#keyOf}. */
+    private Map<String, Long> siteRealTimes(LockSummaries.Snapshot parks, long execNanos) {
+        Map<String, Long> out = new HashMap<>(parks.siteRealTimes());
+        if (monitors != null) {
+            out.putAll(monitors.siteRealTimes(execNanos));
+        }
+        return out;
     }
 
     /**
@@ -470,15 +477,12 @@ final class RecordingSession {
             parks = LockSummaries.snapshot();
         }
         List<LockMetrics> locks = parkMetrics(parks, execNanos, 0); // the print threshold applies to the sites below
-        // a site's real-time is the union of its objects' waits, as in `lockscope report`
-        Map<String, Long> siteRealTimes = new HashMap<>(parks.siteRealTimes());
         List<String> notes = new ArrayList<>();
         if (monitors != null) {
             if (!stopped) {
                 monitors.awaitFlush(Duration.ofSeconds(3));
             }
             locks.addAll(monitors.metrics(execNanos));
-            siteRealTimes.putAll(monitors.siteRealTimes(execNanos));
             if (monitors.leftOut() > 0) {
                 notes.add(monitors.leftOut() + " contended entries of monitors beyond maxBlockers=" + options.maxBlockers
                         + " are in the recording only (lockscope report counts them)");
@@ -499,7 +503,8 @@ final class RecordingSession {
         // one row per lock site (class and acquiring site), as `lockscope report` ranks them; §3.3.2's
         // print threshold applies to the rows shown
         List<LockMetrics> sites = new ArrayList<>();
-        for (LockMetrics site : LockSites.group(locks, execNanos, siteRealTimes)) {
+        // a site's real-time is the union of its objects' waits, as in `lockscope report`
+        for (LockMetrics site : LockSites.group(locks, execNanos, siteRealTimes(parks, execNanos))) {
             if (site.timesParked() >= options.printThreshold) {
                 sites.add(site);
             }

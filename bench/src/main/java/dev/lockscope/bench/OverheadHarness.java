@@ -46,7 +46,7 @@ public final class OverheadHarness {
      * reach the JIT's thresholds slowly, and under lockscope the C2 compiler still ran 0.45 s in the pool's
      * 4th second and 0.15 s in its 5th, inside a window that began after 3 s (`scripts/profile-agent.sh
      * --workload object-pool --warmup 3 --seconds 12 --skip 6 --jit`), charging that start-up JIT to the
-     * window's 9,400 operations. After 10 s the C2 work of every configuration is down to tens of ms a second.
+     * window's 9,400 operations. From the 6th second on it ran tens of ms a second.
      */
     static final String LOW_RATE_WARMUP_SECONDS = "10";
 
