@@ -154,7 +154,7 @@ public final class OverheadHarness {
                 {"logback", "8", WARMUP_SECONDS, "logback FileAppender, 8 threads logging to one file"},
                 {"log4j2", "16", WARMUP_SECONDS, "log4j2 2.24 synchronous FileAppender, 16 threads logging to one file"},
                 {"object-pool", "16", LOW_RATE_WARMUP_SECONDS, "commons-pool2 2.12 pool of 4 objects, 16 threads borrowing each for 2 ms"},
-                {"http-server", "16", HTTP_SERVER_WARMUP_SECONDS, "Jetty 12 server, 16 loopback clients"},
+                {"http-server", "16", HTTP_SERVER_WARMUP_SECONDS, "Jetty 12 server, 16 loopback clients in a JVM of their own"},
                 {"derby", "16", LOW_RATE_WARMUP_SECONDS, "embedded Derby 10.16, 16 threads updating 4 hot rows (row locks: Object.wait)"}}) {
             w.add(new Workload(lib[0], lib[3], List.of("-cp", bench.toString(), LibraryWorkloads.class.getName(),
                     lib[0], lib[1], settings.smoke() ? "0.5" : lib[2], measure), null, Double.parseDouble(measure)));

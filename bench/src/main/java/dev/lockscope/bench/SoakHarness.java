@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * Soak: the agent in continuous mode ({@code continuous}, rotation by {@code maxSize}/{@code maxAge},
  * live metrics scraped as Prometheus would) on a real application, the Jetty 12 server of
- * {@link LibraryWorkloads} under loopback load from 16 client threads, for an hour
+ * {@link LibraryWorkloads} under loopback load from 16 client threads (in a JVM of their own since 2026-11-28), for an hour
  * ({@code --soak-duration}). Every 10 s it samples the JVM's resident set (and its part in the Java
  * heap's address range, from /proc/PID/smaps) and the bytes in its JFR repository; every 5 minutes
  * the JVM's native memory tracking (NMT) total and Java heap, committed. Reported: the slope of each after warm-up (the first
@@ -136,7 +136,7 @@ final class SoakHarness {
         List<double[]> steadyNmt = steady.stream().filter(s -> !Double.isNaN(s[5])).toList();
         double load = steady.stream().mapToDouble(s -> s[7]).average().orElse(Double.NaN);
         return "## Soak (continuous mode)\n\n"
-                + String.format(Locale.ROOT, "The Jetty 12 server of `LibraryWorkloads %s %s` (loopback load from %s client threads, `%s`) "
+                + String.format(Locale.ROOT, "The Jetty 12 server of `LibraryWorkloads %s %s` (loopback load from %s client threads in a JVM of their own, `%s`) "
                         + "for %d s under `%s`, RSS and the bytes in JFR's repository sampled every %d s, `/metrics` scraped at each "
                         + "sample (%d scrapes, %d failed), NMT every %d s. Slopes by least squares after the first %d s (warm-up); "
                         + "machine load average over them %.1f on %d CPUs. Samples: `%s`.%n%n",
