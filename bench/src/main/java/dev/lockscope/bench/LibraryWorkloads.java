@@ -240,7 +240,6 @@ public final class LibraryWorkloads {
         }, config);
     }
 
-    /** Starts a Jetty server on a loopback port; its handler counts requests under a monitor. */
     /** {@value #LOAD_CLIENTS}: one request after another from each of {@code threads} threads, until the server's process ends. */
     private static void loadClients(int threads, URI uri) {
         // the server's process kills this one at its end; should it die first, this one ends with it
@@ -275,6 +274,7 @@ public final class LibraryWorkloads {
         return pb.start();
     }
 
+    /** Starts a Jetty server on a loopback port; its handler counts requests in {@code served}, under its monitor. */
     private static URI startHttpServer(long[] served) throws Exception {
         // Jetty logs through SLF4J, which finds logback here; logback's default would print Jetty's DEBUG
         ((Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(ch.qos.logback.classic.Level.WARN);
