@@ -77,13 +77,7 @@ class ParkHooksTest {
     void anUnparkOfAConditionWaiterRecordsNoStack() throws Exception {
         Object condition = new ReentrantLock().newCondition(); // an AQS ConditionObject
         java.util.concurrent.atomic.AtomicBoolean woken = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread waiter = new Thread(() -> {
-            Object token = ParkHooks.parkBegin(condition, 0, 0);
-            while (!woken.get()) {
-                java.util.concurrent.locks.LockSupport.park(condition);
-            }
-            ParkHooks.parkEnd(token);
-        }, "awaiting");
+        Thread waiter = parkingUntil(woken, condition, "awaiting");
         java.nio.file.Path file = java.nio.file.Files.createTempFile("condition-unpark", ".jfr");
         try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
             recording.enable(dev.lockscope.core.EventNames.UNPARK).withStackTrace();
@@ -146,6 +140,20 @@ class ParkHooksTest {
             Thread.sleep(20);
         }
         assertThat(BlockerRegistry.records()).noneMatch(r -> r.identityHash == hash);
+    }
+
+    /**
+     * A thread (not started) that parks on {@code blocker} through the hooks until {@code woken} is set; its
+     * {@code LockSupport} park sets the blocker that {@code unparkBegin} looks at.
+     */
+    private static Thread parkingUntil(java.util.concurrent.atomic.AtomicBoolean woken, Object blocker, String name) {
+        return new Thread(() -> {
+            Object token = ParkHooks.parkBegin(blocker, 0, 0);
+            while (!woken.get()) {
+                java.util.concurrent.locks.LockSupport.park(blocker);
+            }
+            ParkHooks.parkEnd(token);
+        }, name);
     }
 
     /** A park from one call site, so every blocker parked on here is of one lock site. */
@@ -342,13 +350,7 @@ class ParkHooksTest {
                 java.util.concurrent.TimeUnit.MINUTES, queue);
         Object busyBlocker = new Object();
         java.util.concurrent.atomic.AtomicBoolean woken = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread waiter = new Thread(() -> {
-            Object token = ParkHooks.parkBegin(busyBlocker, 0, 0);
-            while (!woken.get()) {
-                java.util.concurrent.locks.LockSupport.park(busyBlocker);
-            }
-            ParkHooks.parkEnd(token);
-        }, "waiter");
+        Thread waiter = parkingUntil(woken, busyBlocker, "waiter");
         try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
             recording.enable(dev.lockscope.core.EventNames.PARK);
             recording.enable(dev.lockscope.core.EventNames.IDLE_PARK);
