@@ -15,6 +15,9 @@ import java.time.Duration;
  *   maxSize=SIZE           the recording keeps at most this much, dropping its oldest chunks (default 512m; 0: no cap)
  *   maxAge=DURATION        the recording keeps at most this much time (default 1d; 0: no cap)
  *   threshold=DURATION     duration threshold of the JFR lock events (default 0: every contended wait)
+ *   sampleBelow=DURATION   lockscope's Park events: a park shorter than this is recorded with probability
+ *                          (its length)/DURATION and then stands for DURATION of waiting, so totals stay unbiased
+ *                          (default 10us; 0: every park recorded); the table's counts and times stay exact
  *   collectionThreshold=N  parks on a blocker before its metrics are collected (seed 000 §3.3.1, default 0)
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
  *   freeOnPrint            after each table, forget blockers that were garbage-collected (§3.3.3)
@@ -59,6 +62,8 @@ final class AgentOptions {
     long maxSizeBytes = 512L << 20;
     Duration maxAge = Duration.ofDays(1);
     Duration threshold = Duration.ZERO;
+    /** Parks shorter than this are sampled by length (ParkHooks' sampleBelowNanos). */
+    Duration sampleBelow = Duration.ofNanos(10_000);
     long collectionThreshold;
     long printThreshold;
     boolean freeOnPrint;
@@ -88,7 +93,7 @@ final class AgentOptions {
     Duration since;
     Path dumpTo;
 
-    static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, collectionThreshold, printThreshold, freeOnPrint, "
+    static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, sampleBelow, collectionThreshold, printThreshold, freeOnPrint, "
             + "cpuSamples, cpuTime, jdkPark, acquireEvents, carriers, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
@@ -115,6 +120,7 @@ final class AgentOptions {
                 case "maxSize" -> o.maxSizeBytes = OptionValues.maxSize(name, require(key, value));
                 case "maxAge" -> o.maxAge = Duration.ofNanos(OptionValues.maxAge(name, require(key, value)));
                 case "threshold" -> o.threshold = Duration.ofNanos(OptionValues.threshold(name, require(key, value)));
+                case "sampleBelow" -> o.sampleBelow = Duration.ofNanos(OptionValues.sampleBelow(name, require(key, value)));
                 case "collectionThreshold" -> o.collectionThreshold = OptionValues.parkCount(name, require(key, value));
                 case "printThreshold" -> o.printThreshold = OptionValues.parkCount(name, require(key, value));
                 case "freeOnPrint" -> o.freeOnPrint = flag(key, value);

@@ -119,9 +119,11 @@ final class RecordingSession {
         if (options.jdkPark) {
             recording.enable(EventNames.THREAD_PARK).withThreshold(options.threshold).withStackTrace();
         }
-        // One event per park, at least the threshold long; the exact totals of all parks are in the
-        // summaries written at every chunk end (see ParkEvent and LockSummaryEvent for the schema).
+        // One event per park at least the threshold long, those shorter than sampleBelow sampled by length;
+        // the exact totals of all parks are in the summaries written at every chunk end (see ParkEvent and
+        // LockSummaryEvent for the schema).
         ParkHooks.setThresholdNanos(options.threshold.toNanos());
+        ParkHooks.setSampleBelowNanos(options.sampleBelow.toNanos());
         recording.enable(EventNames.PARK).withThreshold(options.threshold).withStackTrace();
         // the parks of blockers first parked on where a worker waits for work: no stack (IdleParkEvent)
         recording.enable(EventNames.IDLE_PARK).withThreshold(options.threshold);

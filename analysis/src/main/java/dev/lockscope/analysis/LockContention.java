@@ -32,10 +32,13 @@ import java.util.Map;
  *                            blocker counted only in its site's sum of blockers the GC collected, to its site's identity
  *                            ({@code at Frame.method:line}); how blame rows are grouped by site
  * @param parts               the results merged into this one, one per recording; empty for one recording
+ * @param sampledParks        recorded parks the agent sampled (shorter than its {@code sampleBelow}): what is
+ *                            summed over recorded parks (blame, profiles) estimates the parks it left out; this
+ *                            table, from the agent's summaries, counts every park exactly
  */
 public record LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                              List<LockMetrics> locks, int belowPrintThreshold, List<LockMetrics> sites,
-                             Map<String, String> siteOfLock, List<LockContention> parts) {
+                             Map<String, String> siteOfLock, List<LockContention> parts, long sampledParks) {
     public LockContention {
         locks = List.copyOf(locks);
         sites = List.copyOf(sites);
@@ -47,7 +50,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
     public LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                           List<LockMetrics> locks, int belowPrintThreshold) {
         this(source, startNanos, durationNanos, options, locks, belowPrintThreshold,
-                LockSites.group(locks, durationNanos), sitesOf(locks), List.of());
+                LockSites.group(locks, durationNanos), sitesOf(locks), List.of(), 0);
     }
 
     /** The rows every report ranks: the sites, or the objects one by one with {@code --instances}. */
@@ -122,12 +125,14 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         long duration = 0;
         long start = Long.MAX_VALUE;
         int below = 0;
+        long sampled = 0;
         List<LockMetrics> locks = new ArrayList<>();
         List<LockMetrics> sites = new ArrayList<>();
         for (LockContention p : parts) {
             duration += p.durationNanos();
             start = Math.min(start, p.startNanos());
             below += p.belowPrintThreshold();
+            sampled += p.sampledParks();
             locks.addAll(p.locks());
             sites.addAll(p.sites());
         }
@@ -136,7 +141,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
             total.add(withTotal(m, duration));
         }
         return new LockContention(first.source(), start, duration, first.options(),
-                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts);
+                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts, sampled);
     }
 
     private static LockMetrics withTotal(LockMetrics m, long totalExecutionNanos) {

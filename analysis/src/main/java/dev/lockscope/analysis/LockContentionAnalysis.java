@@ -69,6 +69,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     /** The latest batch of summaries: the agent's snapshot the report prints, as its table at exit did. */
     private long latestBatch;
     private long held;
+    /** Recorded parks the agent sampled ({@link LockContention#sampledParks}). */
+    private long sampledParks;
     private LockContention result;
 
     public LockContentionAnalysis(ContentionOptions options) {
@@ -88,6 +90,9 @@ public final class LockContentionAnalysis implements RecordingVisitor {
 
     @Override
     public void parkEnd(ParkWait p) {
+        if (p.sampled()) {
+            sampledParks++;
+        }
         LockWaits lock = blockers.get(new LockKey(p.blockerClass(), p.blockerHash()));
         lock.end(p.beginNanos(), p.endNanos());
         held(lock);
@@ -241,7 +246,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         Map<String, String> siteOfLock = LockContention.sitesOf(collected);
         siteOfCollected.forEach(siteOfLock::putIfAbsent);
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
-                sites, siteOfLock, List.of());
+                sites, siteOfLock, List.of(), sampledParks);
     }
 
     private List<LockMetrics> aboveThreshold(List<LockMetrics> rows) {

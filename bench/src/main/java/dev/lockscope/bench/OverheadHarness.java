@@ -108,7 +108,7 @@ public final class OverheadHarness {
     List<Config> configs() {
         List<Config> all = Stream.of(
                 new Config("none", "no profiler"),
-                new Config("lockscope", "lockscope agent, defaults (threshold 0, CPU samples 20 ms)"),
+                new Config("lockscope", "lockscope agent, defaults (threshold 0, parks under 10 µs sampled, CPU samples 20 ms)"),
                 new Config(SCHED, "lockscope agent as above plus the bottle-graph scheduling collector "
                         + "(perf context switches, or the /proc sampler where perf is unavailable), as `record --sched`"),
                 new Config("jfr", "JFR with the same JDK lock events at threshold 0 with stacks"),

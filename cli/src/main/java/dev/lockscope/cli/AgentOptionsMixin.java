@@ -19,6 +19,12 @@ final class AgentOptionsMixin {
             description = "Record only lock waits at least this long, e.g. 10us, 1ms (default: ${DEFAULT-VALUE}, every wait).")
     String threshold;
 
+    @Option(names = "--sample-below", paramLabel = "DURATION", defaultValue = "10us",
+            description = "Record a java.util.concurrent lock wait shorter than this with probability (its length)/DURATION, "
+                    + "each recorded one then standing for DURATION of waiting: blame and profiles stay unbiased, the table "
+                    + "exact (0: record every wait; default: ${DEFAULT-VALUE}).")
+    String sampleBelow;
+
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
             description = "Parks on a blocker before its metrics are collected (default: ${DEFAULT-VALUE}).")
     String collectionThreshold;
@@ -101,6 +107,7 @@ final class AgentOptionsMixin {
             throw new UserError("the recording path may not contain a comma: " + recording);
         }
         checked(() -> OptionValues.threshold("--threshold", threshold));
+        checked(() -> OptionValues.sampleBelow("--sample-below", sampleBelow));
         if (!cpuSamples.equals("off")) {
             checked(() -> OptionValues.cpuSamples("--cpu-samples", cpuSamples));
         }
@@ -109,6 +116,7 @@ final class AgentOptionsMixin {
         List<String> parts = new ArrayList<>();
         parts.add("file=" + recording);
         parts.add("threshold=" + threshold);
+        parts.add("sampleBelow=" + sampleBelow);
         parts.add("collectionThreshold=" + collectionThreshold());
         parts.add("printThreshold=" + printThreshold());
         if (freeOnPrint) {

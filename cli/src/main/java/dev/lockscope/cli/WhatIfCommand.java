@@ -138,6 +138,11 @@ final class WhatIfCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         info.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
+        if (holds.sampledParks() > 0) {
+            System.err.println("lockscope: warning: the agent sampled the recording's short parks (" + holds.sampledParks()
+                    + " recorded of those under its --sample-below): the replay misses the holds the others would show; "
+                    + "record with --sample-below 0 for what-if");
+        }
         LockTrace trace = holds.result();
         String out;
         if (lock == null && site == null) {

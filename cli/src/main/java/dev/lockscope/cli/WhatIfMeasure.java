@@ -115,7 +115,8 @@ final class WhatIfMeasure {
     private List<LockMetrics> profile(List<String> asked, int top, boolean withTimeline) {
         Path jfr = dir.resolve("profile.jfr");
         System.err.println("lockscope: whatif --measure: profiling run, to find the lock sites and their holds ...");
-        Run run = run(List.of("file=" + jfr, "report=off", "quiet"));
+        // every park recorded: the replay follows each hold, which sampled short waits would leave out
+        Run run = run(List.of("file=" + jfr, "report=off", "quiet", "sampleBelow=0"));
         // one pass: the report (its table gives the sites and their holds) and the holds the replay reads
         ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, withTimeline);
         try {

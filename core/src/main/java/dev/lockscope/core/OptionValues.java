@@ -27,6 +27,14 @@ public final class OptionValues {
         return durationNanos(option, value, 0, MAX_THRESHOLD_NANOS);
     }
 
+    /**
+     * Waits shorter than this are sampled by length (lockscope's Park events): 0 (every wait recorded) to 1s,
+     * the most the agent's sampling decision can carry.
+     */
+    public static long sampleBelow(String option, String value) {
+        return durationNanos(option, value, 0, 1_000_000_000L);
+    }
+
     /** JFR's CPU sampling period: 1ms (JFR's shortest) to 1h. */
     public static long cpuSamples(String option, String value) {
         return durationNanos(option, value, 1_000_000, MAX_THRESHOLD_NANOS);

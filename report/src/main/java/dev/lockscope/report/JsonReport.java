@@ -162,7 +162,7 @@ public final class JsonReport {
         return o;
     }
 
-    /** The contention table's members: {@code schemaVersion, recording, options, locksBelowPrintThreshold, locks}. */
+    /** The contention table's members: {@code schemaVersion, recording, options, locksBelowPrintThreshold, sampledParks, locks}. */
     public static ObjectNode table(LockContention contention) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schemaVersion", SCHEMA_VERSION);
@@ -176,6 +176,7 @@ public final class JsonReport {
         options.put("printThreshold", contention.options().printThreshold());
         options.put("byInstance", contention.options().byInstance());
         root.put("locksBelowPrintThreshold", contention.belowPrintThreshold());
+        root.put("sampledParks", contention.sampledParks());
         if (!contention.parts().isEmpty()) {
             ArrayNode recordings = root.putArray("recordings");
             contention.parts().forEach(p -> recordings.addObject().put("path", p.source().toString())

@@ -173,6 +173,10 @@ public final class TextReport {
             notes.add("collection threshold " + collection + ": the first " + collection
                     + " parks on each lock are counted but not measured");
         }
+        if (contention.sampledParks() > 0) {
+            notes.add("short parks sampled by the agent (" + count(contention.sampledParks(), "recorded park")
+                    + " under its sampleBelow, each standing for 1/p like it): blame and profiles estimate them; this table is exact");
+        }
         if (contention.belowPrintThreshold() > 0) {
             notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
                     + " left out (print threshold)");

@@ -30,7 +30,7 @@ class JsonReportTest {
     @Test
     void topLevelMembersInStableOrder() throws Exception {
         JsonNode root = parse();
-        assertThat(names(root)).containsExactly("schemaVersion", "recording", "options", "locksBelowPrintThreshold", "locks");
+        assertThat(names(root)).containsExactly("schemaVersion", "recording", "options", "locksBelowPrintThreshold", "sampledParks", "locks");
         assertThat(root.get("schemaVersion").intValue()).isEqualTo(JsonReport.SCHEMA_VERSION);
         assertThat(names(root.get("recording"))).containsExactly("path", "start", "startEpochNanos", "durationNanos");
         assertThat(root.at("/recording/path").textValue()).isEqualTo("/tmp/app.jfr");

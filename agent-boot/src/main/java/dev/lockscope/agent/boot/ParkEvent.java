@@ -7,6 +7,7 @@ import jdk.jfr.Enabled;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
 
 /**
  * One park of a thread on a blocker: one JFR duration event per wait, committed when the thread wakes
@@ -20,6 +21,10 @@ import jdk.jfr.StackTrace;
  * {@code handoff == handoffAtPark + 1}; there is none when {@code handoffAtWake == handoffAtPark}
  * (timeout, interrupt, spurious wake-up).
  *
+ * <p>Sampling ({@code sampleBelow=D}): a park shorter than D is recorded with probability (its length)/D;
+ * {@code standsForNanos} then says how much waiting the event stands for, so that summing it over the recorded
+ * parks estimates the total without bias (Horvitz-Thompson: each recorded park counts 1/p of itself).
+ *
  * <p>Disabled by default: otherwise any JFR recording in the application would pick it up.
  * Fields hold thread ids and names, not {@code Thread}s: JDK 17 reads back a {@code Thread} field
  * that refers to another thread as null.
@@ -31,4 +36,8 @@ import jdk.jfr.StackTrace;
 @Enabled(false)
 @StackTrace(true)
 public final class ParkEvent extends AbstractParkEvent {
+    @Label("Stands For")
+    @Description("0: recorded for itself; else the park was sampled and stands for this much waiting (its duration divided by the probability it was recorded with)")
+    @Timespan(Timespan.NANOSECONDS)
+    public long standsForNanos;
 }

@@ -61,6 +61,14 @@ public final class ParkHooks {
     /** The recording threshold in nanoseconds: an unpark of a thread parked shorter walks no stack. */
     private static volatile long thresholdNanos;
     /**
+     * Parks shorter than this are sampled: recorded with probability (length)/this, each then standing for
+     * length/probability of waiting ({@link ParkEvent#standsForNanos}); 0: every park recorded for itself.
+     * At most {@link #MAX_SAMPLE_BELOW_NANOS}, so an elapsed time below it fits the 32 bits of a
+     * {@link PerThread#sampleDecision}.
+     */
+    private static volatile long sampleBelowNanos;
+    public static final long MAX_SAMPLE_BELOW_NANOS = 1_000_000_000L;
+    /**
      * Whether {@code lockscope.Acquire} is recorded (agent option {@code acquireEvents}). Off by
      * default: no analysis or report reads it, and it cost a hook, an event and a commit on every
      * contended acquisition. While off, the AQS.acquire hook returns at once.
@@ -108,10 +116,36 @@ public final class ParkHooks {
          */
         volatile BlockerRecord parkedOn;
         volatile long parkedSince;
+        /**
+         * Whether a short park of this thread is recorded, as decided by the thread that unparked it (so
+         * that the releaser walks its own stack exactly for the parks that will be recorded): the low 31
+         * bits of that unpark's hand-off number in the high word, and in the low word 0 (not recorded) or
+         * 1 + the time the target had been parked when the unparker drew (the probability's numerator).
+         * One word, so the woken thread reads a number and its decision together; written before the
+         * real unpark, so like {@link #handoff} it is visible to the park it woke (see there). A stale
+         * value carries another hand-off number and is ignored.
+         */
+        volatile long sampleDecision;
+        /** This thread's own random sequence (splitmix64), for its sampling draws: no shared state. */
+        private long randomState;
 
         PerThread(Thread thread) {
             this.thread = thread;
+            this.randomState = System.nanoTime() ^ (thread.getId() * 0x9E3779B97F4A7C15L);
         }
+
+        /** A uniform draw in [0, bound), bound > 0; called by this PerThread's own thread only. */
+        long nextBelow(long bound) {
+            long z = (randomState += 0x9E3779B97F4A7C15L);
+            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+            return ((z ^ (z >>> 31)) >>> 1) % bound;
+        }
+    }
+
+    /** A sampling decision as {@link PerThread#sampleDecision} holds it. */
+    static long sampleDecision(long handoff, boolean recorded, long parkedNanos) {
+        return ((handoff & 0x7FFF_FFFFL) << 32) | (recorded ? Math.min(parkedNanos, 0xFFFF_FFFEL) + 1 : 0);
     }
 
     /** Every thread's state, for unparkers and table snapshots. Dead threads are removed by {@link #sweepDeadThreads}. */
@@ -199,6 +233,11 @@ public final class ParkHooks {
     /** The recording threshold: parks shorter than it are not recorded one by one, nor their unparks' stacks. */
     public static void setThresholdNanos(long nanos) {
         thresholdNanos = Math.max(0, nanos);
+    }
+
+    /** Parks shorter than this are sampled by length ({@link #sampleBelowNanos}); 0 records every one. */
+    public static void setSampleBelowNanos(long nanos) {
+        sampleBelowNanos = Math.max(0, Math.min(nanos, MAX_SAMPLE_BELOW_NANOS));
     }
 
     public static void deactivate() {
@@ -343,9 +382,14 @@ public final class ParkHooks {
             if (tk.eventEnabled) {
                 AbstractParkEvent event = tk.current;
                 event.end();
-                if (event.shouldCommit()) {
+                long handoffAtWake = pt.handoff;
+                long standsFor = event == tk.event ? standsFor(pt, tk, handoffAtWake, now - tk.beginNanos) : 0;
+                if (standsFor >= 0 && event.shouldCommit()) {
+                    if (event == tk.event) {
+                        tk.event.standsForNanos = standsFor;
+                    }
                     event.handoffAtPark = tk.handoffAtPark;
-                    event.handoffAtWake = pt.handoff;
+                    event.handoffAtWake = handoffAtWake;
                     event.timedOut = (tk.timeoutNanos > 0 && now - tk.beginNanos >= tk.timeoutNanos)
                             || (tk.deadlineMillis > 0 && System.currentTimeMillis() >= tk.deadlineMillis);
                     event.commit();
@@ -356,6 +400,36 @@ public final class ParkHooks {
         } catch (Throwable t) {
             HookFailures.record(t);
         }
+    }
+
+    /**
+     * Whether a park (not an idle one) of {@code parkedNanos} is recorded: -1 not, 0 for itself (at least
+     * {@link #sampleBelowNanos} long, or sampling off), else sampled and standing for that much waiting.
+     * A shorter park is recorded with probability p = (length)/sampleBelow and stands for length/p
+     * (Horvitz-Thompson: the sum over recorded parks is unbiased). Who draws: the unparker that woke it,
+     * when it found the target parked shorter than sampleBelow and this thread sees its decision; then p
+     * is the time parked when it drew, and the decision holds even if the wake-up took this park past
+     * sampleBelow, so that every recorded park it woke has its stack (it walked it exactly then).
+     * Otherwise (a timeout, an interrupt, several unparks, an unparker inside a hook) this thread decides,
+     * by its own length. Each park is decided by one draw.
+     */
+    private static long standsFor(PerThread pt, Token tk, long handoffAtWake, long parkedNanos) {
+        long below = sampleBelowNanos;
+        if (below == 0) {
+            return 0;
+        }
+        if (handoffAtWake == tk.handoffAtPark + 1) {
+            long decision = pt.sampleDecision;
+            if ((decision >>> 32) == (handoffAtWake & 0x7FFF_FFFFL)) {
+                long drawnAt = (decision & 0xFFFF_FFFFL) - 1; // the time parked when the unparker drew
+                // length / p with p = drawnAt / below; at least 1, since 0 means "for itself"
+                return drawnAt < 0 ? -1 : Math.max(1, (long) ((double) parkedNanos * below / Math.max(1, drawnAt)));
+            }
+        }
+        if (parkedNanos >= below) {
+            return 0;
+        }
+        return pt.nextBelow(below) < parkedNanos ? below : -1;
     }
 
     /** Entry of unpark(thread): counts the hand-off before the target can wake. */
@@ -406,9 +480,23 @@ public final class ParkHooks {
             }
             long since = targetState.parkedSince; // read after parkedOn, which published it
             // The releaser's stack is used by owner blame for parks that are recorded (at least the
-            // threshold long) and once per (releasing thread, blocker), so its call site is known.
-            boolean wanted = thresholdNanos == 0 || (r != null && r != pt.lastUnparkRecorded)
-                    || (r != null && System.nanoTime() - since >= thresholdNanos);
+            // threshold long; below sampleBelow, those this draw picks) and once per (releasing thread,
+            // blocker), so its call site is known.
+            boolean wanted = r != null && r != pt.lastUnparkRecorded;
+            long below = sampleBelowNanos;
+            long threshold = thresholdNanos;
+            if (r != null && (below > 0 || threshold > 0)) {
+                long parked = System.nanoTime() - since;
+                boolean recorded = parked >= threshold;
+                if (parked < below) {
+                    recorded = recorded && pt.nextBelow(below) < parked;
+                    // before the real unpark, so the target sees it when this unpark wakes it (PerThread.handoff)
+                    targetState.sampleDecision = sampleDecision(handoff, recorded, parked);
+                }
+                wanted |= recorded;
+            } else {
+                wanted = threshold == 0 && below == 0; // every park recorded: so is every unpark
+            }
             if (!wanted || !e.isEnabled()) {
                 giveBack(pt, e);
                 return null;

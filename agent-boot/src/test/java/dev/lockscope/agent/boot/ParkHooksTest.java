@@ -109,6 +109,93 @@ class ParkHooksTest {
         }
     }
 
+    /**
+     * Sampling (sampleBelow): each short park is decided by one draw. When the unpark that woke it drew, the
+     * park is recorded exactly when that unpark's event is (the releaser walked its stack for it), even if
+     * the wake-up took it past sampleBelow; and the recorded parks' standsForNanos sum to the
+     * parked time of all parks (the exact tally) within a few standard errors.
+     */
+    @Test
+    void aSampledParkIsRecordedExactlyWhenItsUnparkerWalkedItsStackAndStandsForItsShare() throws Exception {
+        Object blocker = new Object();
+        int rounds = 600;
+        java.util.concurrent.atomic.AtomicInteger parked = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger go = new java.util.concurrent.atomic.AtomicInteger();
+        Thread waiter = new Thread(() -> {
+            for (int i = 0; i < rounds; i++) {
+                Object token = ParkHooks.parkBegin(blocker, 0, 0);
+                parked.set(i + 1);
+                while (go.get() <= i) {
+                    java.util.concurrent.locks.LockSupport.park(blocker);
+                }
+                ParkHooks.parkEnd(token);
+            }
+        }, "sampled-waiter");
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("sampled-parks", ".jfr");
+        ParkHooks.setSampleBelowNanos(1_000_000);
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(dev.lockscope.core.EventNames.PARK).withStackTrace();
+            recording.enable(dev.lockscope.core.EventNames.UNPARK).withStackTrace();
+            recording.start();
+            waiter.start();
+            java.util.Random random = new java.util.Random(42);
+            for (int i = 0; i < rounds; i++) {
+                while (parked.get() <= i || java.util.concurrent.locks.LockSupport.getBlocker(waiter) != blocker) {
+                    Thread.onSpinWait();
+                }
+                long until = System.nanoTime() + 20_000 + random.nextInt(400_000);
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+                // the hook first (it numbers the hand-off and draws), then the flag: the waiter cannot leave
+                // its park before this unpark decided
+                Object token = ParkHooks.unparkBegin(waiter);
+                go.set(i + 1);
+                java.util.concurrent.locks.LockSupport.unpark(waiter);
+                ParkHooks.unparkEnd(token);
+            }
+            waiter.join();
+            recording.stop();
+            recording.dump(file);
+            java.util.List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(file);
+            java.util.Set<Long> unparks = new java.util.HashSet<>();
+            java.util.Set<Long> recordedWakes = new java.util.HashSet<>();
+            java.util.Set<Long> sampledWakes = new java.util.HashSet<>();
+            long firstUnpark = Long.MAX_VALUE;
+            double standsFor = 0;
+            int sampled = 0;
+            for (jdk.jfr.consumer.RecordedEvent e : events) {
+                if (e.getEventType().getName().equals(dev.lockscope.core.EventNames.UNPARK)) {
+                    unparks.add(e.getLong("handoff"));
+                    firstUnpark = Math.min(firstUnpark, e.getLong("handoff"));
+                } else {
+                    long s = e.getLong("standsForNanos");
+                    standsFor += s > 0 ? s : e.getDuration().toNanos();
+                    sampled += s > 0 ? 1 : 0;
+                    if (e.getLong("handoffAtWake") == e.getLong("handoffAtPark") + 1) {
+                        recordedWakes.add(e.getLong("handoffAtWake"));
+                        if (s > 0) {
+                            sampledWakes.add(e.getLong("handoffAtWake"));
+                        }
+                    }
+                }
+            }
+            unparks.remove(firstUnpark); // written whatever the draw: the releaser's first unpark on this blocker
+            assertThat(sampled).as("parks shorter than sampleBelow recorded by a draw").isPositive();
+            recordedWakes.remove(firstUnpark);
+            sampledWakes.remove(firstUnpark);
+            assertThat(unparks).as("an unpark is recorded exactly for the parks recorded").isEqualTo(recordedWakes);
+            assertThat(sampledWakes.size()).as("most recorded parks were sampled").isGreaterThan(recordedWakes.size() / 2);
+            ParkTally tally = recordOf(blocker).tally();
+            assertThat(tally.timesParked).isEqualTo(rounds);
+            assertThat(standsFor / tally.threadTimeNanos).as("estimated / exact parked time")
+                    .isBetween(0.65, 1.35);
+        } finally {
+            ParkHooks.setSampleBelowNanos(0);
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
     @Test
     void hooksNeverThrow() {
         assertThatCode(() -> {

@@ -50,31 +50,51 @@ class BlameCollector {
     private record WaitKey(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, long span) {
     }
 
-    /** Count and total of spans, and the earliest span (begin, then length). */
+    /**
+     * Count and total of spans, and the earliest span (begin, then length). Spans of sampled parks count
+     * their weight times, summed apart in doubles so that a recording without sampling sums exactly.
+     */
     private static final class Sum {
         long count;
         long nanos;
+        double weightedCount;
+        double weightedNanos;
         long timedOut;
         long firstBegin = Long.MAX_VALUE;
         long firstNanos;
 
-        void add(long begin, long length) {
-            add(begin, length, 1);
+        void add(long begin, long length, double weight) {
+            add(begin, length, 1, weight);
         }
 
-        /** {@code spans} spans of {@code length} each, all from {@code begin}. */
-        void add(long begin, long length, long spans) {
-            count += spans;
-            nanos += length * spans;
+        /** {@code spans} spans of {@code length} each, all from {@code begin}, each standing for {@code weight} such spans. */
+        void add(long begin, long length, long spans, double weight) {
+            if (weight == 1) {
+                count += spans;
+                nanos += length * spans;
+            } else {
+                weightedCount += spans * weight;
+                weightedNanos += length * (double) spans * weight;
+            }
             if (begin < firstBegin || begin == firstBegin && length < firstNanos) {
                 firstBegin = begin;
                 firstNanos = length;
             }
         }
 
+        long count() {
+            return count + Math.round(weightedCount);
+        }
+
+        long nanos() {
+            return nanos + Math.round(weightedNanos);
+        }
+
         void add(Sum other) {
             count += other.count;
             nanos += other.nanos;
+            weightedCount += other.weightedCount;
+            weightedNanos += other.weightedNanos;
             timedOut += other.timedOut;
             if (other.firstBegin < firstBegin || other.firstBegin == firstBegin && other.firstNanos < firstNanos) {
                 firstBegin = other.firstBegin;
@@ -85,6 +105,16 @@ class BlameCollector {
 
     private final Map<Key, Sum> contentions = new HashMap<>();
     private final Map<WaitKey, Sum> waits = new HashMap<>();
+    /** How many spans each span added now stands for: 1, or a sampled park's weight while its spans are added. */
+    private double weight = 1;
+
+    /**
+     * Spans added from now on stand for {@code weight} spans each ({@link dev.lockscope.analysis.model.ParkWait#weight}):
+     * set by the park analysis around a sampled park's spans, 1 again after.
+     */
+    void weighting(double weight) {
+        this.weight = weight;
+    }
     /** Spans with equal keys and equal numbers here are summed: 0 sums by key; a test numbers each span apart. */
     long span() {
         return 0;
@@ -94,7 +124,7 @@ class BlameCollector {
     void contention(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, Cause cause,
                     boolean afterWait) {
         if (nanos > 0) {
-            contentions.computeIfAbsent(new Key(lock, waiter, frames, cause, afterWait, 0, span()), k -> new Sum()).add(begin, nanos);
+            contentions.computeIfAbsent(new Key(lock, waiter, frames, cause, afterWait, 0, span()), k -> new Sum()).add(begin, nanos, weight);
         }
     }
 
@@ -106,7 +136,7 @@ class BlameCollector {
                      boolean afterWait) {
         if (nanos > 0) {
             contentions.computeIfAbsent(new Key(lock, waiters, frames, cause, afterWait, 0, span()), k -> new Sum())
-                    .add(begin, nanos, spans);
+                    .add(begin, nanos, spans, weight);
         }
     }
 
@@ -118,19 +148,19 @@ class BlameCollector {
         } else if (nanos > 0) {
             Cause named = Cause.threadOnly(new ThreadRef(ownerTid, 0, ownerName == null ? "?" : ownerName));
             contentions.computeIfAbsent(new Key(lock, waiter, frames, named, afterWait, ownerTid, span()), k -> new Sum())
-                    .add(begin, nanos);
+                    .add(begin, nanos, weight);
         }
     }
 
     void wait(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, ThreadRef notifier,
               boolean timedOut) {
         Sum s = waits.computeIfAbsent(new WaitKey(lock, waiter, frames, notifier, span()), k -> new Sum());
-        s.add(begin, nanos);
+        s.add(begin, nanos, weight);
         s.timedOut += timedOut ? 1 : 0;
     }
 
     private static void addContention(List<Contention> out, Key k, Sum s) {
-        out.add(new Contention(k.lock(), k.waiter(), k.frames(), k.cause(), k.afterWait(), s.count, s.nanos, s.firstBegin,
+        out.add(new Contention(k.lock(), k.waiter(), k.frames(), k.cause(), k.afterWait(), s.count(), s.nanos(), s.firstBegin,
                 s.firstNanos));
     }
 
@@ -165,7 +195,7 @@ class BlameCollector {
         resolved.forEach((k, s) -> addContention(c, k, s));
         c.sort(CONTENTION_ORDER);
         List<WaitRecord> w = new ArrayList<>(waits.size());
-        waits.forEach((k, s) -> w.add(new WaitRecord(k.lock(), k.waiter(), k.frames(), k.notifier(), s.count, s.nanos,
+        waits.forEach((k, s) -> w.add(new WaitRecord(k.lock(), k.waiter(), k.frames(), k.notifier(), s.count(), s.nanos(),
                 s.timedOut, s.firstBegin, s.firstNanos)));
         w.sort(WAIT_ORDER);
         return new BlameResult(c, w);

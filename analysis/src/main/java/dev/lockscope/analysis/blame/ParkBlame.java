@@ -66,8 +66,8 @@ final class ParkBlame {
         }
     }
 
-    /** Waiters whose spans differ in nothing the blame keeps but the thread. */
-    private record WaiterGroup(ThreadRef standIn, List<String> frames, boolean afterWait) {
+    /** Waiters whose spans differ in nothing the blame keeps but the thread (and weight: see ParkWait#weight). */
+    private record WaiterGroup(ThreadRef standIn, List<String> frames, boolean afterWait, double weight) {
     }
 
     /** A blocker of the recording: its id and analyzer, worked out once, and the parks open on it now. */
@@ -184,21 +184,27 @@ final class ParkBlame {
             long from = b.lastHandoff;
             if (b.split.size() <= exactWaiters) {
                 for (OpenPark p : b.split.values()) {
+                    out.weighting(p.park.weight());
                     out.contention(p.lock, p.park.thread(), p.park.frames(), from, at - from, cause, p.afterWait);
                 }
             } else {
-                b.splitByGroup.forEach((g, n) -> out.contentions(b.lock, g.standIn(), g.frames(), from, at - from, n[0],
-                        cause, g.afterWait()));
+                b.splitByGroup.forEach((g, n) -> {
+                    out.weighting(g.weight());
+                    out.contentions(b.lock, g.standIn(), g.frames(), from, at - from, n[0], cause, g.afterWait());
+                });
             }
+            out.weighting(1);
         }
         for (Iterator<OpenPark> it = b.unsplit.values().iterator(); it.hasNext(); ) {
             OpenPark p = it.next();
             long begin = p.park.beginNanos();
             if (begin <= at) { // hand-off numbers are per thread: compare times
+                out.weighting(p.park.weight());
                 out.contention(p.lock, p.park.thread(), p.park.frames(), begin, at - begin, cause, p.afterWait);
+                out.weighting(1);
                 it.remove();
                 p.group = new WaiterGroup(ConvoyWaiters.of(VirtualThreads.poolOf(p.park.thread(), p.park.frames())),
-                        p.park.frames(), p.afterWait);
+                        p.park.frames(), p.afterWait, p.park.weight());
                 b.split.put(p.park.thread().javaTid(), p);
                 b.splitByGroup.computeIfAbsent(p.group, g -> new long[1])[0]++;
             }
@@ -226,7 +232,9 @@ final class ParkBlame {
             return; // not a park this analysis saw begin
         }
         close(p);
+        out.weighting(p.park.weight());
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
+        out.weighting(1);
         if (exclusive(p.lock) && p.waker != null && handsOver(ReleaseBlameAnalyzer.INSTANCE, p.waker)
                 && p.waker.blockerHash() == ended.blockerHash() && p.waker.blockerClass().equals(ended.blockerClass())) {
             holds.handedTo(p.lock, ended.thread(), ended.endNanos()); // woken by a release: it takes the lock now
@@ -238,7 +246,9 @@ final class ParkBlame {
         for (OpenPark p : openByThread.values()) {
             close(p);
             p.waker = null;
+            out.weighting(p.park.weight());
             p.analyzer.parkEnded(p, p.park, Math.max(info.endNanos(), p.park.beginNanos()), out);
+            out.weighting(1);
         }
         openByThread.clear();
     }

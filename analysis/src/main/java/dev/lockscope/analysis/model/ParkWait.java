@@ -15,10 +15,15 @@ import java.util.List;
  *                   empty for an idle park
  * @param idle       from a {@code lockscope.IdlePark}: the blocker's first park waited where a worker waits
  *                   for work, and the agent recorded this one without a stack
+ * @param weight     1 when the park was recorded for itself; else the agent sampled it (a park shorter than
+ *                   its {@code sampleBelow}, recorded with a probability p that grows with its length) and it
+ *                   stands for 1/p parks like it: every part of its wait (a span blamed on one owner) counts
+ *                   weight times, so sums over the recorded parks estimate the sums over all parks without bias
+ *                   (Horvitz-Thompson)
  */
 public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, long beginNanos, long endNanos,
                        long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
-                       long timeoutNanos, long deadlineMillis, List<String> frames, boolean idle) {
+                       long timeoutNanos, long deadlineMillis, List<String> frames, boolean idle, double weight) {
     /** End time of a wait still in progress. */
     public static final long OPEN = Long.MIN_VALUE;
 
@@ -27,7 +32,25 @@ public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, l
                     long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
                     long timeoutNanos, long deadlineMillis, List<String> frames) {
         this(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid, ownerName,
-                timeoutNanos, deadlineMillis, frames, false);
+                timeoutNanos, deadlineMillis, frames, false, 1);
+    }
+
+    /** A park recorded for itself, idle ({@code lockscope.IdlePark}) or not. */
+    public ParkWait(ThreadRef thread, String blockerClass, int blockerHash, long beginNanos, long endNanos,
+                    long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
+                    long timeoutNanos, long deadlineMillis, List<String> frames, boolean idle) {
+        this(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid, ownerName,
+                timeoutNanos, deadlineMillis, frames, idle, 1);
+    }
+
+    /** Whether the agent sampled this park rather than recording it for itself. */
+    public boolean sampled() {
+        return weight != 1;
+    }
+
+    /** A park's weight from its event's {@code standsForNanos} (0: recorded for itself) and its length. */
+    public static double weightOf(long standsForNanos, long lengthNanos) {
+        return standsForNanos <= 0 ? 1 : standsForNanos / (double) Math.max(1, lengthNanos);
     }
 
     public boolean isOpen() {
@@ -41,12 +64,12 @@ public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, l
     /** This park, ended at {@code endNanos} with the counter value {@code endSeq}. */
     public ParkWait ended(long endNanos, long endSeq, boolean timedOut) {
         return new ParkWait(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid,
-                ownerName, timeoutNanos, deadlineMillis, frames, idle);
+                ownerName, timeoutNanos, deadlineMillis, frames, idle, weight);
     }
 
     /** This park as it was while open. */
     public ParkWait asOpen() {
         return isOpen() ? this : new ParkWait(thread, blockerClass, blockerHash, beginNanos, OPEN, beginSeq, 0, false,
-                ownerTid, ownerName, timeoutNanos, deadlineMillis, frames, idle);
+                ownerTid, ownerName, timeoutNanos, deadlineMillis, frames, idle, weight);
     }
 }

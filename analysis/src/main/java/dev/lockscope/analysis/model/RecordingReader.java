@@ -199,7 +199,8 @@ public final class RecordingReader {
             }
             for (String park : List.of(EventNames.PARK, EventNames.IDLE_PARK)) { // an idle park has no stackTrace field: no frames
                 layout(park, this::park, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
-                        "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis");
+                        "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis",
+                        "standsForNanos");
             }
             for (String unpark : List.of(EventNames.UNPARK, EventNames.CONDITION_UNPARK)) { // a condition's: no stackTrace field
                 layout(unpark, this::unpark, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
@@ -336,7 +337,8 @@ public final class RecordingReader {
             lockscopeEvents++;
             order.park(new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
                     at(v, f[4]), at(v, f[5]), at(v, f[6]) != 0, at(v, f[7]), text(at(s, f[8])), at(v, f[9]),
-                    at(v, f[10]), frames(at(v, f[1])), type.name.equals(EventNames.IDLE_PARK)));
+                    at(v, f[10]), frames(at(v, f[1])), type.name.equals(EventNames.IDLE_PARK),
+                    ParkWait.weightOf(at(v, f[11]), en - b)));
         }
 
         private void lockSummary(JfrType type, long[] v, String[] s, int[] f, long b, long en) {

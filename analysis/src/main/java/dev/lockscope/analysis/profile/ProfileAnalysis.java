@@ -143,7 +143,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
             return;
         }
         waited(p.thread(), p.beginNanos(), end, p.frames(),
-                parkLeaves.computeIfAbsent(p.blockerClass(), c -> "[parked on " + c + "]"));
+                parkLeaves.computeIfAbsent(p.blockerClass(), c -> "[parked on " + c + "]"), p.weight());
     }
 
     @Override
@@ -210,6 +210,15 @@ public final class ProfileAnalysis implements RecordingVisitor {
     }
 
     private void waited(ThreadRef thread, long begin, long end, List<String> frames, String leaf) {
+        waited(thread, begin, end, frames, leaf, 1);
+    }
+
+    /**
+     * A recorded wait's time under its stack; a sampled park's ({@code weight} above 1: ParkWait#weight) counts
+     * that many times its length, so the profile's off-CPU time estimates all parks'. The wait still ends the
+     * thread's running samples only where it really was.
+     */
+    private void waited(ThreadRef thread, long begin, long end, List<String> frames, String leaf, double weight) {
         if (end <= begin) {
             return;
         }
@@ -222,7 +231,7 @@ public final class ProfileAnalysis implements RecordingVisitor {
             node = tree.node(rootFirst(frames, leaf));
             byPlace.put(place, node);
         }
-        tree.add(node, end - begin);
+        tree.add(node, weight == 1 ? end - begin : Math.round((end - begin) * weight));
         recordWait(thread, begin, end);
     }
 

@@ -65,6 +65,15 @@ final class RecordingBuilder {
         return this;
     }
 
+    /** The park added last was sampled by the agent: it stands for {@code weight} parks like it (ParkWait#weight). */
+    RecordingBuilder sampled(double weight) {
+        ParkWait p = parks.remove(parks.size() - 1);
+        parks.add(new ParkWait(p.thread(), p.blockerClass(), p.blockerHash(), p.beginNanos(), p.endNanos(), p.beginSeq(),
+                p.endSeq(), p.timedOut(), p.ownerTid(), p.ownerName(), p.timeoutNanos(), p.deadlineMillis(), p.frames(),
+                p.idle(), weight));
+        return this;
+    }
+
     RecordingBuilder unpark(ThreadRef by, double atMs, long seq, ThreadRef target, String cls, int hash, List<String> frames) {
         unparks.add(new Unpark(by, ns(atMs), seq, target.javaTid(), target.name(), cls, hash, frames));
         return this;

@@ -43,6 +43,26 @@ class ReleaseBlameAnalyzerTest {
         assertThat(r.totalNanos()).isEqualTo(RecordingBuilder.ns(90.1 + 130.1));
     }
 
+    /**
+     * Fig. 4.4 with T3's park sampled (it stands for 4 parks like it: the agent recorded it with probability
+     * 1/4): each of its spans counts 4 times, T2's recorded-for-itself park once, so the totals estimate all
+     * parks' and the owners' shares of T3's wait stay as they were.
+     */
+    @Test
+    void aSampledParksSpansCountItsWeightTimes() {
+        b.park(t2, RL, 7, 10, 100.1, 1, 3, chain(LOCK, "app.Fig.t2:1"))
+                .park(t3, RL, 7, 20, 150.1, 2, 4, chain(LOCK, "app.Fig.t3:1")).sampled(4)
+                .unpark(t1, 100, 3, t2, RL, 7, chain(UNLOCK, "app.Fig.t1:9"))
+                .unpark(t2, 150, 4, t3, RL, 7, chain(UNLOCK, "app.Fig.t2:9"));
+        BlameResult r = b.build().blame();
+
+        assertThat(BlameSums.byOwner(r, "T2").get("T1")).isCloseTo(90, within(1e-6));
+        assertThat(BlameSums.byOwner(r, "T3").get("T1")).isCloseTo(4 * 80, within(1e-6));
+        assertThat(BlameSums.byOwner(r, "T3").get("T2")).isCloseTo(4 * 50, within(1e-6));
+        assertThat(BlameSums.byOwner(r, "T3").get("?")).isCloseTo(4 * 0.1, within(1e-6));
+        assertThat(r.totalNanos()).isEqualTo(RecordingBuilder.ns(90.1 + 4 * 130.1));
+    }
+
     /** Seed 001 Fig. 4.6: T3 barges; T2 and T4 are blamed on T1 and T3, though T4 was never unparked by them. */
     @Test
     void fig46BargingBlamesEverySuccessiveOwner() {

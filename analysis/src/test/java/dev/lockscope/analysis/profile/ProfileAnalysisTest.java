@@ -55,6 +55,18 @@ class ProfileAnalysisTest {
         assertThat(p.periodFromRecording()).isTrue();
     }
 
+    /** A sampled park (weight 5: recorded with probability 1/5) stands for five times its length of off-CPU time. */
+    @Test
+    void aSampledParksTimeCountsItsWeightTimes() {
+        ProfileAnalysis a = new ProfileAnalysis();
+        a.cpuSamplingPeriod(20 * MS);
+        a.parkEnd(new ParkWait(WORKER, "app.Gate", 0x1f, 0, 2 * MS, 0, 1, false, 0, null, 0, 0, LOCKED, false, 5));
+        a.parkEnd(new ParkWait(WORKER, "app.Gate", 0x1f, 10 * MS, 13 * MS, 1, 2, false, 0, null, 0, 0, LOCKED));
+        a.finish(new RecordingInfo(null, 0, 20 * MS, Map.of()));
+        Map<List<String>, Long> edges = a.result().tree(true, "worker").edgeWeights();
+        assertThat(edges.get(List.of("app.Work.run", "app.Work.locked", "[parked on app.Gate]"))).isEqualTo(5 * 2 * MS + 3 * MS);
+    }
+
     /** Idle parks come without a stack: their time goes under the blocker's first stack, from its summary. */
     @Test
     void idleParksStandUnderTheirBlockersFirstStackLabelledAsSuch() {

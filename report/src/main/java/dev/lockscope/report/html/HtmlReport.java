@@ -51,7 +51,7 @@ public final class HtmlReport {
      * (the per-object list of the lock sites, the per-lock wait class, which the findings and the idle
      * section already say, and the contract's bookkeeping stay in the JSON report).
      */
-    private static final List<String> NOT_SHOWN = List.of("schemaVersion", "options", "locksBelowPrintThreshold",
+    private static final List<String> NOT_SHOWN = List.of("schemaVersion", "options", "locksBelowPrintThreshold", "sampledParks",
             "instances", "recordings");
     private static final List<String> LOCK_FIELDS_NOT_SHOWN = List.of("totalExecutionNanos", "site", "instances",
             "waitClass", "waitRule", "waitPerRecordingNanos");
