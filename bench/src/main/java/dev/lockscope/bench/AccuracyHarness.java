@@ -60,18 +60,27 @@ public final class AccuracyHarness {
         this.java = java;
         this.smoke = smoke;
         this.work = work;
+        this.workloads = allWorkloads();
     }
 
     /** The section of docs/PERFORMANCE.md: every ground-truth workload under every tool. */
     static String section(BenchSettings settings) throws Exception {
         AccuracyHarness h = new AccuracyHarness(settings.root(), settings.java(), settings.smoke(), settings.work());
+        h.workloads.removeIf(w -> !settings.keep(settings.workloads(), w.name()));
         int repeats = settings.smoke() ? 1 : Math.min(settings.repeats(), 3);
         List<Measurement> ms = h.runAll(repeats);
         settings.failures().addAndGet(h.failures.size());
         return markdown(h.workloads(), ms, repeats, h.failures);
     }
 
+    /** What this run measures: every ground-truth workload, or those {@code --workloads} names. */
+    private final List<Workload> workloads;
+
     List<Workload> workloads() {
+        return workloads;
+    }
+
+    private List<Workload> allWorkloads() {
         String seconds = smoke ? "1" : "5";
         List<Workload> w = new ArrayList<>();
         for (String kind : List.of("juc", "sync")) {

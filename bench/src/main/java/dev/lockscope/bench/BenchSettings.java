@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param smoke    one short repetition of everything: proves the harness works (what CI runs)
  * @param work     scratch directory
  * @param failures runs that produced no number; counted so a smoke run can fail
- * @param workloads overhead workloads to run; empty: all
+ * @param workloads overhead and accuracy workloads to run; empty: all
  * @param configs   overhead configurations to run besides {@code none}; empty: all
  * @param agents    {@code --agent NAME=JAR[@OPTIONS]}: more overhead configurations, each an agent jar
  *                  (say, main's and a change's) with its extra options, measured side by side with

@@ -49,7 +49,8 @@ public final class PerformanceReport {
               --smoke       one short repetition of everything; fails when a run produced no number (CI)
               --only LIST   sections to run: %s (default: all)
               --workloads LIST, --configs LIST
-                            overhead section: only these workloads / configurations (none is always kept)
+                            overhead section: only these workloads / configurations (none is always kept);
+                            --workloads also picks the accuracy section's workloads
               --agent NAME=JAR[@OPTIONS]
                             overhead section: one more configuration, the agent JAR with extra agent
                             OPTIONS (repeatable: e.g. --agent main=/tmp/main.jar

@@ -40,4 +40,8 @@ public final class ParkEvent extends AbstractParkEvent {
     @Description("0: recorded for itself; else the park was sampled and stands for this much waiting (its duration divided by the probability it was recorded with)")
     @Timespan(Timespan.NANOSECONDS)
     public long standsForNanos;
+
+    @Label("Own Unrecorded Unparks")
+    @Description("Unparks this thread had made without recording them, when it woke (see Unpark's unrecordedBefore)")
+    public long unrecordedUnparks;
 }

@@ -126,6 +126,13 @@ public final class ParkHooks {
          * value carries another hand-off number and is ignored.
          */
         volatile long sampleDecision;
+        /**
+         * Unparks of a thread waiting for a lock (not a Condition, not at an idle place) that this thread made
+         * without recording them (their parks not sampled). Written and read by this thread only. Its events
+         * carry it, so that a hold measured from this thread's hand-off in to its next recorded hand-off out is
+         * known to be one hold only when no unrecorded hand-off out came between.
+         */
+        long unrecordedUnparks;
         /** This thread's own random sequence (splitmix64), for its sampling draws: no shared state. */
         private long randomState;
 
@@ -387,6 +394,7 @@ public final class ParkHooks {
                 if (standsFor >= 0 && event.shouldCommit()) {
                     if (event == tk.event) {
                         tk.event.standsForNanos = standsFor;
+                        tk.event.unrecordedUnparks = pt.unrecordedUnparks;
                     }
                     event.handoffAtPark = tk.handoffAtPark;
                     event.handoffAtWake = handoffAtWake;
@@ -498,8 +506,14 @@ public final class ParkHooks {
                 wanted = threshold == 0 && below == 0; // every park recorded: so is every unpark
             }
             if (!wanted || !e.isEnabled()) {
+                if (!wanted && e instanceof UnparkEvent) {
+                    pt.unrecordedUnparks++;
+                }
                 giveBack(pt, e);
                 return null;
+            }
+            if (e instanceof UnparkEvent u) {
+                u.unrecordedBefore = pt.unrecordedUnparks;
             }
             pt.lastUnparkRecorded = r;
             e.begin();

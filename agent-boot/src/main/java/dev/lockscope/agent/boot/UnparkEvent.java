@@ -23,4 +23,8 @@ import jdk.jfr.StackTrace;
 @Enabled(false)
 @StackTrace(true)
 public final class UnparkEvent extends AbstractUnparkEvent {
+    @Label("Unrecorded Unparks Before")
+    @Description("Unparks of a thread waiting for a lock that this thread made without recording them, before this one "
+            + "(sampled short waits): a hold measured between two hand-offs is one hold only if this did not change")
+    public long unrecordedBefore;
 }

@@ -159,6 +159,7 @@ class ParkHooksTest {
             recording.dump(file);
             java.util.List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(file);
             java.util.Set<Long> unparks = new java.util.HashSet<>();
+            java.util.TreeMap<Long, Long> unrecordedBefore = new java.util.TreeMap<>(); // by hand-off number
             java.util.Set<Long> recordedWakes = new java.util.HashSet<>();
             java.util.Set<Long> sampledWakes = new java.util.HashSet<>();
             long firstUnpark = Long.MAX_VALUE;
@@ -167,6 +168,7 @@ class ParkHooksTest {
             for (jdk.jfr.consumer.RecordedEvent e : events) {
                 if (e.getEventType().getName().equals(dev.lockscope.core.EventNames.UNPARK)) {
                     unparks.add(e.getLong("handoff"));
+                    unrecordedBefore.put(e.getLong("handoff"), e.getLong("unrecordedBefore"));
                     firstUnpark = Math.min(firstUnpark, e.getLong("handoff"));
                 } else {
                     long s = e.getLong("standsForNanos");
@@ -179,6 +181,18 @@ class ParkHooksTest {
                         }
                     }
                 }
+            }
+            // every unpark here numbers one hand-off of the waiter, recorded or not: between two recorded ones the
+            // unparker's count of unrecorded unparks grows by the hand-offs between them that were not recorded
+            long previousHandoff = -1;
+            long previousCount = -1;
+            for (java.util.Map.Entry<Long, Long> u : unrecordedBefore.entrySet()) {
+                if (previousHandoff >= 0) {
+                    assertThat(u.getValue() - previousCount).as("unrecorded unparks before hand-off %d", u.getKey())
+                            .isEqualTo(u.getKey() - previousHandoff - 1);
+                }
+                previousHandoff = u.getKey();
+                previousCount = u.getValue();
             }
             unparks.remove(firstUnpark); // written whatever the draw: the releaser's first unpark on this blocker
             assertThat(sampled).as("parks shorter than sampleBelow recorded by a draw").isPositive();

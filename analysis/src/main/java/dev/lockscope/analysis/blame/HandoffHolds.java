@@ -21,7 +21,10 @@ import java.util.TreeMap;
  * dropped when the lock is seen changing hands otherwise in between (the thread released it with
  * nobody waiting, another thread took it). A monitor owner that takes the monitor back without
  * contention is not seen (no JFR event), so for a monitor such a hold runs from one hand-off to the
- * next: an upper bound when owners re-enter.
+ * next: an upper bound when owners re-enter. With short parks sampled, a releasing thread's unpark of a
+ * waiter whose park was not recorded is not recorded either: a hold is counted only when the thread's
+ * count of such unrecorded unparks did not change between its two hand-offs (else it would span several
+ * holds and the hand-offs between them).
  */
 final class HandoffHolds {
     /** One lock's owner since its latest hand-off, and the holds measured so far. */
@@ -31,38 +34,57 @@ final class HandoffHolds {
         long since;
         /** Whether a thread took the lock by hand-off since the latest release. */
         boolean takenSinceRelease;
+        /** The owner's count of unrecorded unparks when it got the lock ({@code ParkWait.unrecordedUnparks}). */
+        long ownerUnrecorded;
         long lastReleaserTid;
         long lastReleaseAt;
+        /** The last releaser's count of unrecorded unparks before that release ({@code Unpark.unrecordedBefore}). */
+        long lastReleaseUnrecorded;
         long holds;
         long nanos;
     }
 
     private final Map<LockId, OnLock> locks = new HashMap<>();
 
-    /** {@code thread} got {@code lock} from another thread at {@code at}. */
+    /** {@code thread} got {@code lock} from another thread at {@code at} (a monitor: nothing goes unrecorded). */
     void handedTo(LockId lock, ThreadRef thread, long at) {
+        handedTo(lock, thread, at, 0);
+    }
+
+    /** The same, {@code unrecorded} being the thread's count of unrecorded unparks then. */
+    void handedTo(LockId lock, ThreadRef thread, long at, long unrecorded) {
         OnLock l = locks.computeIfAbsent(lock, k -> new OnLock());
         l.ownerTid = thread.javaTid();
         l.since = at;
+        l.ownerUnrecorded = unrecorded;
         l.takenSinceRelease = true;
     }
 
     /** {@code thread} handed {@code lock} on at {@code at}: a hold when it got the lock by the latest hand-off. */
     void handedOn(LockId lock, ThreadRef thread, long at) {
+        handedOn(lock, thread, at, 0);
+    }
+
+    /** The same, {@code unrecordedBefore} being the thread's count of unrecorded unparks before this one. */
+    void handedOn(LockId lock, ThreadRef thread, long at, long unrecordedBefore) {
         OnLock l = locks.get(lock);
         if (l == null) {
             return;
         }
         long tid = thread.javaTid();
         if (l.ownerTid == tid && at >= l.since) {
-            add(l, at - l.since);
-        } else if (!l.takenSinceRelease && l.lastReleaserTid == tid && at >= l.lastReleaseAt) {
+            if (l.ownerUnrecorded == unrecordedBefore) {
+                add(l, at - l.since);
+            }
+        } else if (!l.takenSinceRelease && l.lastReleaserTid == tid && at >= l.lastReleaseAt
+                && l.lastReleaseUnrecorded == unrecordedBefore) {
             add(l, at - l.lastReleaseAt); // the woken thread lost the lock to this thread, which barged back in
         }
         l.ownerTid = 0;
         l.takenSinceRelease = false;
         l.lastReleaserTid = tid;
         l.lastReleaseAt = at;
+        l.lastReleaseUnrecorded = unrecordedBefore;
     }
 
     private static void add(OnLock l, long nanos) {

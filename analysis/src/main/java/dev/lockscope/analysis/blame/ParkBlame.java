@@ -155,7 +155,7 @@ final class ParkBlame {
         if (handsOver(ReleaseBlameAnalyzer.INSTANCE, u)) {
             LockId lock = blocker != null ? blocker.lock : LockId.blocker(u.blockerClass(), u.blockerHash());
             if (exclusive(lock)) {
-                holds.handedOn(lock, u.thread(), u.timeNanos());
+                holds.handedOn(lock, u.thread(), u.timeNanos(), u.unrecordedBefore());
             }
         }
         if (blocker == null || blocker.noneOpen() || !handsOver(blocker.analyzer, u)) {
@@ -237,7 +237,8 @@ final class ParkBlame {
         out.weighting(1);
         if (exclusive(p.lock) && p.waker != null && handsOver(ReleaseBlameAnalyzer.INSTANCE, p.waker)
                 && p.waker.blockerHash() == ended.blockerHash() && p.waker.blockerClass().equals(ended.blockerClass())) {
-            holds.handedTo(p.lock, ended.thread(), ended.endNanos()); // woken by a release: it takes the lock now
+            // woken by a release: it takes the lock now
+            holds.handedTo(p.lock, ended.thread(), ended.endNanos(), ended.unrecordedUnparks());
         }
     }
 

@@ -20,10 +20,13 @@ import java.util.List;
  *                   stands for 1/p parks like it: every part of its wait (a span blamed on one owner) counts
  *                   weight times, so sums over the recorded parks estimate the sums over all parks without bias
  *                   (Horvitz-Thompson)
+ * @param unrecordedUnparks unparks of lock waiters this thread had made without recording them when it woke
+ *                   ({@link Unpark#unrecordedBefore}); 0 in a recording without sampling
  */
 public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, long beginNanos, long endNanos,
                        long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
-                       long timeoutNanos, long deadlineMillis, List<String> frames, boolean idle, double weight) {
+                       long timeoutNanos, long deadlineMillis, List<String> frames, boolean idle, double weight,
+                       long unrecordedUnparks) {
     /** End time of a wait still in progress. */
     public static final long OPEN = Long.MIN_VALUE;
 
@@ -32,7 +35,7 @@ public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, l
                     long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
                     long timeoutNanos, long deadlineMillis, List<String> frames) {
         this(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid, ownerName,
-                timeoutNanos, deadlineMillis, frames, false, 1);
+                timeoutNanos, deadlineMillis, frames, false, 1, 0);
     }
 
     /** A park recorded for itself, idle ({@code lockscope.IdlePark}) or not. */
@@ -40,7 +43,7 @@ public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, l
                     long beginSeq, long endSeq, boolean timedOut, long ownerTid, String ownerName,
                     long timeoutNanos, long deadlineMillis, List<String> frames, boolean idle) {
         this(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid, ownerName,
-                timeoutNanos, deadlineMillis, frames, idle, 1);
+                timeoutNanos, deadlineMillis, frames, idle, 1, 0);
     }
 
     /** Whether the agent sampled this park rather than recording it for itself. */
@@ -64,12 +67,12 @@ public record ParkWait(ThreadRef thread, String blockerClass, int blockerHash, l
     /** This park, ended at {@code endNanos} with the counter value {@code endSeq}. */
     public ParkWait ended(long endNanos, long endSeq, boolean timedOut) {
         return new ParkWait(thread, blockerClass, blockerHash, beginNanos, endNanos, beginSeq, endSeq, timedOut, ownerTid,
-                ownerName, timeoutNanos, deadlineMillis, frames, idle, weight);
+                ownerName, timeoutNanos, deadlineMillis, frames, idle, weight, unrecordedUnparks);
     }
 
     /** This park as it was while open. */
     public ParkWait asOpen() {
         return isOpen() ? this : new ParkWait(thread, blockerClass, blockerHash, beginNanos, OPEN, beginSeq, 0, false,
-                ownerTid, ownerName, timeoutNanos, deadlineMillis, frames, idle, weight);
+                ownerTid, ownerName, timeoutNanos, deadlineMillis, frames, idle, weight, unrecordedUnparks);
     }
 }

@@ -200,11 +200,11 @@ public final class RecordingReader {
             for (String park : List.of(EventNames.PARK, EventNames.IDLE_PARK)) { // an idle park has no stackTrace field: no frames
                 layout(park, this::park, "eventThread", "stackTrace", "blockerClass", "blockerHash", "handoffAtPark",
                         "handoffAtWake", "timedOut", "ownerTid", "ownerName", "timeoutNanos", "deadlineMillis",
-                        "standsForNanos");
+                        "standsForNanos", "unrecordedUnparks");
             }
             for (String unpark : List.of(EventNames.UNPARK, EventNames.CONDITION_UNPARK)) { // a condition's: no stackTrace field
                 layout(unpark, this::unpark, "eventThread", "stackTrace", "handoff", "targetTid", "targetName",
-                        "blockerClass", "blockerHash");
+                        "blockerClass", "blockerHash", "unrecordedBefore");
             }
             layout(EventNames.LOCK_SUMMARY, this::lockSummary, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
                     "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
@@ -338,7 +338,7 @@ public final class RecordingReader {
             order.park(new ParkWait(thread(at(v, f[0])), blockerClass(at(s, f[2])), (int) at(v, f[3]), b, en,
                     at(v, f[4]), at(v, f[5]), at(v, f[6]) != 0, at(v, f[7]), text(at(s, f[8])), at(v, f[9]),
                     at(v, f[10]), frames(at(v, f[1])), type.name.equals(EventNames.IDLE_PARK),
-                    ParkWait.weightOf(at(v, f[11]), en - b)));
+                    ParkWait.weightOf(at(v, f[11]), en - b), at(v, f[12])));
         }
 
         private void lockSummary(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
@@ -429,7 +429,7 @@ public final class RecordingReader {
         private void unpark(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
             lockscopeEvents++;
             order.unpark(new Unpark(thread(at(v, f[0])), b, at(v, f[2]), at(v, f[3]), text(at(s, f[4])),
-                    blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1]))));
+                    blockerClass(at(s, f[5])), (int) at(v, f[6]), frames(at(v, f[1])), at(v, f[7])));
         }
 
         private void monitorEnter(JfrType type, long[] v, String[] s, int[] f, long b, long en) {

@@ -67,15 +67,30 @@ final class RecordingBuilder {
 
     /** The park added last was sampled by the agent: it stands for {@code weight} parks like it (ParkWait#weight). */
     RecordingBuilder sampled(double weight) {
+        return lastPark(weight, 0);
+    }
+
+    /** The park added last woke with its thread having made {@code n} unparks it did not record (ParkWait#unrecordedUnparks). */
+    RecordingBuilder unrecordedUnparks(long n) {
+        return lastPark(1, n);
+    }
+
+    private RecordingBuilder lastPark(double weight, long unrecordedUnparks) {
         ParkWait p = parks.remove(parks.size() - 1);
         parks.add(new ParkWait(p.thread(), p.blockerClass(), p.blockerHash(), p.beginNanos(), p.endNanos(), p.beginSeq(),
                 p.endSeq(), p.timedOut(), p.ownerTid(), p.ownerName(), p.timeoutNanos(), p.deadlineMillis(), p.frames(),
-                p.idle(), weight));
+                p.idle(), weight, unrecordedUnparks));
         return this;
     }
 
     RecordingBuilder unpark(ThreadRef by, double atMs, long seq, ThreadRef target, String cls, int hash, List<String> frames) {
-        unparks.add(new Unpark(by, ns(atMs), seq, target.javaTid(), target.name(), cls, hash, frames));
+        return unpark(by, atMs, seq, target, cls, hash, frames, 0);
+    }
+
+    /** An unpark after {@code unrecordedBefore} unparks its thread did not record (Unpark#unrecordedBefore). */
+    RecordingBuilder unpark(ThreadRef by, double atMs, long seq, ThreadRef target, String cls, int hash, List<String> frames,
+                            long unrecordedBefore) {
+        unparks.add(new Unpark(by, ns(atMs), seq, target.javaTid(), target.name(), cls, hash, frames, unrecordedBefore));
         return this;
     }
 

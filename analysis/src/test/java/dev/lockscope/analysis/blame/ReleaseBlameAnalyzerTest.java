@@ -44,6 +44,27 @@ class ReleaseBlameAnalyzerTest {
     }
 
     /**
+     * With short parks sampled: T2 gets the lock by a hand-off at 100.5 (its count of unrecorded unparks 2),
+     * then hands it on unrecorded (to a waiter whose park was not sampled) and later, recorded, at 120 (count
+     * 3): that span holds more than one hold and is not counted. T3, woken by it, holds 120.2 to 125 with no
+     * unrecorded unpark between: counted.
+     */
+    @Test
+    void aHoldSpanningAnUnrecordedHandOffIsNotCounted() {
+        b.park(t2, RL, 7, 10, 100.5, 1, 2, LOCK).unrecordedUnparks(2)
+                .unpark(t1, 100, 2, t2, RL, 7, chain(UNLOCK, "app.H.t1:1"))
+                .park(t3, RL, 7, 20, 120.2, 1, 2, LOCK).unrecordedUnparks(0)
+                .unpark(t2, 120, 2, t3, RL, 7, chain(UNLOCK, "app.H.t2:1"), 3)
+                .unpark(t3, 125, 1, t4, RL, 7, chain(UNLOCK, "app.H.t3:1"), 0)
+                .park(t4, RL, 7, 121, 125.3, 0, 1, LOCK);
+        BlameResult r = b.build().blame();
+        assertThat(r.handoffHolds()).singleElement().satisfies(h -> {
+            assertThat(h.holds()).isEqualTo(1);
+            assertThat(h.nanos()).isEqualTo(RecordingBuilder.ns(125) - RecordingBuilder.ns(120.2));
+        });
+    }
+
+    /**
      * Fig. 4.4 with T3's park sampled (it stands for 4 parks like it: the agent recorded it with probability
      * 1/4): each of its spans counts 4 times, T2's recorded-for-itself park once, so the totals estimate all
      * parks' and the owners' shares of T3's wait stay as they were.

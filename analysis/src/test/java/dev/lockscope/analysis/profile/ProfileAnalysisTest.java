@@ -60,7 +60,7 @@ class ProfileAnalysisTest {
     void aSampledParksTimeCountsItsWeightTimes() {
         ProfileAnalysis a = new ProfileAnalysis();
         a.cpuSamplingPeriod(20 * MS);
-        a.parkEnd(new ParkWait(WORKER, "app.Gate", 0x1f, 0, 2 * MS, 0, 1, false, 0, null, 0, 0, LOCKED, false, 5));
+        a.parkEnd(new ParkWait(WORKER, "app.Gate", 0x1f, 0, 2 * MS, 0, 1, false, 0, null, 0, 0, LOCKED, false, 5, 0));
         a.parkEnd(new ParkWait(WORKER, "app.Gate", 0x1f, 10 * MS, 13 * MS, 1, 2, false, 0, null, 0, 0, LOCKED));
         a.finish(new RecordingInfo(null, 0, 20 * MS, Map.of()));
         Map<List<String>, Long> edges = a.result().tree(true, "worker").edgeWeights();
