@@ -39,7 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  *       park that starts a blocker's collection walks its stack into strings, once per blocker; JFR's
  *       commit of an event walks the stack (in JFR's native buffers).</li>
  *   <li><b>Events</b>: one {@link ParkEvent} per park, committed at wake-up when it lasted at least the
- *       recording threshold; one {@link UnparkEvent} only when its stack will be used (see there), or a
+ *       recording threshold, and when shorter than {@code sampleBelow} only if a draw picks it ({@code standsFor},
+ *       one draw per park, by its unparker where it can); one {@link UnparkEvent} only when its stack will be used
+ *       (see there), or a
  *       stackless {@link ConditionUnparkEvent} when the target awaits a {@code Condition}. A
  *       blocker first parked on at an idle place (a pool worker waiting for work, {@link IdlePlaces})
  *       gets an {@link IdleParkEvent} per park instead, without a stack walk, and no unpark event.
