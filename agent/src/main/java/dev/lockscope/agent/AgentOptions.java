@@ -16,7 +16,7 @@ import java.time.Duration;
  *   maxAge=DURATION        the recording keeps at most this much time (default 1d; 0: no cap)
  *   threshold=DURATION     duration threshold of the JFR lock events (default 0: every contended wait)
  *   sampleBelow=DURATION   lockscope's Park events: a park shorter than this is recorded with probability
- *                          (its length)/DURATION and then stands for DURATION of waiting, so totals stay unbiased
+ *                          p = (its length)/DURATION and then counts 1/p times, so totals stay unbiased
  *                          (default 10us; 0: every park recorded); the table's counts and times stay exact
  *   collectionThreshold=N  parks on a blocker before its metrics are collected (seed 000 §3.3.1, default 0)
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)

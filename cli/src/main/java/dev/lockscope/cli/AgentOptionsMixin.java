@@ -20,9 +20,9 @@ final class AgentOptionsMixin {
     String threshold;
 
     @Option(names = "--sample-below", paramLabel = "DURATION", defaultValue = "10us",
-            description = "Record a java.util.concurrent lock wait shorter than this with probability (its length)/DURATION, "
-                    + "each recorded one then standing for DURATION of waiting: blame and profiles stay unbiased, the table "
-                    + "exact (0: record every wait; default: ${DEFAULT-VALUE}).")
+            description = "Record a java.util.concurrent lock wait shorter than this with probability p = (its length)/DURATION, "
+                    + "each recorded one then counted 1/p times: blame and profiles stay unbiased, the table exact "
+                    + "(0: record every wait; default: ${DEFAULT-VALUE}).")
     String sampleBelow;
 
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
