@@ -320,7 +320,6 @@ public final class ParkHooks {
             tk.current = event;
             tk.eventEnabled = event.isEnabled();
             if (tk.eventEnabled) {
-                event.begin();
                 event.blockerClass = classOf(record, blocker);
                 event.blockerHash = hashOf(record, blocker);
                 event.timeoutNanos = timeoutNanos;
@@ -330,6 +329,12 @@ public final class ParkHooks {
                 event.ownerName = owner != null ? owner.getName() : null;
             }
             long now = record != null ? record.park() : System.nanoTime();
+            if (tk.eventEnabled) {
+                // begun here, next to the tally's clock read, so that the event's duration is the time the tally
+                // counts: begun before the fields above, each recorded park read 0.6 us longer than the exact
+                // table (Derby: 652.6 against 634.2 ms over the same 31,508 parks), and owner blame with it
+                event.begin();
+            }
             tk.record = record;
             tk.beginNanos = now;
             tk.timeoutNanos = timeoutNanos;
