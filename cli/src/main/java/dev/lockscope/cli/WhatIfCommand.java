@@ -138,8 +138,9 @@ final class WhatIfCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         info.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
-        if (holds.sampledParks() > 0) {
-            System.err.println("lockscope: warning: the agent sampled the recording's short parks (" + holds.sampledParks()
+        long sampled = contention.result().sampledParks();
+        if (sampled > 0) {
+            System.err.println("lockscope: warning: the agent sampled the recording's short parks (" + sampled
                     + " recorded of those under its --sample-below): the replay misses the holds the others would show; "
                     + "record with --sample-below 0 for what-if");
         }

@@ -32,8 +32,11 @@ public final class OptionValues {
      * the most the agent's sampling decision can carry.
      */
     public static long sampleBelow(String option, String value) {
-        return durationNanos(option, value, 0, 1_000_000_000L);
+        return durationNanos(option, value, 0, MAX_SAMPLE_BELOW_NANOS);
     }
+
+    /** The longest sampleBelow: the agent's sampling decision carries a time parked below it in 32 bits. */
+    public static final long MAX_SAMPLE_BELOW_NANOS = 1_000_000_000L;
 
     /** JFR's CPU sampling period: 1ms (JFR's shortest) to 1h. */
     public static long cpuSamples(String option, String value) {

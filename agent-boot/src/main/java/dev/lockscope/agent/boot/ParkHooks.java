@@ -1,6 +1,7 @@
 package dev.lockscope.agent.boot;
 
 import dev.lockscope.core.IdlePlaces;
+import dev.lockscope.core.OptionValues;
 import jdk.internal.vm.annotation.DontInline;
 
 import java.lang.invoke.MethodHandles;
@@ -65,11 +66,10 @@ public final class ParkHooks {
     /**
      * Parks shorter than this are sampled: recorded with probability (length)/this, each then standing for
      * length/probability of waiting ({@link ParkEvent#standsForNanos}); 0: every park recorded for itself.
-     * At most {@link #MAX_SAMPLE_BELOW_NANOS}, so an elapsed time below it fits the 32 bits of a
+     * At most {@link OptionValues#MAX_SAMPLE_BELOW_NANOS}, so an elapsed time below it fits the 32 bits of a
      * {@link PerThread#sampleDecision}.
      */
     private static volatile long sampleBelowNanos;
-    public static final long MAX_SAMPLE_BELOW_NANOS = 1_000_000_000L;
     /**
      * Whether {@code lockscope.Acquire} is recorded (agent option {@code acquireEvents}). Off by
      * default: no analysis or report reads it, and it cost a hook, an event and a commit on every
@@ -246,7 +246,7 @@ public final class ParkHooks {
 
     /** Parks shorter than this are sampled by length ({@link #sampleBelowNanos}); 0 records every one. */
     public static void setSampleBelowNanos(long nanos) {
-        sampleBelowNanos = Math.max(0, Math.min(nanos, MAX_SAMPLE_BELOW_NANOS));
+        sampleBelowNanos = Math.max(0, Math.min(nanos, OptionValues.MAX_SAMPLE_BELOW_NANOS));
     }
 
     public static void deactivate() {

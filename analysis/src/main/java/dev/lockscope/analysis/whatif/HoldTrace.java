@@ -80,15 +80,10 @@ public final class HoldTrace implements RecordingVisitor {
     private int points;
     private final Map<List<String>, String> siteByStack = new IdentityHashMap<>();
     private long droppedFrom = Long.MAX_VALUE;
-    /** Parks the agent sampled (shorter than its sampleBelow): the parks it left out hid their holds from the replay. */
-    private long sampledParks;
     private LockTrace result;
 
     @Override
     public void parkEnd(ParkWait p) {
-        if (p.sampled()) {
-            sampledParks++;
-        }
         int lock = blocker(p.blockerClass(), p.blockerHash());
         if (p.ownerTid() != 0) {
             ownedBlockers.add(lock);
@@ -325,11 +320,6 @@ public final class HoldTrace implements RecordingVisitor {
     }
 
     /** The trace; available once the recording has been read. */
-    /** How many of the recording's parks were sampled, not recorded for themselves (0: every park is in the trace). */
-    public long sampledParks() {
-        return sampledParks;
-    }
-
     public LockTrace result() {
         if (result == null) {
             throw new IllegalStateException("the recording has not been read to its end");
