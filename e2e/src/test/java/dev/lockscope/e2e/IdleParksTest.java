@@ -5,8 +5,10 @@ import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,11 +16,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 14: the parks of a blocker first parked on where a worker waits for work are recorded as
  * {@code lockscope.IdlePark}, without a stack, and their unparks not at all; a contended lock in the same
- * run keeps its stacks and unparks. The report still calls the pool's waits idle (rule pool-queue) from the
+ * run keeps its stacks and unparks; those shorter than 10 ms are sampled by length, their time estimated without
+ * bias against the exact summary. The report still calls the pool's waits idle (rule pool-queue) from the
  * blocker's first stack, and the wall profile puts the idle time under that stack, labelled as such.
  */
 class IdleParksTest {
     private static final String CONDITION = "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject";
+    private static final long IDLE_SAMPLE_BELOW = 10_000_000L;
 
     @Test
     void idleWorkersParkWithoutStacksAndContendedLocksKeepThem() throws Exception {
@@ -29,6 +33,7 @@ class IdleParksTest {
 
         List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
         Set<String> idleBlockers = new HashSet<>();
+        Map<String, Long> idleEstimate = new HashMap<>();
         int idleParks = 0;
         for (RecordedEvent e : events) {
             if (e.getEventType().getName().equals("lockscope.IdlePark")) {
@@ -36,11 +41,38 @@ class IdleParksTest {
                 assertThat(e.getStackTrace()).as("an idle park's stack").isNull();
                 assertThat(e.getLong("ownerTid")).isZero();
                 idleBlockers.add(blocker(e));
+                // sampled below 10 ms by length (the default sampleBelow is on): a shorter one stands for 10 ms,
+                // a longer one for itself (0); the hook's clock and JFR's may differ by a little at the boundary
+                long standsFor = e.getLong("standsForNanos");
+                long length = e.getDuration().toNanos();
+                if (standsFor == 0) {
+                    assertThat(length).as("an idle park recorded for itself").isGreaterThan(IDLE_SAMPLE_BELOW * 9 / 10);
+                } else {
+                    assertThat(standsFor).as("what a sampled idle park stands for").isEqualTo(IDLE_SAMPLE_BELOW);
+                    assertThat(length).as("a sampled idle park").isLessThan(IDLE_SAMPLE_BELOW * 11 / 10);
+                }
+                idleEstimate.merge(blocker(e), standsFor == 0 ? length : standsFor, Long::sum);
             }
         }
-        // two workers, 200 tasks 2 ms apart: nearly every task wakes a parked worker
-        assertThat(idleParks).as("idle parks").isGreaterThan(100);
+        // two workers, 200 tasks 2 ms apart: nearly every task wakes a parked worker, after 2 to 4 ms parked, so
+        // each park is recorded with probability 0.2 to 0.4
+        assertThat(idleParks).as("idle parks").isGreaterThan(20);
         assertThat(idleBlockers).as("the pool queue's condition").anyMatch(b -> b.startsWith(CONDITION + "@"));
+        // the sampled events estimate the idle time without bias: against the exact summary of the pool's
+        // condition (its last batch), about 80 recorded parks of 10 ms give a standard error near 9%
+        Map<String, Long> summaryTime = new HashMap<>();
+        long lastBatch = events.stream().filter(e -> e.getEventType().getName().equals("lockscope.LockSummary"))
+                .mapToLong(e -> e.getLong("batch")).max().orElseThrow();
+        for (RecordedEvent e : events) {
+            if (e.getEventType().getName().equals("lockscope.LockSummary") && e.getLong("batch") == lastBatch) {
+                summaryTime.put(blocker(e), e.getLong("threadTimeNanos"));
+            }
+        }
+        String pool = idleEstimate.entrySet().stream().filter(b -> b.getKey().startsWith(CONDITION + "@"))
+                .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        assertThat(summaryTime).as("the pool condition's summary").containsKey(pool);
+        assertThat((double) idleEstimate.get(pool)).as("idle time from the sampled events against the summary's")
+                .isCloseTo(summaryTime.get(pool), org.assertj.core.data.Percentage.withPercentage(35));
         int contendedParks = 0;
         int contendedUnparks = 0;
         for (RecordedEvent e : events) {

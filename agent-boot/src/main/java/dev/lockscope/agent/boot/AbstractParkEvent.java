@@ -43,4 +43,9 @@ public abstract class AbstractParkEvent extends jdk.jfr.Event {
     @Label("Hand-off Number at Wake")
     @Description("This thread's unpark counter after it woke; greater than at park when an unpark woke it")
     public long handoffAtWake;
+
+    @Label("Stands For")
+    @Description("0: recorded for itself; else the park was sampled and stands for this much waiting (its duration divided by the probability it was recorded with)")
+    @Timespan(Timespan.NANOSECONDS)
+    public long standsForNanos;
 }

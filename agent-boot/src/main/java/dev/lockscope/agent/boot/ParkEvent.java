@@ -7,7 +7,6 @@ import jdk.jfr.Enabled;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
-import jdk.jfr.Timespan;
 
 /**
  * One park of a thread on a blocker: one JFR duration event per wait, committed when the thread wakes
@@ -36,11 +35,6 @@ import jdk.jfr.Timespan;
 @Enabled(false)
 @StackTrace(true)
 public final class ParkEvent extends AbstractParkEvent {
-    @Label("Stands For")
-    @Description("0: recorded for itself; else the park was sampled and stands for this much waiting (its duration divided by the probability it was recorded with)")
-    @Timespan(Timespan.NANOSECONDS)
-    public long standsForNanos;
-
     @Label("Own Unrecorded Unparks")
     @Description("Unparks this thread had made without recording them, when it woke (see Unpark's unrecordedBefore)")
     public long unrecordedUnparks;

@@ -136,9 +136,10 @@ public final class ProfileAnalysis implements RecordingVisitor {
     private void park(ParkWait p, long end) {
         if (p.idle() && end > p.beginNanos()) {
             // a worker waiting for work, recorded without a stack: it goes under its blocker's first stack at
-            // the end, when the blocker's summary has given that stack
+            // the end, when the blocker's summary has given that stack; a sampled one (shorter than 10 ms)
+            // counts its weight times, as a sampled park does below
             idleParks.merge(new IdlePark(pool(p.thread(), p.frames()), p.blockerClass(), p.blockerHash()),
-                    end - p.beginNanos(), Long::sum);
+                    Math.round((end - p.beginNanos()) * p.weight()), Long::sum);
             recordWait(p.thread(), p.beginNanos(), end);
             return;
         }

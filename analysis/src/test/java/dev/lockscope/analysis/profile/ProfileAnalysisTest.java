@@ -67,7 +67,10 @@ class ProfileAnalysisTest {
         assertThat(edges.get(List.of("app.Work.run", "app.Work.locked", "[parked on app.Gate]"))).isEqualTo(5 * 2 * MS + 3 * MS);
     }
 
-    /** Idle parks come without a stack: their time goes under the blocker's first stack, from its summary. */
+    /**
+     * Idle parks come without a stack: their time goes under the blocker's first stack, from its summary; a
+     * sampled one counts its weight times.
+     */
     @Test
     void idleParksStandUnderTheirBlockersFirstStackLabelledAsSuch() {
         ProfileAnalysis a = new ProfileAnalysis();
@@ -78,6 +81,9 @@ class ProfileAnalysisTest {
         a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 0, 30 * MS, 0, 1, false, 0, null, 0, 0, poll)); // the first, with its stack
         a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 40 * MS, 100 * MS, 1, 2, false, 0, null, 0, 0, List.of(), true));
         a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 110 * MS, 150 * MS, 2, 3, false, 0, null, 0, 0, List.of(), true));
+        // a 2 ms idle park sampled (recorded with p = 2/10 below 10 ms): it stands for 10 ms
+        a.parkEnd(new ParkWait(WORKER, queue, 0x2c, 160 * MS, 162 * MS, 3, 4, false, 0, null, 0, 0, List.of(), true,
+                ParkWait.weightOf(10 * MS, 2 * MS), 0));
         a.lockSummary(new dev.lockscope.analysis.model.LockSummary(200 * MS, queue, 0x2c, 0, true, 3, 0, 1, 130 * MS,
                 130 * MS, 200 * MS, "worker", poll, 0, 0, 1));
         a.finish(new RecordingInfo(null, 0, 200 * MS, Map.of()));
@@ -85,7 +91,7 @@ class ProfileAnalysisTest {
         List<String> path = List.of("java.lang.Thread.run", "java.util.concurrent.ThreadPoolExecutor.getTask",
                 "java.util.concurrent.LinkedBlockingQueue.take");
         assertThat(edges.get(concat(path, "[parked on " + queue + "]"))).isEqualTo(30 * MS);
-        assertThat(edges.get(concat(path, "[parked on " + queue + ", idle: first park's stack]"))).isEqualTo(100 * MS);
+        assertThat(edges.get(concat(path, "[parked on " + queue + ", idle: first park's stack]"))).isEqualTo(110 * MS);
     }
 
     private static List<String> concat(List<String> path, String leaf) {
