@@ -3,11 +3,13 @@
 
 usage: scripts/park-sums.py RECORDING.jfr
 
-Reads the recording with the JDK's `jfr print` (on the PATH) and prints: the Park events and the sum of their
-durations; of those the agent sampled (standsForNanos > 0), how many, the waiting they stand for and its standard
+Reads the recording with the JDK's `jfr print` (on the PATH) and prints, for the Park events and then the IdlePark
+events (a pool's workers waiting for work, sampled below 10 ms): how many, and the sum of their durations; of those the agent sampled (standsForNanos > 0), how many, the waiting they stand for and its standard
 error (the square root of the sum of standsFor squared: each stands for length/p with p its probability, so its
 variance is at most that square); and the last batch of lockscope.LockSummary events: parks and thread time over
-every blocker, what `lockscope report` prints. The recorded parks' durations, plus the sampled ones' weights,
+every blocker, what `lockscope report` prints. For the parks recorded for themselves it adds their lengths' 10th, 50th
+and 90th percentiles and the share of them that sampling by length below 10 us, 100 us, 1 ms and 10 ms would
+keep (read a recording made with sampleBelow=0, which sampled none). The recorded parks' durations, plus the sampled ones' weights,
 should add up to the summaries' thread time: how far they do not is what owner blame's totals miss
 (docs/agent-cost.md, "Short parks sampled by length")."""
 import math
@@ -25,6 +27,10 @@ def seconds(text):
     return float(m.group(1).replace(",", "")) * UNITS[m.group(2)] if m else 0.0
 
 
+def micros(s):
+    return "%.1f us" % (s * 1e6)
+
+
 def events(path, name):
     out = subprocess.run(["jfr", "print", "--events", name, path], capture_output=True, text=True, check=True).stdout
     return out.split(name + " {")[1:]
@@ -39,15 +45,24 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     path = sys.argv[1]
-    parks = events(path, "lockscope.Park")
-    duration = sum(seconds(field(e, "duration")) for e in parks)
-    stands = [seconds(field(e, "standsForNanos")) for e in parks]
-    sampled = [s for s in stands if s > 0]
-    print("Park events: %d, durations %.1f ms" % (len(parks), duration * 1e3))
-    print("  sampled: %d, standing for %.1f ms (standard error %.1f ms)"
-          % (len(sampled), sum(sampled) * 1e3, math.sqrt(sum(s * s for s in sampled)) * 1e3))
-    print("  recorded for themselves: %.1f ms" % (sum(seconds(field(e, "duration")) for e, s in zip(parks, stands)
-                                                      if s == 0) * 1e3))
+    for name in ("lockscope.Park", "lockscope.IdlePark"):
+        parks = events(path, name)
+        duration = sum(seconds(field(e, "duration")) for e in parks)
+        stands = [seconds(field(e, "standsForNanos")) for e in parks]
+        sampled = [s for s in stands if s > 0]
+        print("%s events: %d, durations %.1f ms" % (name[len("lockscope."):], len(parks), duration * 1e3))
+        print("  sampled: %d, standing for %.1f ms (standard error %.1f ms)"
+              % (len(sampled), sum(sampled) * 1e3, math.sqrt(sum(s * s for s in sampled)) * 1e3))
+        own = sorted(seconds(field(e, "duration")) for e, s in zip(parks, stands) if s == 0)
+        print("  recorded for themselves: %.1f ms" % (sum(own) * 1e3))
+        if own:
+            print("    their lengths: 10th percentile %s, median %s, 90th %s" % tuple(
+                micros(own[int(q * (len(own) - 1))]) for q in (0.1, 0.5, 0.9)))
+            # what sampling by length below D would keep of them: the longer ones, and each shorter one with
+            # probability length/D (meaningful for a recording made with sampleBelow=0, where none was sampled)
+            print("    sampled below D, expected to be kept: " + ", ".join(
+                "%s %.0f%%" % (label, 100 * sum(1 if x >= d else x / d for x in own) / len(own))
+                for label, d in (("10 us", 1e-5), ("100 us", 1e-4), ("1 ms", 1e-3), ("10 ms", 1e-2))))
     batches = {}
     for e in events(path, "lockscope.LockSummary"):
         batch = int(field(e, "batch") or 0)

@@ -21,7 +21,8 @@ final class AgentOptionsMixin {
 
     @Option(names = "--sample-below", paramLabel = "DURATION", defaultValue = "10us",
             description = "Record a java.util.concurrent lock wait shorter than this with probability p = (its length)/DURATION, "
-                    + "each recorded one then counted 1/p times: blame and profiles stay unbiased, the table exact "
+                    + "each recorded one then counted 1/p times: blame and profiles stay unbiased, the table exact; "
+                    + "a pool worker's idle wait is sampled so below 10 ms, or DURATION if longer "
                     + "(0: record every wait; default: ${DEFAULT-VALUE}).")
     String sampleBelow;
 

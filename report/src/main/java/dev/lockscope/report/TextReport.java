@@ -175,7 +175,7 @@ public final class TextReport {
         }
         if (contention.sampledParks() > 0) {
             notes.add("short parks sampled by the agent (" + count(contention.sampledParks(), "recorded park")
-                    + " under its sampleBelow, each standing for 1/p like it): blame and profiles estimate them; this table is exact");
+                    + " under its sampleBelow, or idle ones under 10 ms, each standing for 1/p like it): blame and profiles estimate them; this table is exact");
         }
         if (contention.belowPrintThreshold() > 0) {
             notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")

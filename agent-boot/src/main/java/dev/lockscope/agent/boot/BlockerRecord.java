@@ -119,17 +119,23 @@ public final class BlockerRecord {
     long park() {
         long n = (long) PARKS.getAndAdd(this, 1L) + 1;
         int before = (int) PARKED_NOW.getAndAdd(this, 1);
+        boolean starts = n == collectionThreshold + 1;
+        if (starts) {
+            // Before the clock read: the walk is the agent's time, not the park's. Read after it, every
+            // blocker's first park counted the walk as waiting (Jetty: 142 first parks on new semaphores that
+            // returned within 10 us each read 10 us or more, so sampling recorded them for themselves).
+            captureFirst();
+            site = SiteUnion.of(className, firstFrames);
+        }
         long now = System.nanoTime(); // after the add: see busySince
         if (before == 0) {
             busySince = now;
         }
         raisePeak(before + 1);
         raiseLastTime(now);
-        if (n == collectionThreshold + 1) {
+        if (starts) {
             firstTime = now;
-            collecting = true; // publishes firstTime
-            captureFirst();
-            site = SiteUnion.of(className, firstFrames);
+            collecting = true; // publishes firstTime, and firstFrames and site before it
         }
         if (before == 0) {
             SiteUnion s = site;

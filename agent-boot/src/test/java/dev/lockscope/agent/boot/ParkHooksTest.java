@@ -43,6 +43,38 @@ class ParkHooksTest {
         assertThat(recordOf(blocker).firstFrames()[0]).doesNotStartWith("dev.lockscope.agent.boot.");
     }
 
+    /**
+     * A blocker's first park walks the waiter's stack for the summary: the agent's time, not waiting, so the tally
+     * counts from after it. Five new blockers, each parked on once from a deep stack (a long walk) with the permit
+     * already given (the park returns at once): their thread time is a small part of the hooks' whole time, which
+     * the walk is most of. With the clock read before the walk it was nearly all of it.
+     */
+    @Test
+    void aBlockersFirstStackWalkIsNotCountedAsWaiting() {
+        long hooks = 0;
+        long parked = 0;
+        for (int i = 0; i < 5; i++) {
+            Object blocker = new Object();
+            hooks += parkAtOnceFrom(300, blocker);
+            parked += recordOf(blocker).tally().threadTimeNanos;
+        }
+        assertThat(parked).as("thread time of five parks that returned at once, against the hooks' time around them")
+                .isLessThan(hooks / 2);
+    }
+
+    /** The hooks' time around a park on {@code blocker} that returns at once, {@code depth} frames down. */
+    private static long parkAtOnceFrom(int depth, Object blocker) {
+        if (depth > 0) {
+            return parkAtOnceFrom(depth - 1, blocker);
+        }
+        java.util.concurrent.locks.LockSupport.unpark(Thread.currentThread()); // the permit: park returns at once
+        long start = System.nanoTime();
+        Object token = ParkHooks.parkBegin(blocker, 0, 0);
+        java.util.concurrent.locks.LockSupport.park(blocker);
+        ParkHooks.parkEnd(token);
+        return System.nanoTime() - start;
+    }
+
     @Test
     void anUnparkNumbersItsTargetsHandOffBeforeWakingIt() throws Exception {
         Object blocker = new Object();
