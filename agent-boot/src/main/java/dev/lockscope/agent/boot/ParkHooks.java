@@ -75,7 +75,7 @@ public final class ParkHooks {
      * Idle parks are sampled below this at least, while sampling is on: the CPU sampling period's order, the
      * resolution at which the wall-clock profile, their only reader, shows time.
      */
-    public static final long IDLE_SAMPLE_BELOW_NANOS = 10_000_000L;
+    private static final long IDLE_SAMPLE_BELOW_NANOS = 10_000_000L;
     /**
      * Whether {@code lockscope.Acquire} is recorded (agent option {@code acquireEvents}). Off by
      * default: no analysis or report reads it, and it cost a hook, an event and a commit on every
@@ -448,6 +448,14 @@ public final class ParkHooks {
                 return drawnAt < 0 ? -1 : Math.max(1, (long) ((double) parkedNanos * below / Math.max(1, drawnAt)));
             }
         }
+        return drawnByLength(pt, below, parkedNanos);
+    }
+
+    /**
+     * This thread's own draw for a park of {@code parkedNanos}, sampled below {@code below}: 0 (for itself) when
+     * at least that long, else {@code below} with probability (length)/below, and -1 (not recorded) otherwise.
+     */
+    private static long drawnByLength(PerThread pt, long below, long parkedNanos) {
         if (parkedNanos >= below) {
             return 0;
         }
@@ -456,23 +464,17 @@ public final class ParkHooks {
 
     /**
      * Whether an idle park (a worker waiting for work, {@link IdleParkEvent}) of {@code parkedNanos} is recorded,
-     * as {@link #standsFor} answers: with sampling on, one shorter than {@link #idleSampleBelow} is recorded with
-     * probability (length)/that and stands for that much. Idle parks have no owner to blame and no unpark event,
+     * as {@link #standsFor} answers: with sampling on, one shorter than {@link #IDLE_SAMPLE_BELOW_NANOS} (or than
+     * sampleBelow, if longer) is recorded with probability (length)/that and stands for that much. Idle parks
+     * have no owner to blame and no unpark event,
      * so this thread draws for itself; they only give the wall-clock profile its idle time, and on a server they
      * are most of all parks (Jetty under load: 13,000 a second, median 262 us, which filled a 12 MB JFR chunk
      * every 30 s; below 10 ms, 19% of them are recorded).
      */
     private static long idleStandsFor(PerThread pt, long parkedNanos) {
-        long below = idleSampleBelow(sampleBelowNanos);
-        if (below == 0 || parkedNanos >= below) {
-            return 0;
-        }
-        return pt.nextBelow(below) < parkedNanos ? below : -1;
-    }
-
-    /** Idle parks are sampled below the longer of sampleBelow and {@link #IDLE_SAMPLE_BELOW_NANOS}; 0 (sampling off): none. */
-    static long idleSampleBelow(long sampleBelow) {
-        return sampleBelow == 0 ? 0 : Math.max(sampleBelow, IDLE_SAMPLE_BELOW_NANOS);
+        long below = sampleBelowNanos;
+        // the longer of sampleBelow and IDLE_SAMPLE_BELOW_NANOS; none while sampling is off
+        return below == 0 ? 0 : drawnByLength(pt, Math.max(below, IDLE_SAMPLE_BELOW_NANOS), parkedNanos);
     }
 
     /** Entry of unpark(thread): counts the hand-off before the target can wake. */
