@@ -60,7 +60,9 @@ class AgentRobustnessTest {
     void liveRecordsStayBoundedAndDeadBlockersAreFreedOnPrint() throws Exception {
         Path jfr = dir.resolve("many.jfr");
         List<String> cmd = new ArrayList<>(List.of(Proc.JAVA,
-                "-javaagent:" + Proc.AGENT_JAR + "=file=" + jfr + ",maxBlockers=50,freeOnPrint",
+                // sampleBelow=0: every park recorded, so the recording's count is exact (some of these parks
+                // last under 10 us, and by default only a sample of those is recorded)
+                "-javaagent:" + Proc.AGENT_JAR + "=file=" + jfr + ",maxBlockers=50,freeOnPrint,sampleBelow=0",
                 "-cp", System.getProperty("java.class.path"), ManyBlockers.class.getName(), "400"));
         Proc run = Proc.run(dir, 60, cmd);
         assertThat(run.exitCode()).as(run.err()).isZero();

@@ -122,8 +122,8 @@ public final class BlockerRecord {
         boolean starts = n == collectionThreshold + 1;
         if (starts) {
             // Before the clock read: the walk is the agent's time, not the park's. Read after it, every
-            // blocker's first park counted the walk as waiting (Jetty: 142 first parks on new semaphores that
-            // returned within 10 us each read 10 us or more, so sampling recorded them for themselves).
+            // blocker's first park counted the walk as waiting (Jetty: 145 first parks, on new semaphores mostly,
+            // that returned within 10 us each read 10 us or more, so sampling recorded them for themselves).
             captureFirst();
             site = SiteUnion.of(className, firstFrames);
         }
