@@ -6,6 +6,7 @@ import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockWaits;
+import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -17,6 +18,8 @@ import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.RecordingStream;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,11 +28,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Contended-monitor metrics for the agent's own table, kept live: the JVM reports monitor waits only
- * as {@code jdk.JavaMonitorEnter} events, which an in-process {@link RecordingStream} hands to
- * {@link #accept} as JFR flushes them (about once a second), so neither the exit table nor
- * {@code dump} reads a recording file. The waits go through the same {@link LockWaits} replay as
- * recorded waits, one per monitor, fed as they arrive.
+ * Contended-monitor metrics for the agent's table: the JVM reports monitor waits only as
+ * {@code jdk.JavaMonitorEnter} events, which reach {@link #accept} from one of two sources. The exit table
+ * and {@code lockscope dump} read them from the recording ({@link #read}), once, when the table is asked
+ * for; the live metrics (metrics endpoint, MBean) follow them through an in-process {@link RecordingStream}
+ * ({@link #live}), which JFR feeds at each flush, about once a second. Only the live metrics run the
+ * stream: it parses every event of every flush, lockscope's park events included, to find the monitor
+ * entries, and JIT-compiles JFR's parser and its repository scan for a minute or more while the
+ * application runs (measured in docs/agent-cost.md, "The monitor table read from the recording"). Either
+ * source replays the waits through the
+ * same {@link LockWaits}, one per monitor, as {@code lockscope report} does.
  *
  * <p>Memory is bounded for a JVM that runs for days: at most {@link #MAX_HELD_POINTS} begins and
  * ends wait for their replay in all; beyond that the points older than {@link #REORDER_WINDOW_NANOS}
@@ -38,9 +46,8 @@ import java.util.Map;
  * {@code maxMonitors} monitors are followed; waits on further ones are counted in a note. One call
  * chain per monitor (its earliest wait's).
  *
- * <p>With {@code liveExtras} (live metrics on) the same stream also sums {@code jdk.VirtualThreadPinned}
- * time and tallies the method that released each {@code java.util.concurrent} blocker from its
- * {@code lockscope.Unpark} events ({@link OwnerMethods}).
+ * <p>The live stream also sums {@code jdk.VirtualThreadPinned} time and tallies the method that released
+ * each {@code java.util.concurrent} blocker from its {@code lockscope.Unpark} events ({@link OwnerMethods}).
  */
 final class MonitorContention implements AutoCloseable {
     static final int MAX_HELD_POINTS = 1 << 19;
@@ -63,9 +70,9 @@ final class MonitorContention implements AutoCloseable {
     /** How long starting the agent waits for the stream's recording to run. */
     static final Duration START_WAIT = Duration.ofSeconds(5);
 
+    /** The live stream's threshold (null when read from a recording). */
     private final Duration threshold;
     private final int maxMonitors;
-    private final boolean liveExtras;
     /** Created by the reader thread, which start() blocks; the agent's start waits only until its recording runs. */
     private volatile RecordingStream stream;
     private volatile boolean closed;
@@ -85,13 +92,32 @@ final class MonitorContention implements AutoCloseable {
     private final OwnerMethods ownerMethods = new OwnerMethods();
     private final java.util.concurrent.atomic.AtomicLong pinnedNanos = new java.util.concurrent.atomic.AtomicLong();
 
-    MonitorContention(Duration threshold, int maxMonitors, boolean liveExtras) {
+    private MonitorContention(Duration threshold, int maxMonitors) {
         this.threshold = threshold;
         this.maxMonitors = maxMonitors;
-        this.liveExtras = liveExtras;
+    }
+
+    /**
+     * The monitor waits of a finished recording file, read now on the calling thread (JFR's parser skips
+     * the events of other types by their size).
+     */
+    static MonitorContention read(Path recording, int maxMonitors) throws IOException {
+        MonitorContention m = new MonitorContention(null, maxMonitors);
+        try (EventStream s = EventStream.openFile(recording)) {
+            s.setOrdered(false); // LockWaits takes waits in any order; an ordered stream sorts each chunk in memory
+            s.setReuse(true);
+            s.onEvent(EventNames.MONITOR_ENTER, m::accept);
+            s.start();
+        }
+        return m;
+    }
+
+    /** The live monitor waits, pinning and owner methods, followed from now on by an in-process stream. */
+    static MonitorContention live(Duration threshold, int maxMonitors) {
+        MonitorContention m = new MonitorContention(threshold, maxMonitors);
         // start() in a daemon thread of ours: startAsync's thread is not a daemon (JDK 17) and would
         // keep the application's JVM from exiting.
-        Thread reader = new Thread(this::run, THREAD_NAME);
+        Thread reader = new Thread(m::run, THREAD_NAME);
         reader.setDaemon(true);
         reader.start();
         // Starting the stream's recording rotates JFR's chunk. Started from here without waiting, that came
@@ -100,10 +126,11 @@ final class MonitorContention implements AutoCloseable {
         // the rotation the one thing of JFR's that overlapped them. Waiting here, before the application's main runs, leaves no entry in
         // progress to split, and the wait is short (the recording's start, not the stream's first flush).
         try {
-            started.await(START_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            m.started.await(START_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return m;
     }
 
     /** Whether the stream's recording runs, or failed to start: false only where the agent's start stopped waiting. */
@@ -131,13 +158,11 @@ final class MonitorContention implements AutoCloseable {
             s.setReuse(true);
             s.enable(EventNames.MONITOR_ENTER).withThreshold(threshold).withStackTrace();
             s.onEvent(EventNames.MONITOR_ENTER, this::accept);
-            if (liveExtras) {
-                // the same settings as the agent's recording, so JFR records nothing more for them
-                s.enable(EventNames.UNPARK).withStackTrace();
-                s.onEvent(EventNames.UNPARK, ownerMethods::accept);
-                s.enable(EventNames.VIRTUAL_THREAD_PINNED).withThreshold(threshold).withStackTrace();
-                s.onEvent(EventNames.VIRTUAL_THREAD_PINNED, e -> pinnedNanos.addAndGet(e.getDuration().toNanos()));
-            }
+            // the same settings as the agent's recording, so JFR records nothing more for them
+            s.enable(EventNames.UNPARK).withStackTrace();
+            s.onEvent(EventNames.UNPARK, ownerMethods::accept);
+            s.enable(EventNames.VIRTUAL_THREAD_PINNED).withThreshold(threshold).withStackTrace();
+            s.onEvent(EventNames.VIRTUAL_THREAD_PINNED, e -> pinnedNanos.addAndGet(e.getDuration().toNanos()));
             s.onFlush(() -> lastFlushNanos = System.nanoTime());
             stream = s;
             FlightRecorder.addListener(running);
@@ -269,12 +294,12 @@ final class MonitorContention implements AutoCloseable {
         return leftOut;
     }
 
-    /** Who released each java.util.concurrent blocker, from its Unpark events (only with liveExtras). */
+    /** Who released each java.util.concurrent blocker, from its Unpark events (live only). */
     OwnerMethods ownerMethods() {
         return ownerMethods;
     }
 
-    /** Time virtual threads spent pinned to their carrier, summed over jdk.VirtualThreadPinned (only with liveExtras). */
+    /** Time virtual threads spent pinned to their carrier, summed over jdk.VirtualThreadPinned (live only). */
     long pinnedNanos() {
         return pinnedNanos.get();
     }

@@ -64,8 +64,10 @@ final class RecordingSession {
     /** When profiling stopped: the end of "total execution time" (the application's, not our exit work). */
     private volatile long stopNanos;
     private volatile DiskGuard diskGuard;
-    /** The monitor part of the table, fed live by its own event stream. */
-    private MonitorContention monitors;
+    /** The live metrics' monitor waits, fed by an in-process event stream; null without live metrics. */
+    private MonitorContention liveMonitors;
+    /** The monitor part of the table once stopped, read from the written recording the first time a table asks. */
+    private volatile MonitorContention monitorsAtStop;
     /** The park tallies the recording's last {@code lockscope.LockSummary} events were written from, once stopped. */
     private volatile LockSummaries.Snapshot parksAtStop;
     private volatile MetricsEndpoint metricsEndpoint;
@@ -197,7 +199,9 @@ final class RecordingSession {
         FlightRecorder.addListener(sharedRecordingNotice);
         diskGuard = DiskGuard.start(this, file);
         boolean live = options.metricsPort != null || options.jmx;
-        monitors = new MonitorContention(options.threshold, options.maxBlockers, live);
+        if (live) {
+            liveMonitors = MonitorContention.live(options.threshold, options.maxBlockers);
+        }
         LockSummaries.setFreeCollected(options.continuous);
         if (options.metricsPort != null) {
             metricsEndpoint = MetricsEndpoint.start(options.metricsPort, this::liveMetrics);
@@ -215,14 +219,15 @@ final class RecordingSession {
         long execNanos = (stopped ? stopNanos : System.nanoTime()) - startNanos;
         LockSummaries.Snapshot parks = stopped && parksAtStop != null ? parksAtStop : LockSummaries.snapshot();
         List<LockMetrics> locks = parkMetrics(parks, execNanos, 1);
+        MonitorContention monitors = liveMonitors;
         locks.addAll(monitors.metrics(execNanos));
         long pinned = Runtime.version().feature() >= 21 ? monitors.pinnedNanos() : -1;
-        return LiveMetrics.snapshot(locks, siteRealTimes(parks, execNanos), monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
+        return LiveMetrics.snapshot(locks, siteRealTimes(parks, monitors, execNanos), monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
                 HookFailures.count(), stopped ? 0 : recordingSize());
     }
 
     /** Each lock site's real-time, the union of its objects' waits (parks and monitors), by {@link LockSites#keyOf}. */
-    private Map<String, Long> siteRealTimes(LockSummaries.Snapshot parks, long execNanos) {
+    private static Map<String, Long> siteRealTimes(LockSummaries.Snapshot parks, MonitorContention monitors, long execNanos) {
         Map<String, Long> out = new HashMap<>(parks.siteRealTimes());
         if (monitors != null) {
             out.putAll(monitors.siteRealTimes(execNanos));
@@ -337,13 +342,13 @@ final class RecordingSession {
             if (diskGuard != null && Thread.currentThread() != diskGuard.thread()) {
                 diskGuard.stop();
             }
-            if (monitors != null) {
-                // the monitor waits that ended before the stop, for the table: flushed by the running
+            if (liveMonitors != null) {
+                // the monitor waits that ended before the stop, for the last scrapes: flushed by the running
                 // recording, or, when JFR's shutdown hook is stopping everything, the stream's last events
                 if (recording.getState() == RecordingState.RUNNING) {
-                    monitors.awaitFlush(Duration.ofSeconds(3));
+                    liveMonitors.awaitFlush(Duration.ofSeconds(3));
                 } else {
-                    monitors.awaitEnd(Duration.ofSeconds(3));
+                    liveMonitors.awaitEnd(Duration.ofSeconds(3));
                 }
             }
             String problem = null;
@@ -382,8 +387,8 @@ final class RecordingSession {
             }
         } finally {
             written.countDown();
-            if (monitors != null) {
-                monitors.close();
+            if (liveMonitors != null) {
+                liveMonitors.close();
             }
         }
         return true;
@@ -459,6 +464,38 @@ final class RecordingSession {
         return table(title, true);
     }
 
+    /**
+     * The table's monitor waits, read from the recording as {@code lockscope report} reads them: once
+     * stopped, the written file (read once); while recording, a dump of it so far into a file beside it,
+     * deleted once read. Null, with a note saying why, when the recording cannot be read.
+     */
+    private MonitorContention monitorWaits(List<String> notes) {
+        try {
+            if (stopped) {
+                MonitorContention m = monitorsAtStop;
+                if (m == null) {
+                    m = MonitorContention.read(file, options.maxBlockers);
+                    monitorsAtStop = m;
+                }
+                if (diskGuard != null && diskGuard.trimmed()) {
+                    notes.add("the synchronized rows count the monitor waits in the recording's latest part only (it reached its cap)");
+                }
+                return m;
+            }
+            Path dir = file.getParent() != null ? file.getParent() : Path.of(".");
+            Path snapshot = Files.createTempFile(dir, "lockscope-table-", ".jfr");
+            try {
+                recording.dump(snapshot);
+                return MonitorContention.read(snapshot, options.maxBlockers);
+            } finally {
+                Files.deleteIfExists(snapshot);
+            }
+        } catch (IOException | RuntimeException e) {
+            notes.add("no synchronized rows: the recording could not be read (" + e + ")");
+            return null;
+        }
+    }
+
     /** Lock sites shown in one line each by {@link #shortTable}. */
     static final int SHORT_TABLE_SITES = 10;
 
@@ -480,10 +517,8 @@ final class RecordingSession {
         }
         List<LockMetrics> locks = parkMetrics(parks, execNanos, 0); // the print threshold applies to the sites below
         List<String> notes = new ArrayList<>();
+        MonitorContention monitors = monitorWaits(notes);
         if (monitors != null) {
-            if (!stopped) {
-                monitors.awaitFlush(Duration.ofSeconds(3));
-            }
             locks.addAll(monitors.metrics(execNanos));
             if (monitors.leftOut() > 0) {
                 notes.add(monitors.leftOut() + " contended entries of monitors beyond maxBlockers=" + options.maxBlockers
@@ -506,7 +541,7 @@ final class RecordingSession {
         // print threshold applies to the rows shown
         List<LockMetrics> sites = new ArrayList<>();
         // a site's real-time is the union of its objects' waits, as in `lockscope report`
-        for (LockMetrics site : LockSites.group(locks, execNanos, siteRealTimes(parks, execNanos))) {
+        for (LockMetrics site : LockSites.group(locks, execNanos, siteRealTimes(parks, monitors, execNanos))) {
             if (site.timesParked() >= options.printThreshold) {
                 sites.add(site);
             }

@@ -73,6 +73,37 @@ class ExitTableMatchesReportTest {
         });
     }
 
+    /** "[n] monitor Class at Site" and its counting lines, per monitor lock site of a rendered table. */
+    private static final Pattern MONITOR_BLOCK = Pattern.compile(
+            "\\[\\d+] monitor (.+)\\n(?:.*\\n)*?(    times blocked .*\\n    thread-time .*\\n)");
+
+    /**
+     * The exit table's synchronized rows are read from the written recording, as {@code lockscope report}
+     * reads them (no in-process stream runs without live metrics): the same counts and times, to the
+     * hundredth of a millisecond printed.
+     */
+    @Test
+    void theExitTablesMonitorRowsAreTheReports() throws Exception {
+        Path jfr = dir.resolve("sync.jfr");
+        String exitTable = exitTable("file=" + jfr + ",report=full", "large-cs-sync", "--threads", "4", "--seconds", "2");
+        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());
+        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
+        Map<String, String> exit = new LinkedHashMap<>();
+        Matcher m = MONITOR_BLOCK.matcher(exitTable);
+        while (m.find()) {
+            exit.put(m.group(1), m.group(2));
+        }
+        Map<String, String> recorded = new LinkedHashMap<>();
+        m = MONITOR_BLOCK.matcher(report.out());
+        while (m.find()) {
+            recorded.put(m.group(1), m.group(2));
+        }
+        // the report details its first rows only
+        assertThat(exit).as("exit table:\n%s", exitTable).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(recorded).as("report:\n%s", report.out()).isNotEmpty();
+        assertThat(exit).as("exit table:\n%s\nreport:\n%s", exitTable, report.out()).containsAllEntriesOf(recorded);
+    }
+
     /**
      * The lock-table demo under a threshold: most of its entry mutexes are collected and dropped while it
      * runs and most of their parks are shorter than the threshold, so the report has them only from the
