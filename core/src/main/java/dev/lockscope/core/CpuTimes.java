@@ -45,13 +45,15 @@ public final class CpuTimes {
         return parseMachine(Files.readString(procRoot.resolve("stat"), StandardCharsets.US_ASCII));
     }
 
+    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
+
     /** The aggregate {@code cpu} line: user nice system idle iowait irq softirq steal guest guest_nice. */
     static Machine parseMachine(String procStat) throws IOException {
         Machine total = null;
         int cpus = 0;
         for (String line : procStat.split("\n")) {
             if (line.startsWith("cpu ")) {
-                String[] f = line.trim().split("\\s+");
+                String[] f = WHITESPACE.split(line.trim());
                 long user = field(f, 1);
                 long nice = field(f, 2);
                 long system = field(f, 3);
@@ -98,12 +100,28 @@ public final class CpuTimes {
         return out;
     }
 
-    /** utime (field 14) + stime (field 15) of a /proc stat line; comm may hold spaces and parentheses. */
+    /**
+     * utime (field 14) + stime (field 15) of a /proc stat line; comm may hold spaces and parentheses. Read in
+     * place, without a regex or a split: the agent reads every thread's line once a second, and
+     * {@code split("\\s+")} compiled a pattern per line, code the JIT was still compiling a minute into the
+     * application (docs/agent-cost.md, "The monitor table read from the recording").
+     */
     static long parseThreadTicks(String stat) {
-        int close = stat.lastIndexOf(')');
-        String[] f = stat.substring(close + 2).trim().split("\\s+");
-        // f[0] is field 3 (state), so field n is f[n - 3]
-        return Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+        // the kernel separates the fields after comm by one space; field 3 (state) follows ") "
+        int at = stat.lastIndexOf(')') + 2;
+        for (int field = 3; field < 14; field++) {
+            at = stat.indexOf(' ', at) + 1;
+            if (at == 0) {
+                throw new IllegalArgumentException("a /proc stat line of fewer than 15 fields: " + stat);
+            }
+        }
+        int end = stat.indexOf(' ', at);
+        if (end < 0) {
+            throw new IllegalArgumentException("a /proc stat line of fewer than 15 fields: " + stat);
+        }
+        int stimeEnd = stat.indexOf(' ', end + 1);
+        return Long.parseLong(stat, at, end, 10)
+                + Long.parseLong(stat, end + 1, stimeEnd < 0 ? stat.length() : stimeEnd, 10);
     }
 
     /** comm, between the first '(' and the last ')'. */

@@ -38,6 +38,24 @@ class CpuTimesTest {
     }
 
     @Test
+    void threadTicksOfEveryThreadOfThisProcessAreFields14And15() throws Exception {
+        try (var tasks = java.nio.file.Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.toList()) {
+                String stat;
+                try {
+                    stat = java.nio.file.Files.readString(task.resolve("stat"));
+                } catch (IOException exited) {
+                    continue;
+                }
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                assertThat(CpuTimes.parseThreadTicks(stat)).as(stat).isEqualTo(Long.parseLong(f[11]) + Long.parseLong(f[12]));
+            }
+        }
+        assertThatThrownBy(() -> CpuTimes.parseThreadTicks("4242 (x) S 1 1 1 0 -1 4194560 10 0 0 0 123"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void readsThisMachineAndThisProcess() throws Exception {
         assertThat(CpuTimes.machine(Path.of("/proc")).busyTicks()).isPositive();
         assertThat(CpuTimes.threads(Path.of("/proc/self/task"))).isNotEmpty();
