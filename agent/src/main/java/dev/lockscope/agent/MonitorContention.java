@@ -36,8 +36,8 @@ import java.util.Map;
  * stream: it parses every event of every flush, lockscope's park events included, to find the monitor
  * entries, and JIT-compiles JFR's parser and its repository scan for a minute or more while the
  * application runs (measured in docs/agent-cost.md, "The monitor table read from the recording"). Either
- * source replays the waits through the
- * same {@link LockWaits}, one per monitor, as {@code lockscope report} does.
+ * source replays the waits through the same {@link LockWaits}, one per monitor, as {@code lockscope report}
+ * does.
  *
  * <p>Memory is bounded for a JVM that runs for days: at most {@link #MAX_HELD_POINTS} begins and
  * ends wait for their replay in all; beyond that the points older than {@link #REORDER_WINDOW_NANOS}

@@ -356,7 +356,13 @@ final class RecordingSession {
                 if (recording.getState() != RecordingState.RUNNING) {
                     throw new IOException("JFR stopped it"); // JFR's shutdown hook is writing it: wait for that below
                 }
-                recording.dump(file);
+                // the summaries the dump ended with; read before the destination is cleared, since JFR's hook
+                // may stop the recording right after (it then writes summaries to no file of ours)
+                LockSummaries.Snapshot[] dumped = new LockSummaries.Snapshot[1];
+                if (!writeOnce(recording, file, () -> dumped[0] = LockSummaries.lastWritten())) {
+                    throw new IOException("JFR stopped it"); // after our dump: the hook writes the whole recording
+                }
+                parksAtStop = dumped[0];
                 if (Files.size(file) == 0) {
                     problem = "the recording written to " + file + " is empty" + DiskGuard.freeSpace(file);
                 }
@@ -364,14 +370,9 @@ final class RecordingSession {
                 if (!waitUntilClosed()) {
                     problem = "the recording could not be written to " + file + ": " + e.getMessage() + DiskGuard.freeSpace(file);
                 }
-            }
-            // the summaries written last are the ones the file ends with: the dump rotated the chunk, or
-            // JFR's shutdown hook stopped the recording (ours is then closed and writes none later)
-            parksAtStop = LockSummaries.lastWritten();
-            try {
-                recording.setDestination(null); // written: JFR's hook must not copy it again
-            } catch (IOException | IllegalStateException stoppedByJfr) {
-                // JFR's shutdown hook stopped it in the meantime and wrote the file
+                // JFR's shutdown hook stopped the recording and wrote it: the summaries written last are the ones
+                // the file ends with (ours is then closed and writes none later)
+                parksAtStop = LockSummaries.lastWritten();
             }
             recording.close();
             FlightRecorder.removeListener(sharedRecordingNotice);
@@ -392,6 +393,41 @@ final class RecordingSession {
             }
         }
         return true;
+    }
+
+    /**
+     * Dumps the running recording to {@code file} unless JFR's shutdown hook writes it: true when our dump is
+     * the file, false when the hook stopped the recording after {@code afterDump} and writes the whole
+     * recording there itself. Our dump goes to a file beside the recording, moved over it only once the
+     * destination is cleared: JFR's hook writes the destination by appending to the file as it was at our
+     * start, so a hook that stopped the recording between a dump into the file itself and the clearing of
+     * the destination appended every chunk a second time (DeepModeTest on CI: 40 monitor waits for 20, once
+     * the agent's exit no longer waited for its monitor stream's flush first).
+     */
+    static boolean writeOnce(Recording recording, Path file, Runnable afterDump) throws IOException {
+        Path part = file.resolveSibling(file.getFileName() + ".part");
+        try {
+            recording.dump(part);
+            afterDump.run();
+            try {
+                recording.setDestination(null); // JFR's hook must not write the file now
+            } catch (IOException | IllegalStateException stoppedByJfr) {
+                return false;
+            }
+            Files.move(part, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return true;
+        } finally {
+            deleteQuietly(part);
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            // left beside the recording; the recording itself is what matters
+        }
     }
 
     private void awaitWritten() {
