@@ -19,7 +19,8 @@ import java.util.Set;
  *
  * <p>Monitors (JDK 24+): a virtual thread
  * blocked on monitor enter (unmounted since JEP 491, with no {@code jdk.JavaMonitorEnter}) is recorded
- * by {@code dev.lockscope.agent.boot.VirtualThreadHooks}: before each {@code unmount()}, after each
+ * by {@code dev.lockscope.agent.boot.VirtualThreadHooks}: after each {@code unmount()} (never before
+ * it: there the current thread is still the virtual thread, see VirtualThreadHooks), after each
  * {@code afterYield()} and {@code afterDone()}, and after {@code mount()}. On JDK 21-23 a virtual thread blocked on a monitor
  * stays pinned to its carrier and the JVM records {@code jdk.JavaMonitorEnter}, so nothing is done.
  *
@@ -166,7 +167,6 @@ final class VirtualThreadTransformer extends GuardedTransformer {
     static final class Shape {
         boolean blockingConstant;
         boolean continuationField;
-        boolean carrierField;
         boolean stateMethod;
         int mounts;
         int unmounts;
@@ -181,7 +181,6 @@ final class VirtualThreadTransformer extends GuardedTransformer {
                     switch (name + " " + desc) {
                         case "BLOCKING I" -> found.blockingConstant = (access & Opcodes.ACC_STATIC) != 0;
                         case "cont Ljdk/internal/vm/Continuation;" -> found.continuationField = true;
-                        case "carrierThread Ljava/lang/Thread;" -> found.carrierField = true;
                         default -> { }
                     }
                     return null;
@@ -219,7 +218,6 @@ final class VirtualThreadTransformer extends GuardedTransformer {
             StringBuilder missing = new StringBuilder();
             if (!blockingConstant) missing.append(" static field BLOCKING,");
             if (!continuationField) missing.append(" field cont,");
-            if (!carrierField) missing.append(" field carrierThread,");
             if (!stateMethod) missing.append(" method state(),");
             mountCalls(missing);
             if (afterYields == 0) missing.append(" afterYield() calls in runContinuation,");
@@ -261,19 +259,6 @@ final class VirtualThreadTransformer extends GuardedTransformer {
             if (carriers && onThis && name.equals("mount")) {
                 threadHook(MOUNT_HOOKS, "beforeMount"); // still on the carrier
             }
-            if (monitors && onThis && name.equals("unmount")) {
-                // beforeUnmount(this, state(), BLOCKING, carrierThread, cont)
-                super.visitVarInsn(Opcodes.ALOAD, 0);
-                super.visitVarInsn(Opcodes.ALOAD, 0);
-                super.visitMethodInsn(Opcodes.INVOKEVIRTUAL, VIRTUAL_THREAD, "state", "()I", false);
-                super.visitFieldInsn(Opcodes.GETSTATIC, VIRTUAL_THREAD, "BLOCKING", "I");
-                super.visitVarInsn(Opcodes.ALOAD, 0);
-                super.visitFieldInsn(Opcodes.GETFIELD, VIRTUAL_THREAD, "carrierThread", "Ljava/lang/Thread;");
-                super.visitVarInsn(Opcodes.ALOAD, 0);
-                super.visitFieldInsn(Opcodes.GETFIELD, VIRTUAL_THREAD, "cont", "Ljdk/internal/vm/Continuation;");
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "beforeUnmount",
-                        "(Ljava/lang/Thread;IILjava/lang/Thread;Ljava/lang/Object;)V", false);
-            }
             super.visitMethodInsn(opcode, owner, name, desc, isInterface);
             if (!onThis) {
                 return;
@@ -281,10 +266,20 @@ final class VirtualThreadTransformer extends GuardedTransformer {
             if (carriers && name.equals("unmount")) {
                 threadHook(MOUNT_HOOKS, "afterUnmount"); // on the carrier again
             }
-            if (monitors && name.equals("mount")) {
+            if (monitors && name.equals("unmount")) {
+                // VirtualThreadHooks.afterUnmount(this, state(), BLOCKING, cont), on the carrier
+                super.visitVarInsn(Opcodes.ALOAD, 0);
+                super.visitVarInsn(Opcodes.ALOAD, 0);
+                super.visitMethodInsn(Opcodes.INVOKEVIRTUAL, VIRTUAL_THREAD, "state", "()I", false);
+                super.visitFieldInsn(Opcodes.GETSTATIC, VIRTUAL_THREAD, "BLOCKING", "I");
+                super.visitVarInsn(Opcodes.ALOAD, 0);
+                super.visitFieldInsn(Opcodes.GETFIELD, VIRTUAL_THREAD, "cont", "Ljdk/internal/vm/Continuation;");
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOKS, "afterUnmount",
+                        "(Ljava/lang/Thread;IILjava/lang/Object;)V", false);
+            } else if (monitors && name.equals("mount")) {
                 threadHook(HOOKS, "afterMount");
             } else if (monitors && (name.equals("afterYield") || name.equals("afterDone"))) {
-                threadHook(HOOKS, "afterUnmounted");
+                threadHook(HOOKS, "afterYieldOrDone");
             }
         }
 

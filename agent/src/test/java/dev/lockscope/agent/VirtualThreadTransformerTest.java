@@ -34,14 +34,78 @@ class VirtualThreadTransformerTest {
         byte[] out = VirtualThreadTransformer.instrument(virtualThreadOf(jdkHome("LOCKSCOPE_JDK25", "/usr/lib/jvm/temurin-25-jdk-amd64")));
         assertThat(hookCalls(out)).containsExactlyInAnyOrder(
                 "runContinuation->afterMount",
-                "runContinuation->beforeUnmount", "runContinuation->beforeUnmount",
-                "runContinuation->afterUnmounted", "runContinuation->afterUnmounted",
-                "runContinuation->afterUnmounted", "runContinuation->afterUnmounted");
+                "runContinuation->afterUnmount", "runContinuation->afterUnmount",
+                "runContinuation->afterYieldOrDone", "runContinuation->afterYieldOrDone",
+                "runContinuation->afterYieldOrDone", "runContinuation->afterYieldOrDone");
         if (Runtime.version().feature() == 25) {
             StringWriter problems = new StringWriter();
             CheckClassAdapter.verify(new ClassReader(out), false, new PrintWriter(problems));
             assertThat(problems.toString()).isEmpty();
         }
+    }
+
+    /**
+     * Between the continuation's yield and {@code unmount()} the current thread is still the virtual
+     * thread, and a Thread.yield, park or monitor there changes its state and loses it (the JDK 25
+     * hang, VirtualThreadHooks): no hook may run there, on either path out of {@code cont.run()}.
+     */
+    @Test
+    void jdk25NoHookRunsBetweenTheYieldAndUnmount() throws Exception {
+        byte[] out = VirtualThreadTransformer.instrument(virtualThreadOf(jdkHome("LOCKSCOPE_JDK25", "/usr/lib/jvm/temurin-25-jdk-amd64")),
+                true, true);
+        List<String> code = runContinuationCode(out);
+        int unmounts = 0;
+        for (int i = 0; i < code.size(); i++) {
+            if (code.get(i).equals("call VirtualThread.unmount")) {
+                unmounts++;
+                // this.unmount(): what comes before its "load this" is the code it followed
+                assertThat(code.get(i - 1)).isEqualTo("load 0");
+                assertThat(code.get(i - 2)).as("before unmount() in %s", code).doesNotContain("Hooks.").doesNotContain("Mounts.");
+                assertThat(code.subList(i + 1, i + 12)).as(code.toString())
+                        .contains("call VirtualThreadHooks.afterUnmount", "call CarrierMounts.afterUnmount");
+            }
+        }
+        assertThat(unmounts).isEqualTo(2); // the normal and the exceptional path of the finally block
+    }
+
+    /** runContinuation's instructions in class-file order: calls as {@code call SimpleClass.method}, loads of locals, the rest as opcodes. */
+    private static List<String> runContinuationCode(byte[] bytes) {
+        List<String> code = new java.util.ArrayList<>();
+        new ClassReader(bytes).accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+            @Override
+            public org.objectweb.asm.MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
+                if (!name.equals("runContinuation")) {
+                    return null;
+                }
+                return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                    @Override
+                    public void visitMethodInsn(int op, String owner, String mname, String mdesc, boolean itf) {
+                        code.add("call " + owner.substring(owner.lastIndexOf('/') + 1) + "." + mname);
+                    }
+
+                    @Override
+                    public void visitVarInsn(int op, int var) {
+                        code.add(op == org.objectweb.asm.Opcodes.ALOAD ? "load " + var : "var " + op + " " + var);
+                    }
+
+                    @Override
+                    public void visitInsn(int op) {
+                        code.add("op " + op);
+                    }
+
+                    @Override
+                    public void visitFieldInsn(int op, String owner, String fname, String fdesc) {
+                        code.add("field " + fname);
+                    }
+
+                    @Override
+                    public void visitJumpInsn(int op, org.objectweb.asm.Label label) {
+                        code.add("jump " + op);
+                    }
+                };
+            }
+        }, 0);
+        return code;
     }
 
     @Test

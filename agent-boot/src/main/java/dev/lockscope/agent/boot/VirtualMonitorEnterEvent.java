@@ -11,9 +11,10 @@ import jdk.jfr.StackTrace;
 /**
  * A virtual thread was blocked entering a monitor and unmounted from its carrier (JDK 24+, JEP 491),
  * where the JVM writes no {@code jdk.JavaMonitorEnter}. Begins when it unmounted, ends when it was
- * mounted again to retry the monitor. Committed by a carrier after the thread's next unmount, so the
- * JFR thread is a carrier: the virtual thread is named in {@code virtualThreadId}/{@code Name}, and
- * its own stack, taken from its frozen continuation while it blocked, is in {@code frames}.
+ * mounted again to retry the monitor. Committed by lockscope's "lockscope-virtual-thread-events" thread
+ * after the virtual thread's next unmount, so the JFR thread is that thread: the virtual thread is
+ * named in {@code virtualThreadId}/{@code Name}, and its own stack, taken from its frozen continuation
+ * while it blocked, is in {@code frames}.
  */
 @Name(EventNames.VIRTUAL_MONITOR_ENTER)
 @Label("Virtual Thread Monitor Enter")

@@ -18,16 +18,26 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * "VirtualThread-unblocker" thread calls {@code unblock()} (UNBLOCKED) and the thread is submitted;
  * {@code runContinuation} mounts it and the JVM retries the enter (blocking again if it loses).
  *
- * <p>Three hooks follow one blocked episode:
+ * <p>Three hooks follow one blocked episode, all of them outside the virtual thread's own execution
+ * except the second:
  * <ul>
- * <li>{@link #beforeUnmount}: in {@code runContinuation} before {@code unmount()}, still the virtual
- *     thread; with state BLOCKING the continuation is frozen and nobody can resume it yet, so its
- *     stack is read here and the episode's event begins;</li>
+ * <li>{@link #afterUnmount}: in {@code runContinuation} right after {@code unmount()}, on the carrier
+ *     (the current thread is the carrier again), before {@code afterYield()}. With state BLOCKING the
+ *     continuation is frozen and nobody can resume it yet (an unblock only sets {@code blockPermit}
+ *     until {@code afterYield} has set BLOCKED), so its stack is read here, the episode's event begins
+ *     and the episode is published in {@link #BLOCKED} before any carrier can mount the thread again;</li>
  * <li>{@link #afterMount}: the virtual thread is mounted again to retry the monitor; the event ends;</li>
- * <li>{@link #afterUnmounted}: on the carrier, after {@code afterYield()} or {@code afterDone()}:
+ * <li>{@link #afterYieldOrDone}: on the carrier, after {@code afterYield()} or {@code afterDone()}:
  *     hands the ended episodes of that thread to the committer, and on JDK 25 names the monitor of
  *     a new one from a {@code jdk.internal.vm.ThreadSnapshot} of the unmounted, BLOCKED thread (7-60 µs).</li>
  * </ul>
+ * Nothing may run between the continuation's yield and {@code unmount()}: there
+ * {@code Thread.currentThread()} is still the virtual thread, so a {@code Thread.yield()} (which
+ * {@code ConcurrentHashMap} calls when it loses its table's initialisation race), a park or a monitor
+ * taken there acts on the virtual thread itself: {@code tryYield} overwrites the state BLOCKING with
+ * YIELDING and then RUNNING, {@code afterYield} no longer sees it blocked, the unblocker no longer
+ * resubmits it, and the thread is lost, RUNNABLE with no carrier (the JDK 25 hang of
+ * {@code VirtualThreadContention sync}, 5 in about 750 runs while the first hook ran there).
  * A daemon thread, "lockscope-virtual-thread-events" ({@link EventCommitter}), commits the ended episodes every 10 ms: JFR
  * silently dropped a third to a half of these events when they were committed by the virtual thread
  * after {@code mount()}, before {@code unmount()}, or by the carrier after {@code afterYield()}
@@ -59,7 +69,7 @@ public final class VirtualThreadHooks {
         /** An ended episode of the same thread not yet committed (it blocked again before unmounting). */
         final Episode earlier;
         /**
-         * Set by afterMount after {@code event.end()}, read by afterUnmounted on another carrier: the
+         * Set by afterMount after {@code event.end()}, read by afterYieldOrDone on another carrier: the
          * volatile write/read makes the end time visible there (and BLOCKED/ENDED carry it on to the
          * committer). The monitor's class is written by the carrier that unmounted the thread; if the
          * thread is unblocked, remounted and unmounted again elsewhere before that carrier is done, the
@@ -106,10 +116,10 @@ public final class VirtualThreadHooks {
 
     /**
      * Walks the stack of one yielded continuation of our own, so that the classes of
-     * {@code Continuation.getStackTrace} are loaded and initialised here and not first inside an
-     * application's blocked virtual thread (where a class-initialisation lock would be taken between
-     * yield and unmount). A bare continuation starts no virtual-thread scheduler; it runs on a fresh
-     * platform thread because a continuation cannot yield while its thread holds a monitor (premain does).
+     * {@code Continuation.getStackTrace} are loaded and initialised here and not first on a carrier
+     * that is releasing an application's blocked virtual thread. A bare continuation starts no
+     * virtual-thread scheduler; it runs on a fresh platform thread because a continuation cannot yield
+     * while its thread holds a monitor (premain does).
      */
     private static void warmUpContinuationStacks() throws Throwable {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
@@ -168,11 +178,12 @@ public final class VirtualThreadHooks {
     }
 
     /**
-     * {@code runContinuation}, before {@code unmount()}: the continuation has yielded and the current
-     * thread is still the virtual thread.
+     * {@code runContinuation}, right after {@code unmount()}: the current thread is the carrier, the
+     * continuation has yielded and, when the state is BLOCKING, cannot be resumed before
+     * {@code afterYield()}.
      */
     @DontInline
-    public static void beforeUnmount(Thread vthread, int state, int blockingState, Thread carrier, Object continuation) {
+    public static void afterUnmount(Thread vthread, int state, int blockingState, Object continuation) {
         if (!active || state != blockingState) {
             return;
         }
@@ -185,7 +196,7 @@ public final class VirtualThreadHooks {
             }
             event.begin();
             event.frames = framesText((StackTraceElement[]) continuationStack.invoke(continuation));
-            event.carrierName = carrier != null ? carrier.getName() : null;
+            event.carrierName = Thread.currentThread().getName();
             event.virtualThreadId = vthread.getId();
             event.virtualThreadName = vthread.getName();
             BLOCKED.put(vthread, episode);
@@ -213,7 +224,7 @@ public final class VirtualThreadHooks {
 
     /** {@code runContinuation}, after {@code afterYield()} or {@code afterDone()}, on the carrier. */
     @DontInline
-    public static void afterUnmounted(Thread vthread) {
+    public static void afterYieldOrDone(Thread vthread) {
         if (!active || BLOCKED.isEmpty()) {
             return;
         }
