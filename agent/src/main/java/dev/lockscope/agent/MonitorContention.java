@@ -6,6 +6,8 @@ import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockWaits;
+import dev.lockscope.core.ThreadNames;
+import dev.lockscope.core.VirtualMonitorEnters;
 import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
@@ -29,7 +31,8 @@ import java.util.Map;
 
 /**
  * Contended-monitor metrics for the agent's table: the JVM reports monitor waits only as
- * {@code jdk.JavaMonitorEnter} events, which reach {@link #accept} from one of two sources. The exit table
+ * {@code jdk.JavaMonitorEnter} events, and a virtual thread blocked while unmounted (JDK 24+) only as
+ * lockscope's own {@code lockscope.VirtualMonitorEnter}; both reach this class from one of two sources. The exit table
  * and {@code lockscope dump} read them from the recording ({@link #read}), once, when the table is asked
  * for; the live metrics (metrics endpoint, MBean) follow them through an in-process {@link RecordingStream}
  * ({@link #live}), which JFR feeds at each flush, about once a second. Only the live metrics run the
@@ -55,12 +58,14 @@ final class MonitorContention implements AutoCloseable {
 
     /** One monitor's waits as seen so far. */
     private static final class Monitor {
+        final String className;
         final LockWaits waits;
         long firstBegin = Long.MAX_VALUE;
         /** Its site's waits, from its first wait with a call chain on (JFR records nearly all with one). */
         LockWaits site;
 
         Monitor(String className, String address) {
+            this.className = className;
             this.waits = new LockWaits(LockKind.MONITOR, className, address, 0);
         }
     }
@@ -107,6 +112,7 @@ final class MonitorContention implements AutoCloseable {
             s.setOrdered(false); // LockWaits takes waits in any order; an ordered stream sorts each chunk in memory
             s.setReuse(true);
             s.onEvent(EventNames.MONITOR_ENTER, m::accept);
+            s.onEvent(EventNames.VIRTUAL_MONITOR_ENTER, m::acceptVirtual);
             s.start();
         }
         return m;
@@ -158,6 +164,8 @@ final class MonitorContention implements AutoCloseable {
             s.setReuse(true);
             s.enable(EventNames.MONITOR_ENTER).withThreshold(threshold).withStackTrace();
             s.onEvent(EventNames.MONITOR_ENTER, this::accept);
+            s.enable(EventNames.VIRTUAL_MONITOR_ENTER).withThreshold(threshold);
+            s.onEvent(EventNames.VIRTUAL_MONITOR_ENTER, this::acceptVirtual);
             // the same settings as the agent's recording, so JFR records nothing more for them
             s.enable(EventNames.UNPARK).withStackTrace();
             s.onEvent(EventNames.UNPARK, ownerMethods::accept);
@@ -177,37 +185,67 @@ final class MonitorContention implements AutoCloseable {
         }
     }
 
+    /** A {@code jdk.JavaMonitorEnter}: the JVM's record of a platform (or pinned virtual) thread's wait. */
     private synchronized void accept(RecordedEvent e) {
         RecordedClass cls = e.getValue("monitorClass");
-        String className = cls == null ? "?" : cls.getName();
-        String address = Long.toHexString(e.getLong("address"));
-        String key = className + "@" + address;
-        Monitor m = monitors.get(key);
+        Monitor m = monitor(cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
         if (m == null) {
-            if (monitors.size() >= maxMonitors) {
-                leftOut++;
-                return;
-            }
-            m = new Monitor(className, address);
-            monitors.put(key, m);
+            return;
         }
         long begin = nanos(e.getStartTime());
-        long end = nanos(e.getEndTime());
         String thread = "?";
         List<String> frames = List.of();
         if (begin < m.firstBegin) {
             // §3.7.1/§3.7.2: events arrive in about end order, so the earliest begin may come late;
             // only a new earliest wait needs its thread and chain
-            m.firstBegin = begin;
             RecordedThread t = e.getThread();
             thread = t == null ? "?" : t.getJavaName();
             frames = frames(e.getStackTrace());
         }
+        add(m, begin, nanos(e.getEndTime()), thread, frames);
+    }
+
+    /**
+     * A {@code lockscope.VirtualMonitorEnter}: a virtual thread blocked while unmounted (JDK 24+), for
+     * which the JVM records no {@code jdk.JavaMonitorEnter}; the monitor named as {@code lockscope report}
+     * names it.
+     */
+    private synchronized void acceptVirtual(RecordedEvent e) {
+        List<String> frames = VirtualMonitorEnters.frames(e.getString("frames"));
+        String recordedClass = e.getString("monitorClass");
+        Monitor m = monitor(VirtualMonitorEnters.monitorClass(recordedClass, frames),
+                Long.toHexString(VirtualMonitorEnters.identity(recordedClass, e.getInt("monitorHash"), frames)));
+        if (m != null) {
+            add(m, nanos(e.getStartTime()), nanos(e.getEndTime()),
+                    ThreadNames.virtual(e.getLong("virtualThreadId"), e.getString("virtualThreadName")), frames);
+        }
+    }
+
+    /** The monitor's tally, new if there is room for one more; null when it is left out (counted). */
+    private Monitor monitor(String className, String address) {
+        String key = className + "@" + address;
+        Monitor m = monitors.get(key);
+        if (m == null) {
+            if (monitors.size() >= maxMonitors) {
+                leftOut++;
+                return null;
+            }
+            m = new Monitor(className, address);
+            monitors.put(key, m);
+        }
+        return m;
+    }
+
+    /** One wait on {@code m}; {@code thread} and {@code frames} count only if it is the monitor's earliest so far. */
+    private void add(Monitor m, long begin, long end, String thread, List<String> frames) {
+        if (begin < m.firstBegin) {
+            m.firstBegin = begin;
+        }
         m.waits.add(begin, end, thread, frames);
         heldPoints += 2;
         if (m.site == null && !frames.isEmpty()) {
-            m.site = sites.computeIfAbsent(LockSites.keyOf(LockKind.MONITOR, className, LockSites.siteOf(frames)),
-                    k -> new LockWaits(LockKind.MONITOR, className, k, 0));
+            m.site = sites.computeIfAbsent(LockSites.keyOf(LockKind.MONITOR, m.className, LockSites.siteOf(frames)),
+                    k -> new LockWaits(LockKind.MONITOR, m.className, k, 0));
         }
         if (m.site != null) {
             m.site.add(begin, end, thread, frames);

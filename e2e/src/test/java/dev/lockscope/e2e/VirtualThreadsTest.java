@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * (demo {@code VirtualThreadContention}: 8 named virtual threads, 20 rounds, 10 ms held), on JDK 25,
  * where a blocked virtual thread unmounts and only lockscope's instrumentation of VirtualThread
  * sees it, and on JDK 21, where it pins its carrier and the JVM records it. The workload measures
- * its own total wait; lockscope's must be within 5% of it.
+ * its own total wait; lockscope's must be within 5% of it, and the agent's table at exit must show the
+ * report's monitor row.
  *
  * <p>JDK 25: {@code $LOCKSCOPE_JDK25} or /usr/lib/jvm/temurin-25-jdk-amd64. JDK 21: installed by
  * scripts/install-jdk21.sh (called by install-deps.sh); without it the JDK 21 tests are skipped
@@ -42,6 +43,11 @@ class VirtualThreadsTest {
         assertThat(run.waitNanos).isCloseTo(run.truthWaitNanos, org.assertj.core.data.Percentage.withPercentage(5));
         assertThat(run.report).contains("(virtual#").contains("vt-worker-")
                 .contains("at dev.lockscope.demo.VirtualThreadContention.takeMonitor");
+        // the agent's table at exit reads the same events: the same top row, times blocked and wait
+        Matcher exitTop = TOP_ROW.matcher(run.exitTable);
+        assertThat(exitTop.find()).as(run.exitTable).isTrue();
+        assertThat(exitTop.group(1) + " " + exitTop.group(2) + " " + exitTop.group(4) + " " + exitTop.group(7))
+                .isEqualTo(run.topKind + " " + run.timesBlocked + " " + run.waitMillis + " " + run.topLock);
         Proc blame = Proc.lockscope(dir, 120, "blame", run.recording.toString(), "--group-by", "lock,owner-method");
         assertThat(blame.exitCode()).as(blame.err()).isZero();
         // the first owner under the top lock is the method that holds the monitor
@@ -83,12 +89,13 @@ class VirtualThreadsTest {
                 .containsPattern("All \\d+ carriers of the virtual-thread scheduler were pinned");
     }
 
-    private record Run(Path recording, String report, String topKind, String topLock, long waitNanos, long truthWaitNanos) {
+    private record Run(Path recording, String report, String exitTable, String topKind, String topLock, String timesBlocked,
+                       String waitMillis, long waitNanos, long truthWaitNanos) {
     }
 
     private Run profile(String java, String mode) throws Exception {
         Path recording = dir.resolve(mode + ".jfr");
-        Proc workload = Proc.run(dir, 120, List.of(java, "-javaagent:" + Proc.AGENT_JAR + "=file=" + recording + ",report=off",
+        Proc workload = Proc.run(dir, 120, List.of(java, "-javaagent:" + Proc.AGENT_JAR + "=file=" + recording,
                 "-cp", Proc.DEMO_JAR.toString(), "dev.lockscope.demo.VirtualThreadContention", mode));
         assertThat(workload.exitCode()).as(workload.err()).isZero();
         Matcher truth = Pattern.compile("truth-total wait (\\d+)").matcher(workload.out());
@@ -99,7 +106,8 @@ class VirtualThreadsTest {
         Matcher top = TOP_ROW.matcher(text);
         assertThat(top.find()).as(text).isTrue();
         long waitNanos = Math.round(Double.parseDouble(top.group(4)) * 1e6);
-        return new Run(recording, text, top.group(1), top.group(7), waitNanos, Long.parseLong(truth.group(1)));
+        return new Run(recording, text, workload.err(), top.group(1), top.group(7), top.group(2), top.group(4), waitNanos,
+                Long.parseLong(truth.group(1)));
     }
 
     /** The java of JDK 25: {@code $LOCKSCOPE_JDK25} or /usr/lib/jvm/temurin-25-jdk-amd64; the test is skipped without it. */

@@ -8,6 +8,7 @@ import dev.lockscope.core.EventNames;
 import dev.lockscope.core.HoldHistogram;
 import dev.lockscope.core.Frames;
 import dev.lockscope.core.ThreadNames;
+import dev.lockscope.core.VirtualMonitorEnters;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -385,14 +386,9 @@ public final class RecordingReader {
             ThreadRef waiter = new ThreadRef(vtid, 0, text(ThreadNames.virtual(vtid, at(s, f[1]))), true);
             threads.put(vtid, waiter);
             List<String> frames = lines(at(s, f[2]));
-            String monitorClass = at(s, f[3]);
-            long identity = Integer.toUnsignedLong((int) at(v, f[4]));
-            if (monitorClass == null && !frames.isEmpty()) {
-                // a JDK without ThreadSnapshot: one monitor per site where virtual threads blocked
-                monitorClass = "(monitor entered at " + frames.get(0) + ")";
-                identity = Integer.toUnsignedLong(frames.get(0).hashCode());
-            }
-            order.timed(en, new MonitorEnter(waiter, monitorClass == null ? "?" : text(monitorClass), identity, b, en,
+            String recordedClass = at(s, f[3]);
+            long identity = VirtualMonitorEnters.identity(recordedClass, (int) at(v, f[4]), frames);
+            order.timed(en, new MonitorEnter(waiter, text(VirtualMonitorEnters.monitorClass(recordedClass, frames)), identity, b, en,
                     VirtualThreads.PREVIOUS_ACQUIRER, frames));
         }
 
@@ -651,7 +647,7 @@ public final class RecordingReader {
 
     /** Frames the agent wrote into a string field, one per line (innermost first). */
     private List<String> lines(String joined) {
-        List<String> out = VirtualThreads.parseFrames(joined);
+        List<String> out = VirtualMonitorEnters.frames(joined);
         out.replaceAll(this::text);
         return stacks.computeIfAbsent(CallStack.of(out), k -> k);
     }

@@ -1,7 +1,6 @@
 package dev.lockscope.analysis.model;
 
 import dev.lockscope.core.ThreadNames;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,14 +57,6 @@ public final class VirtualThreads {
     }
 
     private static final java.util.regex.Pattern LAST_NUMBER = java.util.regex.Pattern.compile("^(.*?)\\d+(?=\\D*$)");
-
-    /** The {@code frames} field of {@code lockscope.VirtualMonitorEnter}: one frame a line, innermost first. */
-    static List<String> parseFrames(String frames) {
-        if (frames == null || frames.isEmpty()) {
-            return new ArrayList<>(); // mutable: the reader interns its elements in place
-        }
-        return new ArrayList<>(List.of(frames.split("\n")));
-    }
 
     /** Fills in the previous acquirer of a virtual thread's monitor wait; call in end-time order. */
     MonitorEnter withOwner(MonitorEnter e) {

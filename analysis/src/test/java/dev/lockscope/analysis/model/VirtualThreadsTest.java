@@ -48,12 +48,6 @@ class VirtualThreadsTest {
         assertThat(VirtualThreads.isVirtual(new ThreadRef(5, 9, "pool-2-thread-7"))).isFalse();
     }
 
-    @Test
-    void framesFieldIsOneFrameALine() {
-        assertThat(VirtualThreads.parseFrames("a.B.c:1\na.B.d:2")).containsExactly("a.B.c:1", "a.B.d:2");
-        assertThat(VirtualThreads.parseFrames(null)).isEmpty();
-    }
-
     private static MonitorEnter wait(ThreadRef t, String monitorClass, long end) {
         return new MonitorEnter(t, monitorClass, 5, end - 5, end, VirtualThreads.PREVIOUS_ACQUIRER, List.of("x.Y.z:1"));
     }
