@@ -174,8 +174,7 @@ public final class TextReport {
                     + " parks on each lock are counted but not measured");
         }
         if (contention.sampledParks() > 0) {
-            notes.add("short parks sampled by the agent (" + count(contention.sampledParks(), "recorded park")
-                    + " under its sampleBelow, or idle ones under 10 ms, each standing for 1/p like it): blame and profiles estimate them; this table is exact");
+            notes.add(sampledParksNote(contention.sampledParks()));
         }
         if (contention.belowPrintThreshold() > 0) {
             notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
@@ -193,6 +192,12 @@ public final class TextReport {
         }
         return LockTable.render("lockscope: lock contention in " + count(contention.parts().size(), "recording")
                 + " merged", locks, print, notes, DETAIL_SHARE, idle) + perRecording(contention, locks);
+    }
+
+    /** What a table of a recording with sampled short parks says about them (the text table and the HTML page). */
+    public static String sampledParksNote(long sampledParks) {
+        return "short parks sampled by the agent (" + count(sampledParks, "recorded park")
+                + " under its sampleBelow, or idle ones under 10 ms, each standing for 1/p like it): blame and profiles estimate them; this table is exact";
     }
 
     /** Recordings side by side in one line each: more would not fit the width. */

@@ -62,6 +62,9 @@ public final class HtmlReport {
         JsonReport.handoffHolds(data, report);
         JsonReport.waits(data, report);
         data.remove(NOT_SHOWN);
+        if (report.contention().sampledParks() > 0) {
+            data.put("sampledParksNote", dev.lockscope.report.TextReport.sampledParksNote(report.contention().sampledParks()));
+        }
         ((ObjectNode) data.get("recording")).remove("startEpochNanos");
         data.get("locks").forEach(lock -> ((ObjectNode) lock).remove(LOCK_FIELDS_NOT_SHOWN));
         ArrayNode findings = data.putArray("findings");

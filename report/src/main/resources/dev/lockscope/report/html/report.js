@@ -120,6 +120,7 @@
       box.replaceChildren(table);
       if (rows.length > MAX_TABLE_ROWS) box.append(el('p', { class: 'hint' },
         (rows.length - MAX_TABLE_ROWS) + ' more locks not shown (sort to see others; all are in the JSON report).'));
+      if (data.sampledParksNote) box.append(el('p', { class: 'hint sampled-note' }, data.sampledParksNote));
     }
     draw();
   });

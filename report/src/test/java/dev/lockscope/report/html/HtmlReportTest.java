@@ -48,6 +48,25 @@ class HtmlReportTest {
         assertThat(HtmlReport.render(report)).contains("<div id=\"idle\" hidden>");
     }
 
+    /** The text table's note on sampled short parks is on the page too, in the same words, and only when there are some. */
+    @Test
+    void sampledParksAreNotedUnderTheLockTable() throws Exception {
+        assertThat(report.contention().sampledParks()).isZero();
+        assertThat(HtmlReport.data(report).has("sampledParksNote")).isFalse();
+        var c = report.contention();
+        Report sampled = new Report(new dev.lockscope.analysis.LockContention(c.source(), c.startNanos(), c.durationNanos(),
+                c.options(), c.locks(), c.belowPrintThreshold(), c.sites(), c.siteOfLock(), c.parts(), 42),
+                report.blame(), report.bottleGraph(), report.timeline(), report.virtualThreads(), report.rules(), report.waits(),
+                report.warnings(), report.profiles(), report.deep(), report.whatWouldHelp(), report.cpuTimes(), report.measured());
+        assertThat(HtmlReport.data(sampled).get("sampledParksNote").asText())
+                .isEqualTo(dev.lockscope.report.TextReport.sampledParksNote(42)).startsWith("short parks sampled by the agent (42 recorded parks");
+        String script;
+        try (var in = HtmlReport.class.getResourceAsStream("report.js")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertThat(script).contains("data.sampledParksNote");
+    }
+
     @Test
     void embedsTheDataSoThatNamesCannotCloseItsScript() throws Exception {
         ObjectNode data = HtmlReport.data(report);
