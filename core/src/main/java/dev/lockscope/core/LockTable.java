@@ -62,7 +62,7 @@ public final class LockTable {
         StringBuilder sb = new StringBuilder();
         sb.append(title).append('\n');
         for (String note : notes) {
-            sb.append("  ").append(note).append('\n');
+            appendNote(sb, note);
         }
         List<LockMetrics> sorted = ranked(locks);
         if (sorted.isEmpty()) {
@@ -149,7 +149,7 @@ public final class LockTable {
         StringBuilder sb = new StringBuilder();
         sb.append(title).append('\n');
         for (String note : notes) {
-            sb.append("  ").append(note).append('\n');
+            appendNote(sb, note);
         }
         rows(sb, sorted.subList(0, Math.min(top, sorted.size())));
         if (sorted.size() > top) {
@@ -201,7 +201,27 @@ public final class LockTable {
         return frame.substring(cls + 1);
     }
 
-    /** Last resort for what the layout cannot bound (thread names, notes, huge numbers). */
+    /**
+     * A note under the title, wrapped at spaces to {@link #WIDTH} (continuation lines indented by four):
+     * notes are sentences, and the last-resort clipping below would cut off their ends.
+     */
+    static void appendNote(StringBuilder sb, String note) {
+        String indent = "  ";
+        String rest = note;
+        while (indent.length() + rest.length() > WIDTH) {
+            int max = WIDTH - indent.length();
+            int cut = rest.lastIndexOf(' ', max);
+            if (cut <= 0) {
+                break; // one word longer than the line: clipped below
+            }
+            sb.append(indent).append(rest, 0, cut).append('\n');
+            rest = rest.substring(cut + 1);
+            indent = "    ";
+        }
+        sb.append(indent).append(rest).append('\n');
+    }
+
+    /** Last resort for what the layout cannot bound (thread names, a note's over-long word, huge numbers). */
     public static String clipLines(String text) {
         StringBuilder out = new StringBuilder(text.length());
         for (String line : text.split("\n", -1)) {

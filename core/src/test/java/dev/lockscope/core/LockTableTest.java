@@ -32,6 +32,25 @@ class LockTableTest {
         assertThat(text).contains("at java.util.concurrent.locks.LockSupport.park:211");
     }
 
+    /** A note is a sentence: wrapped at spaces, never cut off (the sampled-parks note is 170 characters). */
+    @Test
+    void longNotesWrapAndKeepEveryWord() {
+        String note = "short parks sampled by the agent (1,234 recorded parks under its sampleBelow, or idle ones under"
+                + " 10 ms, each standing for 1/p like it): blame and profiles estimate them; this table is exact, and"
+                + " this sentence goes on to need a third line";
+        for (String text : List.of(LockTable.render("t", List.of(), 0, List.of(note, "second note")),
+                LockTable.renderShort("t", List.of(lock(LockKind.PARK, "a.B", "1", 5, List.of("a.B.c:1"))), 0,
+                        List.of(note, "second note"), 10, ""))) {
+            List<String> lines = text.lines().toList();
+            assertThat(lines).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(LockTable.WIDTH));
+            assertThat(lines.get(1)).startsWith("  short parks sampled");
+            assertThat(lines.get(2)).startsWith("    ");
+            assertThat(lines.get(3)).startsWith("    ");
+            assertThat(lines.get(4)).isEqualTo("  second note");
+            assertThat(String.join(" ", lines.subList(1, 4).stream().map(String::strip).toList())).isEqualTo(note);
+        }
+    }
+
     @Test
     void abbreviateShortensPackagesFirstThenCutsTheStart() {
         assertThat(LockTable.abbreviate("java.util.concurrent.locks.LockSupport.park:211", 100))
