@@ -32,8 +32,8 @@ import java.util.Map;
 /**
  * Contended-monitor metrics for the agent's table: the JVM reports monitor waits only as
  * {@code jdk.JavaMonitorEnter} events, and a virtual thread blocked while unmounted (JDK 24+) only as
- * lockscope's own {@code lockscope.VirtualMonitorEnter}; both reach this class from one of two sources. The exit table
- * and {@code lockscope dump} read them from the recording ({@link #read}), once, when the table is asked
+ * lockscope's own {@code lockscope.VirtualMonitorEnter}; both reach this class from one of two sources.
+ * The exit table and {@code lockscope dump} read them from the recording ({@link #read}), once, when the table is asked
  * for; the live metrics (metrics endpoint, MBean) follow them through an in-process {@link RecordingStream}
  * ({@link #live}), which JFR feeds at each flush, about once a second. Only the live metrics run the
  * stream: it parses every event of every flush, lockscope's park events included, to find the monitor
