@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * taken there acts on the virtual thread itself: {@code tryYield} overwrites the state BLOCKING with
  * YIELDING and then RUNNING, {@code afterYield} no longer sees it blocked, the unblocker no longer
  * resubmits it, and the thread is lost, RUNNABLE with no carrier (the JDK 25 hang of
- * {@code VirtualThreadContention sync}, 5 in about 750 runs while the first hook ran there).
+ * {@code VirtualThreadContention sync}: 7 in 327 runs of scripts/hang-loop.sh while the first hook ran there).
  * A daemon thread, "lockscope-virtual-thread-events" ({@link EventCommitter}), commits the ended episodes every 10 ms: JFR
  * silently dropped a third to a half of these events when they were committed by the virtual thread
  * after {@code mount()}, before {@code unmount()}, or by the carrier after {@code afterYield()}
