@@ -2,6 +2,10 @@ package dev.lockscope.agent;
 
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 import java.io.PrintWriter;
@@ -11,6 +15,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -70,14 +75,14 @@ class VirtualThreadTransformerTest {
 
     /** runContinuation's instructions in class-file order: calls as {@code call SimpleClass.method}, loads of locals, the rest as opcodes. */
     private static List<String> runContinuationCode(byte[] bytes) {
-        List<String> code = new java.util.ArrayList<>();
-        new ClassReader(bytes).accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+        List<String> code = new ArrayList<>();
+        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
-            public org.objectweb.asm.MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
                 if (!name.equals("runContinuation")) {
                     return null;
                 }
-                return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                return new MethodVisitor(Opcodes.ASM9) {
                     @Override
                     public void visitMethodInsn(int op, String owner, String mname, String mdesc, boolean itf) {
                         code.add("call " + owner.substring(owner.lastIndexOf('/') + 1) + "." + mname);
@@ -85,7 +90,7 @@ class VirtualThreadTransformerTest {
 
                     @Override
                     public void visitVarInsn(int op, int var) {
-                        code.add(op == org.objectweb.asm.Opcodes.ALOAD ? "load " + var : "var " + op + " " + var);
+                        code.add(op == Opcodes.ALOAD ? "load " + var : "var " + op + " " + var);
                     }
 
                     @Override
@@ -99,7 +104,7 @@ class VirtualThreadTransformerTest {
                     }
 
                     @Override
-                    public void visitJumpInsn(int op, org.objectweb.asm.Label label) {
+                    public void visitJumpInsn(int op, Label label) {
                         code.add("jump " + op);
                     }
                 };

@@ -10,6 +10,7 @@ import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.profile.CallTree;
 import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.JsonReport;
+import dev.lockscope.report.TextReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
 import dev.lockscope.report.cpu.ThreadCpuReport;
@@ -63,7 +64,7 @@ public final class HtmlReport {
         JsonReport.waits(data, report);
         data.remove(NOT_SHOWN);
         if (report.contention().sampledParks() > 0) {
-            data.put("sampledParksNote", dev.lockscope.report.TextReport.sampledParksNote(report.contention().sampledParks()));
+            data.put("sampledParksNote", TextReport.sampledParksNote(report.contention().sampledParks()));
         }
         ((ObjectNode) data.get("recording")).remove("startEpochNanos");
         data.get("locks").forEach(lock -> ((ObjectNode) lock).remove(LOCK_FIELDS_NOT_SHOWN));
