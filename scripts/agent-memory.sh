@@ -10,7 +10,12 @@
 #     Tracing (JFR's native buffers and tables) and Arena Chunk (the JIT compilers' scratch memory,
 #     freed after each compilation but kept resident by the C allocator).
 #
-#   scripts/agent-memory.sh [--java PATH] [--repeats N] [--agent JAR] [--configs none,jfr,lockscope] WORKLOAD...
+#   scripts/agent-memory.sh [--java PATH] [--repeats N] [--agent JAR] [--configs none,jfr,lockscope]
+#                           [--jvm-arg ARG]... WORKLOAD...
+#
+# --jvm-arg adds a JVM option to every run of every configuration (repeat it for several), e.g.
+# '-XX:CompileCommand=exclude,jdk/jfr/internal/handlers/*.write' to leave JFR's generated event writers
+# uncompiled and see what their C2 compiles add to the peak (docs/agent-cost.md).
 #
 # WORKLOAD: a LibraryWorkloads name (queue-pipeline, h2, logback, log4j2, object-pool, http-server,
 # derby; 3 s warm-up, 5 s measured) or a LockMicroBenchmarks JMH benchmark as the harness names it
@@ -23,6 +28,7 @@ java=java
 repeats=1
 agent="$here/agent/target/lockscope-agent.jar"
 configs="none,jfr,lockscope"
+jvm_args=""
 workloads=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -30,7 +36,8 @@ while [[ $# -gt 0 ]]; do
     --repeats) repeats="$2"; shift 2 ;;
     --agent) agent="$2"; shift 2 ;;
     --configs) configs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --jvm-arg) jvm_args+="$2"$'\n'; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "agent-memory: unknown option $1" >&2; exit 2 ;;
     *) workloads+=("$1"); shift ;;
   esac
@@ -40,10 +47,12 @@ bench="$here/bench/target/lockscope-bench.jar"
 for jar in "$bench" "$agent"; do
   [[ -f "$jar" ]] || { echo "agent-memory: build first: $jar missing" >&2; exit 1; }
 done
+export LOCKSCOPE_MEMORY_JVM_ARGS="$jvm_args"
 exec python3 - "$java" "$repeats" "$agent" "$bench" "$configs" "${workloads[@]}" <<'EOF'
 import os, re, subprocess, sys, tempfile, time, zipfile
 
 java, repeats, agent, bench, configs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split(",")
+jvm_args = [a for a in os.environ.get("LOCKSCOPE_MEMORY_JVM_ARGS", "").split("\n") if a]
 work = tempfile.mkdtemp(prefix="lockscope-memory-")
 jfc = os.path.join(work, "lock-events.jfc")
 with zipfile.ZipFile(bench) as z, open(jfc, "wb") as f:
@@ -103,7 +112,7 @@ for name in sys.argv[6:]:
         for config in configs[r % len(configs):] + configs[:r % len(configs)]:  # order rotated each repetition
             jfr = os.path.join(work, "%s-%s-%d.jfr" % (name, config, r))
             cmd = [java, "-XX:NativeMemoryTracking=summary", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintNMTStatistics"] \
-                + profiler_args(config, jfr) + workload_args(name)
+                + jvm_args + profiler_args(config, jfr) + workload_args(name)
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=work)
             heap = None
             asked = time.time()

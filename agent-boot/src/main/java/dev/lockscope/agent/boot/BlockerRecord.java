@@ -3,6 +3,7 @@ package dev.lockscope.agent.boot;
 import dev.lockscope.core.IdlePlaces;
 import dev.lockscope.core.ThreadNames;
 import dev.lockscope.core.ParkTally;
+import jdk.internal.vm.annotation.DontInline;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -124,8 +125,7 @@ public final class BlockerRecord {
             // Before the clock read: the walk is the agent's time, not the park's. Read after it, every
             // blocker's first park counted the walk as waiting (Jetty: 145 first parks, on new semaphores mostly,
             // that returned within 10 us each read 10 us or more, so sampling recorded them for themselves).
-            captureFirst();
-            site = SiteUnion.of(className, firstFrames);
+            startCollection();
         }
         long now = System.nanoTime(); // after the add: see busySince
         if (before == 0) {
@@ -144,6 +144,16 @@ public final class BlockerRecord {
             }
         }
         return now;
+    }
+
+    /**
+     * Once per blocker, so never inlined: inlined, the stack walk and the site's lookup doubled the park hook's
+     * compiled size, and the hook was compiled again each time a first park deoptimised it (see ParkHooks).
+     */
+    @DontInline
+    private void startCollection() {
+        captureFirst();
+        site = SiteUnion.of(className, firstFrames);
     }
 
     /** §3.7.1/§3.7.2: name and stack of the thread whose park started collection; once per blocker. */

@@ -1,5 +1,7 @@
 package dev.lockscope.agent.boot;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.util.ArrayList;
@@ -60,6 +62,11 @@ public final class BlockerRegistry {
         BlockerRegistry.maxBytes = maxBytes;
     }
 
+    /**
+     * The record of {@code blocker}, made at its first park; a park hook asks only when its thread's two-entry
+     * cache misses, so this is kept out of the hook's compiled code (see ParkHooks).
+     */
+    @DontInline
     static BlockerRecord recordFor(Object blocker) {
         BlockerRecord r = RECORDS.get(new BlockerRecord.Lookup(blocker));
         if (r != null) {

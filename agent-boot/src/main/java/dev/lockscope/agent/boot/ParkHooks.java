@@ -412,9 +412,12 @@ public final class ParkHooks {
                     }
                     event.handoffAtPark = tk.handoffAtPark;
                     event.handoffAtWake = handoffAtWake;
-                    event.timedOut = (tk.timeoutNanos > 0 && now - tk.beginNanos >= tk.timeoutNanos)
-                            || (tk.deadlineMillis > 0 && System.currentTimeMillis() >= tk.deadlineMillis);
-                    event.commit();
+                    event.timedOut = timedOut(tk, now);
+                    if (event == tk.event) {
+                        commit(tk.event);
+                    } else {
+                        commit((IdleParkEvent) event);
+                    }
                 }
                 event.ownerName = null;
             }
@@ -422,6 +425,53 @@ public final class ParkHooks {
         } catch (Throwable t) {
             HookFailures.record(t);
         }
+    }
+
+    private static final boolean[] FALSE_TRUE = {false, true};
+
+    /**
+     * Whether the park woke at or after its timeout or deadline. Computed without a branch: C2 compiles a
+     * branch that was never taken as a trap, so the first park that timed out late in a run (Jetty's idle
+     * workers, after 30 s) deoptimised {@link #parkEnd} and it was compiled again. The sign bit of
+     * {@code -t & ~(elapsed - t)} is set exactly when {@code t > 0 && elapsed >= t}: {@code -t} is negative only
+     * for t > 0 (a timeout or deadline of 0 or less is none), and {@code elapsed - t} is then negative only while
+     * the park ended before t (no overflow: both are between 0 and a run's length in their units).
+     */
+    private static boolean timedOut(Token tk, long now) {
+        long t = tk.timeoutNanos;
+        long d = tk.deadlineMillis;
+        long byTimeout = -t & ~(now - tk.beginNanos - t);
+        long byDeadline = -d & ~(System.currentTimeMillis() - d);
+        return FALSE_TRUE[(int) ((byTimeout | byDeadline) >>> 63)];
+    }
+
+    /*
+     * The commits, one method per event class and never inlined into the hooks. JFR's code that writes an event
+     * (on JDK 17 a generated handler that inlines a varint writer per field: about 8 KB of bytecode for a Park)
+     * was inlined into parkEnd (both park events) and unparkEnd (both unpark events), so each of those hooks
+     * compiled to about 9 KB of bytecode, and each recompile after a branch first taken late (a trap) cost a
+     * third of a second of C2 time again. Now the hooks stay small and the writer is compiled in these methods
+     * and in JFR's own (docs/agent-cost.md "The commits out of line").
+     */
+
+    @DontInline
+    private static void commit(ParkEvent e) {
+        e.commit();
+    }
+
+    @DontInline
+    private static void commit(IdleParkEvent e) {
+        e.commit();
+    }
+
+    @DontInline
+    private static void commit(UnparkEvent e) {
+        e.commit();
+    }
+
+    @DontInline
+    private static void commit(ConditionUnparkEvent e) {
+        e.commit();
     }
 
     /**
@@ -582,7 +632,11 @@ public final class ParkHooks {
             pt.inHook = true;
             AbstractUnparkEvent e = (AbstractUnparkEvent) token;
             e.end();
-            e.commit();
+            if (e instanceof ConditionUnparkEvent c) {
+                commit(c);
+            } else {
+                commit((UnparkEvent) e);
+            }
             e.targetName = null;
             giveBack(pt, e);
         } catch (Throwable t) {

@@ -142,6 +142,51 @@ class ParkHooksTest {
     }
 
     /**
+     * {@code timedOut} (computed without a branch): set exactly for a park that woke at or after its timeout or
+     * deadline, not for one woken before it (the permit given first) nor for one without either.
+     */
+    @Test
+    void aParkIsTimedOutExactlyWhenItWokeAtItsTimeoutOrDeadline() throws Exception {
+        Object blocker = new Object();
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("timed-out-parks", ".jfr");
+        ParkHooks.setSampleBelowNanos(0); // every park recorded (the default here; another test sets and resets it)
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(dev.lockscope.core.EventNames.PARK);
+            recording.start();
+            long ms = 1_000_000L;
+            parkOnce(blocker, 2 * ms, 0, false); // times out
+            parkOnce(blocker, 10_000 * ms, 0, true); // woken at once
+            parkOnce(blocker, 0, System.currentTimeMillis() + 2, false); // deadline passes
+            parkOnce(blocker, 0, System.currentTimeMillis() + 10_000, true); // woken before the deadline
+            parkOnce(blocker, 0, 0, true); // neither
+            parkOnce(blocker, -5 * ms, 0, true); // a timeout of at most 0 is none
+            recording.stop();
+            recording.dump(file);
+            java.util.List<jdk.jfr.consumer.RecordedEvent> parks = jdk.jfr.consumer.RecordingFile.readAllEvents(file);
+            assertThat(parks).extracting(e -> e.getBoolean("timedOut"))
+                    .containsExactly(true, false, true, false, false, false);
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    /** One park through the hooks, with the permit given first when {@code woken} (it returns at once). */
+    private static void parkOnce(Object blocker, long timeoutNanos, long deadlineMillis, boolean woken) {
+        if (woken) {
+            java.util.concurrent.locks.LockSupport.unpark(Thread.currentThread());
+        }
+        Object token = ParkHooks.parkBegin(blocker, timeoutNanos, deadlineMillis);
+        if (timeoutNanos != 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(blocker, Math.max(1, timeoutNanos));
+        } else if (deadlineMillis != 0) {
+            java.util.concurrent.locks.LockSupport.parkUntil(blocker, deadlineMillis);
+        } else {
+            java.util.concurrent.locks.LockSupport.park(blocker);
+        }
+        ParkHooks.parkEnd(token);
+    }
+
+    /**
      * Sampling (sampleBelow): each short park is decided by one draw. When the unpark that woke it drew, the
      * park is recorded exactly when that unpark's event is (the releaser walked its stack for it), even if
      * the wake-up took it past sampleBelow; and the recorded parks' standsForNanos sum to the
