@@ -147,8 +147,9 @@ public final class BlockerRecord {
     }
 
     /**
-     * Once per blocker, so never inlined: inlined, the stack walk and the site's lookup doubled the park hook's
-     * compiled size, and the hook was compiled again each time a first park deoptimised it (see ParkHooks).
+     * Once per blocker, so never inlined: inlined, the stack walk and the site's lookup (with the registry's
+     * lookup) made the park hook's C2 compile 3 to 6 KB of bytecode on Jetty instead of under 1 KB, paid again at
+     * each recompile of the hook (see ParkHooks).
      */
     @DontInline
     private void startCollection() {

@@ -449,9 +449,9 @@ public final class ParkHooks {
      * The commits, one method per event class and never inlined into the hooks. JFR's code that writes an event
      * (on JDK 17 a generated handler that inlines a varint writer per field: about 8 KB of bytecode for a Park)
      * was inlined into parkEnd (both park events) and unparkEnd (both unpark events), so each of those hooks
-     * compiled to about 9 KB of bytecode, and each recompile after a branch first taken late (a trap) cost a
-     * third of a second of C2 time again. Now the hooks stay small and the writer is compiled in these methods
-     * and in JFR's own (docs/agent-cost.md "The commits out of line").
+     * compiled to about 9 KB of bytecode, and each recompile after a branch first taken late (a trap) compiled
+     * the writers again. Now the hooks stay small (under 1 KB) and the writer is compiled in these methods and in
+     * JFR's own (docs/agent-cost.md "The commits out of line").
      */
 
     @DontInline
