@@ -150,40 +150,55 @@ class ParkHooksTest {
         Object blocker = new Object();
         java.nio.file.Path file = java.nio.file.Files.createTempFile("timed-out-parks", ".jfr");
         ParkHooks.setSampleBelowNanos(0); // every park recorded (the default here; another test sets and resets it)
+        // each park told apart by its timeout and deadline: a file's events need not be in the order of their commits
+        java.util.Map<String, Boolean> expected = new java.util.LinkedHashMap<>();
         try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
             recording.enable(dev.lockscope.core.EventNames.PARK);
             recording.start();
             long ms = 1_000_000L;
-            parkOnce(blocker, 2 * ms, 0, false); // times out
-            parkOnce(blocker, 10_000 * ms, 0, true); // woken at once
-            parkOnce(blocker, 0, System.currentTimeMillis() + 2, false); // deadline passes
-            parkOnce(blocker, 0, System.currentTimeMillis() + 10_000, true); // woken before the deadline
-            parkOnce(blocker, 0, 0, true); // neither
-            parkOnce(blocker, -5 * ms, 0, true); // a timeout of at most 0 is none
+            long now = System.currentTimeMillis();
+            expected.put(parkOnce(blocker, 2 * ms, 0, false), true); // times out
+            expected.put(parkOnce(blocker, 10_000 * ms, 0, true), false); // woken at once
+            expected.put(parkOnce(blocker, 0, now + 2, false), true); // deadline passes
+            expected.put(parkOnce(blocker, 0, now + 10_000, true), false); // woken before the deadline
+            expected.put(parkOnce(blocker, 0, 0, true), false); // neither
+            expected.put(parkOnce(blocker, -5 * ms, 0, true), false); // a timeout of at most 0 is none
             recording.stop();
             recording.dump(file);
-            java.util.List<jdk.jfr.consumer.RecordedEvent> parks = jdk.jfr.consumer.RecordingFile.readAllEvents(file);
-            assertThat(parks).extracting(e -> e.getBoolean("timedOut"))
-                    .containsExactly(true, false, true, false, false, false);
+            java.util.Map<String, Boolean> recorded = new java.util.LinkedHashMap<>();
+            for (jdk.jfr.consumer.RecordedEvent e : jdk.jfr.consumer.RecordingFile.readAllEvents(file)) {
+                recorded.put(key(e.getLong("timeoutNanos"), e.getLong("deadlineMillis")), e.getBoolean("timedOut"));
+            }
+            assertThat(recorded).containsExactlyInAnyOrderEntriesOf(expected);
         } finally {
             java.nio.file.Files.deleteIfExists(file);
         }
     }
 
-    /** One park through the hooks, with the permit given first when {@code woken} (it returns at once). */
-    private static void parkOnce(Object blocker, long timeoutNanos, long deadlineMillis, boolean woken) {
+    private static String key(long timeoutNanos, long deadlineMillis) {
+        return "timeout " + timeoutNanos + " ns, deadline " + deadlineMillis;
+    }
+
+    /** One park through the hooks, with the permit given first when {@code woken} (it returns at once); its key. */
+    private static String parkOnce(Object blocker, long timeoutNanos, long deadlineMillis, boolean woken) {
         if (woken) {
             java.util.concurrent.locks.LockSupport.unpark(Thread.currentThread());
         }
         Object token = ParkHooks.parkBegin(blocker, timeoutNanos, deadlineMillis);
+        long begin = System.nanoTime();
         if (timeoutNanos != 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(blocker, Math.max(1, timeoutNanos));
+            do { // again after a spurious or early return, so that a park meant to time out does
+                java.util.concurrent.locks.LockSupport.parkNanos(blocker, Math.max(1, timeoutNanos));
+            } while (!woken && System.nanoTime() - begin < timeoutNanos);
         } else if (deadlineMillis != 0) {
-            java.util.concurrent.locks.LockSupport.parkUntil(blocker, deadlineMillis);
+            do {
+                java.util.concurrent.locks.LockSupport.parkUntil(blocker, deadlineMillis);
+            } while (!woken && System.currentTimeMillis() < deadlineMillis);
         } else {
             java.util.concurrent.locks.LockSupport.park(blocker);
         }
         ParkHooks.parkEnd(token);
+        return key(timeoutNanos, deadlineMillis);
     }
 
     /**
