@@ -6,7 +6,7 @@
 # registry and live counters, the hand-off counter, allocation; the agent's in-process monitor stream;
 # JFR's own jdk.ThreadPark walk; JFR threads; JIT; GC).
 #
-#   scripts/profile-agent.sh [--workload lockCounter|queue-pipeline|syncCounter|h2|logback|log4j2|object-pool|http-server|derby]
+#   scripts/profile-agent.sh [--workload lockCounter|parkOwnBlocker|queue-pipeline|syncCounter|h2|logback|log4j2|object-pool|http-server|derby]
 #                            [--agent JAR|none] [--agent-options OPTS] [--out DIR] [--java PATH]
 #                            [--interval NS] [--seconds N] [--skip N] [--warmup N] [--jit]
 #
@@ -60,8 +60,8 @@ if [[ ! -f "$lib" ]]; then
 fi
 
 case "$workload" in
-  lockCounter|syncCounter|uncontendedSync)
-    threads=4; [[ "$workload" == uncontendedSync ]] && threads=1
+  lockCounter|syncCounter|uncontendedSync|parkOwnBlocker)
+    threads=4; [[ "$workload" == uncontendedSync || "$workload" == parkOwnBlocker ]] && threads=1
     app=(-cp "$bench" org.openjdk.jmh.Main "LockMicroBenchmarks.$workload\$" -f 0 -t "$threads"
          -wi 1 -w 1s -i 1 -r "${seconds}s") ;;
   queue-pipeline) app=(-cp "$bench" dev.lockscope.bench.LibraryWorkloads queue-pipeline 4 "$warmup" "$seconds") ;;

@@ -5,6 +5,7 @@ import dev.lockscope.agent.boot.DeepHooks;
 import dev.lockscope.agent.boot.DeepSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.agent.boot.ReleaseDelay;
+import dev.lockscope.agent.boot.WriterInlining;
 import dev.lockscope.core.OptionValues;
 
 import java.io.IOException;
@@ -124,6 +125,17 @@ public final class LockscopeAgent {
         BlockerRegistry.configure(options.collectionThreshold, options.maxBlockers, options.maxBlockerMemory);
         String ownerProblem = ParkHooks.activate();
         ParkHooks.setAcquireEvents(options.acquireEvents);
+        // after activate(), which registers the event classes; the package opened to the hooks' module only
+        String inliningProblem = "no module jdk.management";
+        Module management = ModuleLayer.boot().findModule("jdk.management").orElse(null);
+        if (management != null) {
+            inst.redefineModule(management, Set.of(), Map.of(), Map.of(WriterInlining.INTERNAL_PACKAGE, Set.of(hooksModule)),
+                    Set.of(), Map.of());
+            inliningProblem = WriterInlining.apply();
+        }
+        if (inliningProblem != null && !options.quiet) {
+            log("JFR's writers stay inlined into the park events' commits (" + inliningProblem + ")");
+        }
         if (ownerProblem != null) {
             log("cannot read lock owners (" + ownerProblem + "); owners will be recorded as unknown");
         }

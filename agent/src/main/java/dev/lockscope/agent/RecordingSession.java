@@ -196,6 +196,8 @@ final class RecordingSession {
         // writes it (see stop), it writes the file itself.
         recording.setDestination(file);
         recording.start();
+        // with lockscope.Park enabled now: whether park events can take their times from the tally's clock reads
+        ParkHooks.calibrateJfrClock();
         FlightRecorder.addListener(sharedRecordingNotice);
         diskGuard = DiskGuard.start(this, file);
         boolean live = options.metricsPort != null || options.jmx;

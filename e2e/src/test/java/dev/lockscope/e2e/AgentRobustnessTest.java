@@ -33,6 +33,23 @@ class AgentRobustnessTest {
                 .containsExactly("lockscope: agent option threshold must be a duration such as 0, 10us, 20ms, 5s, 2m, 1h or 1d, not 'soon'; profiling is off");
     }
 
+    /**
+     * The agent's one compiler directive (WriterInlining): in the compiles of lockscope's park-event commits, and
+     * only there, C2 calls JFR's field writers instead of inlining them. Without it each commit compiled to about
+     * 8 KB of bytecode (docs/agent-cost.md).
+     */
+    @Test
+    void theAgentAddsOneCompilerDirectiveMatchingItsOwnCommitsOnly() throws Exception {
+        Proc run = Proc.run(dir, 60, List.of(Proc.JAVA, "-javaagent:" + Proc.AGENT_JAR + "=file=" + dir.resolve("directive.jfr"),
+                "-cp", System.getProperty("java.class.path"), DirectivesMain.class.getName()));
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).doesNotContain("stay inlined");
+        String added = run.out().substring(0, Math.max(0, run.out().indexOf("Directive: (default)")));
+        assertThat(added).contains("dev/lockscope/agent/boot/ParkHooks.commit", "dev/lockscope/agent/boot/ParkEvent.commit",
+                "-jdk/jfr/internal/");
+        assertThat(added).doesNotContain("*.*");
+    }
+
     @Test
     void recordingIsCompleteAfterSigterm() throws Exception {
         Path jfr = dir.resolve("term.jfr");

@@ -26,7 +26,8 @@ import java.lang.ref.WeakReference;
  *       one thread parked: the park that takes ParkedNow from 0 to 1 writes when the period began,
  *       the park end that takes it from 1 to 0 adds the period. Each takes its timestamp after its
  *       atomic step on {@link #parkedNow}, so timestamps follow the counter's order;</li>
- *   <li>peak parked, first and last event time: compare-and-set of a maximum;</li>
+ *   <li>peak parked: compare-and-set of a maximum, when it grows; first event time: written once; last event
+ *       time: compare-and-set of a maximum at each park end, the open parks' begins added at snapshot time;</li>
  *   <li>the site's real-time, the union over the site's blockers ({@link SiteUnion}): the same 0-to-1 and
  *       1-to-0 transitions of {@link #parkedNow} tell the site, nothing else does.</li>
  * </ul>
@@ -89,6 +90,12 @@ public final class BlockerRecord {
     /** Time(1); written once by the park that starts collection, before {@link #collecting} (volatile publication). */
     private volatile long firstTime;
     private volatile boolean collecting;
+    /**
+     * The latest park end on this blocker. The seed's Time(last event) is the latest park begin or end; a park that
+     * has ended began before its end, so the latest of all is this or the begin of a park still open, which a
+     * snapshot has from the parked threads' state. So a park begin does not raise it: one compare-and-set per park,
+     * not two.
+     */
     private volatile long lastTime;
     /**
      * Start of the current period with a thread parked. Written by the park that takes ParkedNow from 0
@@ -132,7 +139,6 @@ public final class BlockerRecord {
             busySince = now;
         }
         raisePeak(before + 1);
-        raiseLastTime(now);
         if (starts) {
             firstTime = now;
             collecting = true; // publishes firstTime, and firstFrames and site before it
@@ -241,6 +247,9 @@ public final class BlockerRecord {
     ParkTally snapshot(long[] openBegins) {
         boolean on = collecting;
         long last = lastTime;
+        for (long begin : openBegins) {
+            last = Math.max(last, begin); // see lastTime
+        }
         long first = on ? firstTime : 0;
         long thread = threadTimeNanos;
         long real = realTimeNanos;

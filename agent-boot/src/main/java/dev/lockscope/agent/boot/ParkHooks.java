@@ -83,6 +83,18 @@ public final class ParkHooks {
      */
     private static volatile boolean acquireEvents;
     private static final VarHandle HANDOFF;
+    /*
+     * The fields JFR adds to every event class when it loads it ("startTime" and "duration", in its clock's
+     * ticks), which begin() and end() set from two clock reads of their own. Where JFR's clock is nanoTime minus a
+     * constant (JfrClock), the park hooks set them from the tally's clock reads instead: of the four clock reads a
+     * park made, these two were each about 8% of the CPU samples of a park that returns at once
+     * (scripts/profile-agent.sh --workload parkOwnBlocker; docs/agent-cost.md "One clock read per park end").
+     * Null where a JDK names them otherwise; then JFR keeps reading its clock.
+     */
+    private static final VarHandle PARK_START = jfrField(ParkEvent.class, "startTime");
+    private static final VarHandle PARK_DURATION = jfrField(ParkEvent.class, "duration");
+    private static final VarHandle IDLE_START = jfrField(IdleParkEvent.class, "startTime");
+    private static final VarHandle IDLE_DURATION = jfrField(IdleParkEvent.class, "duration");
 
     static {
         try {
@@ -90,6 +102,36 @@ public final class ParkHooks {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    private static VarHandle jfrField(Class<?> eventClass, String name) {
+        try {
+            return MethodHandles.privateLookupIn(eventClass, MethodHandles.lookup()).findVarHandle(eventClass, name, long.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Once a recording with {@code lockscope.Park} enabled has started: finds whether JFR's clock is nanoTime minus a
+     * constant ({@link JfrClock}), so that park events take their times from the tally's clock reads.
+     *
+     * @return whether they do
+     */
+    public static boolean calibrateJfrClock() {
+        try {
+            ParkEvent sample = new ParkEvent();
+            return PARK_START != null && PARK_DURATION != null && IDLE_START != null && IDLE_DURATION != null
+                    && sample.isEnabled() && JfrClock.calibrate(JfrClock.readThrough(sample, PARK_START));
+        } catch (Throwable t) {
+            HookFailures.record(t);
+            return false;
+        }
+    }
+
+    /** Whether park events take their times from the tally's clock reads ({@link #calibrateJfrClock}). */
+    public static boolean parkTimesFromTally() {
+        return JfrClock.known();
     }
 
     /**
@@ -274,6 +316,8 @@ public final class ParkHooks {
         BlockerRecord record;
         Object blocker;
         boolean eventEnabled;
+        /** Whether this park's event took its start from the tally's clock read ({@link JfrClock}), so its duration is set alike. */
+        boolean timesFromTally;
         long beginNanos;
         long handoffAtPark;
         long timeoutNanos;
@@ -336,10 +380,17 @@ public final class ParkHooks {
             }
             long now = record != null ? record.park() : System.nanoTime();
             if (tk.eventEnabled) {
-                // begun here, next to the tally's clock read, so that the event's duration is the time the tally
-                // counts: begun before the fields above, each recorded park read 0.6 us longer than the exact
-                // table (Derby: 652.6 against 634.2 ms over the same 31,508 parks), and owner blame with it
-                event.begin();
+                // begun at the tally's clock read, so that the event's duration is the time the tally counts: begun
+                // before the fields above, each recorded park read 0.6 us longer than the exact table (Derby: 652.6
+                // against 634.2 ms over the same 31,508 parks), and owner blame with it
+                tk.timesFromTally = JfrClock.known();
+                if (!tk.timesFromTally) {
+                    event.begin();
+                } else if (idle) {
+                    IDLE_START.set(tk.idleEvent, JfrClock.ticks(now));
+                } else {
+                    PARK_START.set(tk.event, JfrClock.ticks(now));
+                }
             }
             tk.record = record;
             tk.beginNanos = now;
@@ -401,7 +452,13 @@ public final class ParkHooks {
             long now = record != null ? record.unpark(tk.beginNanos) : System.nanoTime();
             if (tk.eventEnabled) {
                 AbstractParkEvent event = tk.current;
-                event.end();
+                if (!tk.timesFromTally) {
+                    event.end();
+                } else if (event == tk.event) {
+                    PARK_DURATION.set(tk.event, now - tk.beginNanos); // 0 (never in practice): JFR measures to the commit
+                } else {
+                    IDLE_DURATION.set(tk.idleEvent, now - tk.beginNanos);
+                }
                 long handoffAtWake = pt.handoff;
                 long standsFor = event == tk.event ? standsFor(pt, tk, handoffAtWake, now - tk.beginNanos)
                         : idleStandsFor(pt, now - tk.beginNanos);

@@ -44,6 +44,39 @@ class ParkHooksTest {
     }
 
     /**
+     * Seed 000 counts parks still open up to the last event, a park's begin included: with two parks open and none
+     * ended, the thread-time and the real-time are both the time from the first begin to the second.
+     */
+    @Test
+    void openParksCountUpToTheLatestBeginWhenNoParkHasEnded() throws Exception {
+        Object blocker = new Object();
+        java.util.concurrent.CountDownLatch begun = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
+        Thread other = new Thread(() -> {
+            Object token = ParkHooks.parkBegin(blocker, 0, 0);
+            begun.countDown();
+            try {
+                end.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ParkHooks.parkEnd(token);
+        });
+        other.start();
+        begun.await();
+        letTimePass();
+        Object second = ParkHooks.parkBegin(blocker, 0, 0);
+        ParkTally open = recordOf(blocker).tally();
+        ParkHooks.parkEnd(second);
+        end.countDown();
+        other.join();
+        assertThat(open.parkedNow).isEqualTo(2);
+        assertThat(open.lastTime - open.firstTime).isGreaterThanOrEqualTo(1_000_000L);
+        assertThat(open.threadTimeNanos).isEqualTo(open.lastTime - open.firstTime);
+        assertThat(open.realTimeNanos).isEqualTo(open.lastTime - open.firstTime);
+    }
+
+    /**
      * A blocker's first park walks the waiter's stack for the summary: the agent's time, not waiting, so the tally
      * counts from after it. Five new blockers, each parked on once from a deep stack (a long walk) with the permit
      * already given (the park returns at once): their thread time is a small part of the hooks' whole time, which
@@ -170,6 +203,55 @@ class ParkHooksTest {
                 recorded.put(key(e.getLong("timeoutNanos"), e.getLong("deadlineMillis")), e.getBoolean("timedOut"));
             }
             assertThat(recorded).containsExactlyInAnyOrderEntriesOf(expected);
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    /** An instant event that marks a moment on JFR's time line. */
+    @jdk.jfr.Name("test.Marker")
+    static final class Marker extends jdk.jfr.Event {
+        @jdk.jfr.Label("Which")
+        String which;
+    }
+
+    /**
+     * Where JFR's clock is nanoTime minus a constant (Linux), a park event takes its times from the tally's clock
+     * reads (JfrClock) instead of JFR reading the clock again: its duration is exactly the tally's thread time for
+     * that park, and its start and end lie on JFR's time line, between an event committed just before the park and
+     * one just after it (within the calibration's half bracket).
+     */
+    @Test
+    void aParkEventTakesItsTimesFromTheTallysClockReads() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("os.name").startsWith("Linux"),
+                "JFR's clock is nanoTime minus a constant on Linux");
+        Object blocker = new Object();
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("park-times", ".jfr");
+        ParkHooks.setSampleBelowNanos(0);
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(dev.lockscope.core.EventNames.PARK);
+            recording.enable(Marker.class);
+            recording.start();
+            assertThat(ParkHooks.calibrateJfrClock()).isTrue();
+            assertThat(ParkHooks.parkTimesFromTally()).isTrue();
+            Marker before = new Marker();
+            before.which = "before";
+            before.commit();
+            parkOnce(blocker, 2_000_000L, 0, false);
+            Marker after = new Marker();
+            after.which = "after";
+            after.commit();
+            recording.stop();
+            recording.dump(file);
+            java.util.Map<String, jdk.jfr.consumer.RecordedEvent> byName = new java.util.HashMap<>();
+            for (jdk.jfr.consumer.RecordedEvent e : jdk.jfr.consumer.RecordingFile.readAllEvents(file)) {
+                byName.put(e.getEventType().getName().equals("test.Marker") ? e.getString("which") : e.getEventType().getName(), e);
+            }
+            jdk.jfr.consumer.RecordedEvent park = byName.get(dev.lockscope.core.EventNames.PARK);
+            assertThat(park.getDuration().toNanos()).isEqualTo(recordOf(blocker).tally().threadTimeNanos).isPositive();
+            java.time.Duration slack = java.time.Duration.ofNanos(JfrClock.MAX_BRACKET_NANOS / 2);
+            assertThat(park.getStartTime()).isAfterOrEqualTo(byName.get("before").getStartTime().minus(slack));
+            assertThat(park.getEndTime()).isBeforeOrEqualTo(byName.get("after").getStartTime().plus(slack));
         } finally {
             java.nio.file.Files.deleteIfExists(file);
         }
