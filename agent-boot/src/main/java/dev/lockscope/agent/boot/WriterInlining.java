@@ -11,18 +11,18 @@ import java.util.List;
  * A compiler directive that keeps C2 from inlining JFR's field writers into the commits of lockscope's park and
  * unpark events. JFR writes a Java event field by field through {@code EventWriter.putLong} and its kin; C2 inlined
  * one varint writer per field, about 8 KB of bytecode for a {@code Park} (on JDK 17 through a generated handler's
- * {@code write}), compiled once per event class and again after each trap. Those compiles took 0.3 to 0.5 s of C2
- * time each in the first seconds of a run and their scratch memory made most of the agent's peak RSS over JFR
- * alone's on the pipeline (docs/PERFORMANCE.md "The pipeline again"). With the writers called rather than
- * inlined, only in the compiles of these commits (the directive matches them alone, so nothing else the
- * application or JFR compiles changes), each commit compiles to well under 1 KB and each writer once, shared.
+ * {@code write}), compiled once per event class and again after each trap. Those compiles took a quarter to half a
+ * second of C2 time each in the first seconds of a run, and their scratch memory made most of the agent's peak RSS
+ * over JFR alone's on the pipeline (docs/PERFORMANCE.md "The pipeline again"). With the writers called rather than
+ * inlined, only in the compiles of these commits (the directive matches them alone, so nothing else the application
+ * or JFR compiles changes), each commit compiles to well under 1 KB and each writer once, shared.
  *
  * <p>Added as {@code jcmd Compiler.directives_add} would, through the JDK's diagnostic-command implementation
- * (jdk.management's {@code DiagnosticCommandImpl}) rather than the platform MBean server, which cost 90 to 200 ms and
- * 10 to 23 MB of RSS to start (JDK 17, 25) where this costs 4 to 12 ms and 3 MB. The agent opens that package to this
- * class's module, the bootstrap loader's unnamed one, not to the application's class path. Added once per JVM; where
- * it fails (a runtime without jdk.management, another JDK's internals) the commits compile as before and the agent
- * says so.
+ * (jdk.management's {@code DiagnosticCommandImpl}) alone, rather than the platform MBean server, which would start
+ * every platform MXBean in the application's JVM for one command. The agent opens that package to this class's
+ * module, the bootstrap loader's unnamed one, not to the application's class path. Added once per JVM; where it
+ * fails (a runtime without jdk.management, another JDK's internals) the commits compile as before and the agent says
+ * so.
  */
 public final class WriterInlining {
     /** The package the agent must open to this class's module first. */
