@@ -129,9 +129,13 @@ public final class LockscopeAgent {
         String inliningProblem = "no module jdk.management";
         Module management = ModuleLayer.boot().findModule("jdk.management").orElse(null);
         if (management != null) {
-            inst.redefineModule(management, Set.of(), Map.of(), Map.of(WriterInlining.INTERNAL_PACKAGE, Set.of(hooksModule)),
-                    Set.of(), Map.of());
-            inliningProblem = WriterInlining.apply();
+            try { // an optimisation: if the JVM refuses to open the package, profiling goes on without it
+                inst.redefineModule(management, Set.of(), Map.of(),
+                        Map.of(WriterInlining.INTERNAL_PACKAGE, Set.of(hooksModule)), Set.of(), Map.of());
+                inliningProblem = WriterInlining.apply();
+            } catch (RuntimeException e) {
+                inliningProblem = e.toString();
+            }
         }
         if (inliningProblem != null && !options.quiet) {
             log("JFR's writers stay inlined into the park events' commits (" + inliningProblem + ")");

@@ -28,6 +28,9 @@ public final class WriterInlining {
     /** The package the agent must open to this class's module first. */
     public static final String INTERNAL_PACKAGE = "com.sun.management.internal";
     private static boolean added;
+    /** The events committed on the park, unpark and acquire paths: their commits and (JDK 17) writers are matched. */
+    private static final List<Class<?>> EVENTS = List.of(ParkEvent.class, IdleParkEvent.class, UnparkEvent.class,
+            ConditionUnparkEvent.class, AcquireEvent.class);
 
     private WriterInlining() {
     }
@@ -69,8 +72,7 @@ public final class WriterInlining {
         List<String> match = new ArrayList<>();
         match.add(methodPattern(ParkHooks.class, "commit"));
         match.add(methodPattern(ParkHooks.class, "acquireEnd"));
-        for (Class<?> event : List.of(ParkEvent.class, IdleParkEvent.class, UnparkEvent.class, ConditionUnparkEvent.class,
-                AcquireEvent.class)) {
+        for (Class<?> event : EVENTS) {
             match.add(methodPattern(event, "commit"));
         }
         for (String handler : handlerClasses) {
@@ -96,8 +98,7 @@ public final class WriterInlining {
      */
     private static List<String> handlers() {
         List<String> names = new ArrayList<>();
-        for (Class<?> event : List.of(ParkEvent.class, IdleParkEvent.class, UnparkEvent.class, ConditionUnparkEvent.class,
-                AcquireEvent.class)) {
+        for (Class<?> event : EVENTS) {
             try {
                 java.lang.reflect.Field f = event.getDeclaredField("eventHandler");
                 f.setAccessible(true);
