@@ -17,7 +17,7 @@ import java.time.Duration;
  *   threshold=DURATION     duration threshold of the JFR lock events (default 0: every contended wait)
  *   sampleBelow=DURATION   lockscope's Park events: a park shorter than this is recorded with probability
  *                          p = (its length)/DURATION and then counts 1/p times, so totals stay unbiased
- *                          (default 10us; 0: every park recorded); the table's counts and times stay exact
+ *                          (default 300us; 0: every park recorded); the table's counts and times stay exact
  *   collectionThreshold=N  parks on a blocker before its metrics are collected (seed 000 §3.3.1, default 0)
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
  *   freeOnPrint            after each table, forget blockers that were garbage-collected (§3.3.3)
@@ -63,7 +63,7 @@ final class AgentOptions {
     Duration maxAge = Duration.ofDays(1);
     Duration threshold = Duration.ZERO;
     /** Parks shorter than this are sampled by length (ParkHooks' sampleBelowNanos). */
-    Duration sampleBelow = Duration.ofNanos(10_000);
+    Duration sampleBelow = Duration.ofNanos(300_000);
     long collectionThreshold;
     long printThreshold;
     boolean freeOnPrint;

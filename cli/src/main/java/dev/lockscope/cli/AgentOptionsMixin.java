@@ -19,7 +19,7 @@ final class AgentOptionsMixin {
             description = "Record only lock waits at least this long, e.g. 10us, 1ms (default: ${DEFAULT-VALUE}, every wait).")
     String threshold;
 
-    @Option(names = "--sample-below", paramLabel = "DURATION", defaultValue = "10us",
+    @Option(names = "--sample-below", paramLabel = "DURATION", defaultValue = "300us",
             description = "Record a java.util.concurrent lock wait shorter than this with probability p = (its length)/DURATION, "
                     + "each recorded one then counted 1/p times: blame and profiles stay unbiased, the table exact; "
                     + "a pool worker's idle wait is sampled so below 10 ms, or DURATION if longer "

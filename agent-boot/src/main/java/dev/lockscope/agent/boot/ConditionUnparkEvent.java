@@ -13,7 +13,7 @@ import jdk.jfr.StackTrace;
  * of {@link UnparkEvent} without the releasing thread's stack. The report lists such a wait as conditional
  * waiting with the thread that ended it; a condition has no owner, so owner blame reads no stack there, and
  * walking one cost a second stack walk per hand-off on a pool's {@code await} (commons-pool2: every borrow
- * that waits). Recorded when an {@link UnparkEvent} would be.
+ * that waits). Written only for a park that is recorded: with no stack, it has no call site to teach.
  */
 @Name(EventNames.CONDITION_UNPARK)
 @Label("Condition Unpark")

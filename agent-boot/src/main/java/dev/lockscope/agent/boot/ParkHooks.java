@@ -43,7 +43,7 @@ import java.util.concurrent.locks.LockSupport;
  *       recording threshold, and when shorter than {@code sampleBelow} only if a draw picks it ({@code standsFor},
  *       one draw per park, by its unparker where it can); one {@link UnparkEvent} only when its stack will be used
  *       (see there), or a
- *       stackless {@link ConditionUnparkEvent} when the target awaits a {@code Condition}. A
+ *       stackless {@link ConditionUnparkEvent} when the target awaits a {@code Condition} and its park will be recorded. A
  *       blocker first parked on at an idle place (a pool worker waiting for work, {@link IdlePlaces})
  *       gets an {@link IdleParkEvent} per park instead, without a stack walk, and no unpark event; with
  *       sampling on, those shorter than 10 ms by this thread's own draw ({@link #idleStandsFor}).
@@ -149,8 +149,9 @@ public final class ParkHooks {
         AcquireEvent acquire;
         BlockerRecord lastRecord;
         BlockerRecord otherRecord;
-        /** The blocker record of the last unpark this thread recorded with a stack ("owner call site seen"). */
+        /** The blocker records of the last two unparks this thread recorded with a stack ("owner call site seen"). */
         BlockerRecord lastUnparkRecorded;
+        BlockerRecord otherUnparkRecorded;
         /**
          * Unparks of this thread so far. Incremented (atomic add) by an unparker before it calls the
          * real unpark; read by this thread before it parks and after it wakes. If that unpark woke the
@@ -633,8 +634,12 @@ public final class ParkHooks {
             long since = targetState.parkedSince; // read after parkedOn, which published it
             // The releaser's stack is used by owner blame for parks that are recorded (at least the
             // threshold long; below sampleBelow, those this draw picks) and once per (releasing thread,
-            // blocker), so its call site is known.
-            boolean wanted = r != null && r != pt.lastUnparkRecorded;
+            // lock), so its call site is known (a two-entry cache: a thread often releases two locks in turn).
+            // A Condition waiter's unpark has no stack to learn a site from: it is written only for a park
+            // that is recorded, whose notifier it names. Written for every new blocker in turn, a thread that
+            // unparked a lock's and a condition's waiters alternately (ArrayBlockingQueue) wrote one for
+            // nearly every park, recorded or not.
+            boolean wanted = r != null && !r.condition && r != pt.lastUnparkRecorded && r != pt.otherUnparkRecorded;
             long below = sampleBelowNanos;
             long threshold = thresholdNanos;
             if (r != null && (below > 0 || threshold > 0)) {
@@ -658,8 +663,11 @@ public final class ParkHooks {
             }
             if (e instanceof UnparkEvent u) {
                 u.unrecordedBefore = pt.unrecordedUnparks;
+                if (r != pt.lastUnparkRecorded) {
+                    pt.otherUnparkRecorded = pt.lastUnparkRecorded;
+                    pt.lastUnparkRecorded = r;
+                }
             }
-            pt.lastUnparkRecorded = r;
             e.begin();
             e.handoff = handoff;
             e.targetTid = target.getId();

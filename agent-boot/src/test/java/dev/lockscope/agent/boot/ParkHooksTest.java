@@ -175,6 +175,55 @@ class ParkHooksTest {
     }
 
     /**
+     * With parks not recorded (here: all shorter than the threshold), an unpark is written only to learn a
+     * releaser's call site: once per lock for each of the last two locks a thread released, and never for a
+     * Condition waiter, whose unpark has no stack. Before, a thread that woke a condition's and a lock's waiters
+     * in turn (ArrayBlockingQueue) wrote an unpark for nearly every park, recorded or not.
+     */
+    @Test
+    void anUnparkOfAParkNotRecordedIsWrittenOnlyForALocksFirstRelease() throws Exception {
+        Object condition = new ReentrantLock().newCondition();
+        Object a = new ReentrantLock();
+        Object b = new ReentrantLock();
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("unrecorded-unparks", ".jfr");
+        ParkHooks.setThresholdNanos(3_600_000_000_000L); // no park recorded
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(dev.lockscope.core.EventNames.UNPARK).withStackTrace();
+            recording.enable(dev.lockscope.core.EventNames.CONDITION_UNPARK);
+            recording.start();
+            assertThat(unparkAWaiterOf(condition)).as("a condition waiter's").isFalse();
+            assertThat(unparkAWaiterOf(a)).as("lock a's first").isTrue();
+            assertThat(unparkAWaiterOf(b)).as("lock b's first").isTrue();
+            assertThat(unparkAWaiterOf(a)).as("lock a's again").isFalse();
+            assertThat(unparkAWaiterOf(b)).as("lock b's again").isFalse();
+            assertThat(unparkAWaiterOf(condition)).as("a condition waiter's again").isFalse();
+            recording.stop();
+            recording.dump(file);
+            assertThat(jdk.jfr.consumer.RecordingFile.readAllEvents(file)).extracting(e -> e.getEventType().getName())
+                    .containsExactly(dev.lockscope.core.EventNames.UNPARK, dev.lockscope.core.EventNames.UNPARK);
+        } finally {
+            ParkHooks.setThresholdNanos(0);
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    /** Parks a new thread on {@code blocker}, unparks it through the hooks; whether the unpark was to be written. */
+    private static boolean unparkAWaiterOf(Object blocker) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicBoolean woken = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread waiter = parkingUntil(woken, blocker, "waiter");
+        waiter.start();
+        while (java.util.concurrent.locks.LockSupport.getBlocker(waiter) != blocker) {
+            Thread.onSpinWait();
+        }
+        woken.set(true);
+        Object token = ParkHooks.unparkBegin(waiter);
+        java.util.concurrent.locks.LockSupport.unpark(waiter);
+        ParkHooks.unparkEnd(token);
+        waiter.join();
+        return token != null;
+    }
+
+    /**
      * {@code timedOut} (computed without a branch): set exactly for a park that woke at or after its timeout or
      * deadline, not for one woken before it (the permit given first) nor for one without either.
      */
