@@ -40,6 +40,9 @@ class FaultInjectionTest {
      * exit 1). JFR's repository and the recording lie on a 64 MB tmpfs; once the agent has started,
      * the test fills the tmpfs up to 18 MB free (something else filling the disk) while a park storm
      * records. The disk guard must stop the recording, say so in one line, and leave a readable file.
+     * Every park recorded ({@code sampleBelow=0}): sampled by length at the default, the storm's short
+     * parks wrote too little for the copy of the recording to come near the 18 MB left, and the guard
+     * rightly let it run on.
      */
     @Test
     void fullDiskStopsTheRecordingNotTheApplication() throws Exception {
@@ -50,7 +53,7 @@ class FaultInjectionTest {
         List<String> app = List.of("-cp", System.getProperty("java.class.path"), ParkStorm.class.getName(), "12");
         Proc bare = Proc.run(dir, 120, java(List.of(), app));
         Proc profiled = Proc.start(dir, java(List.of("-XX:FlightRecorderOptions:repository=" + small.resolve("repo"),
-                "-javaagent:" + Proc.AGENT_JAR + "=file=" + jfr + ",report=off"), app));
+                "-javaagent:" + Proc.AGENT_JAR + "=file=" + jfr + ",report=off,sampleBelow=0"), app));
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (!profiled.err().contains("lockscope: recording lock contention") && System.nanoTime() < deadline) {
             Thread.sleep(20);
