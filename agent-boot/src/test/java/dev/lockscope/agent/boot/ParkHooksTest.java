@@ -122,15 +122,7 @@ class ParkHooksTest {
             handoff[1] = ParkHooks.THREADS.get(Thread.currentThread()).handoff;
             ParkHooks.parkEnd(token);
         }, "waiter");
-        waiter.start();
-        while (java.util.concurrent.locks.LockSupport.getBlocker(waiter) != blocker) {
-            Thread.onSpinWait();
-        }
-        woken.set(true);
-        Object token = ParkHooks.unparkBegin(waiter);
-        java.util.concurrent.locks.LockSupport.unpark(waiter);
-        ParkHooks.unparkEnd(token);
-        waiter.join();
+        wakeThroughHooks(waiter, blocker, woken);
         assertThat(handoff[1]).as("the woken thread sees the unpark's number").isEqualTo(handoff[0] + 1);
     }
 
@@ -148,16 +140,8 @@ class ParkHooksTest {
             recording.enable(dev.lockscope.core.EventNames.UNPARK).withStackTrace();
             recording.enable(dev.lockscope.core.EventNames.CONDITION_UNPARK);
             recording.start();
-            waiter.start();
-            while (java.util.concurrent.locks.LockSupport.getBlocker(waiter) != condition) {
-                Thread.onSpinWait();
-            }
+            Object token = wakeThroughHooks(waiter, condition, woken);
             assertThat(recordOf(condition).condition).isTrue();
-            woken.set(true);
-            Object token = ParkHooks.unparkBegin(waiter);
-            java.util.concurrent.locks.LockSupport.unpark(waiter);
-            ParkHooks.unparkEnd(token);
-            waiter.join();
             assertThat(token).isInstanceOf(ConditionUnparkEvent.class);
             recording.stop();
             recording.dump(file);
@@ -210,7 +194,15 @@ class ParkHooksTest {
     /** Parks a new thread on {@code blocker}, unparks it through the hooks; whether the unpark was to be written. */
     private static boolean unparkAWaiterOf(Object blocker) throws InterruptedException {
         java.util.concurrent.atomic.AtomicBoolean woken = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread waiter = parkingUntil(woken, blocker, "waiter");
+        return wakeThroughHooks(parkingUntil(woken, blocker, "waiter"), blocker, woken) != null;
+    }
+
+    /**
+     * Starts {@code waiter}, which parks on {@code blocker} until {@code woken} is set; once it is parked there, sets
+     * {@code woken} and unparks it as instrumented code would (hook, real unpark, hook). Returns the unpark's token.
+     */
+    private static Object wakeThroughHooks(Thread waiter, Object blocker, java.util.concurrent.atomic.AtomicBoolean woken)
+            throws InterruptedException {
         waiter.start();
         while (java.util.concurrent.locks.LockSupport.getBlocker(waiter) != blocker) {
             Thread.onSpinWait();
@@ -220,7 +212,7 @@ class ParkHooksTest {
         java.util.concurrent.locks.LockSupport.unpark(waiter);
         ParkHooks.unparkEnd(token);
         waiter.join();
-        return token != null;
+        return token;
     }
 
     /**
