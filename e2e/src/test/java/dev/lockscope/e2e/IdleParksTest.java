@@ -94,7 +94,10 @@ class IdleParksTest {
 
         Proc text = Proc.lockscope(dir, 120, "report", jfr.toString());
         assertThat(text.exitCode()).as(text.err()).isZero();
-        assertThat(text.out()).as(text.out()).containsPattern("\\n  pool-#-thread-# +[0-9.]+ s in [0-9]+ waits? +\\(rule pool-queue\\)");
+        // pool-queue, and at times termination-wait too: when main (in awaitTermination) and an exiting worker
+        // (processWorkerExit) contend for the pool's main lock at shutdown, the report calls that lock termination-wait
+        // and the worker's park on it idle by that rule (seen once on JDK 25: 2 parks, 41 us)
+        assertThat(text.out()).as(text.out()).containsPattern("\\n  pool-#-thread-# +[0-9.]+ s in [0-9]+ waits? +\\(rule pool-queue[,)]");
 
         Proc wall = Proc.lockscope(dir, 120, "profile", jfr.toString(), "--wall", "--format", "collapsed");
         assertThat(wall.exitCode()).as(wall.err()).isZero();
