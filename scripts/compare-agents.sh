@@ -3,7 +3,8 @@
 # profiler and each given agent jar as configurations, interleaved (one run of each in turn, the
 # order rotated every repetition), reporting per configuration the median throughput and the process
 # CPU time per operation, each with its overhead against no profiler and a 95% interval of the
-# median, and the peak RSS (see docs/PERFORMANCE.md's Overhead section for the method).
+# median, and the peak RSS (see docs/PERFORMANCE.md's Overhead section for the method), and each
+# jar's CPU per operation against the first jar's run of the same repetition (paired by repetition).
 #
 #   scripts/compare-agents.sh [--repeats N] [--workloads lockCounter,queue-pipeline] [--java PATH]
 #                             [--out FILE] NAME=AGENT.jar[@OPTIONS] [NAME=AGENT.jar[@OPTIONS] ...]
@@ -24,7 +25,7 @@ while [[ $# -gt 0 ]]; do
     --repeats|--workloads|--java) args+=("$1" "$2"); shift 2 ;;
     --out) out="$2"; shift 2 ;;
     *=*) args+=(--agent "$1"); shift ;;
-    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
   esac
 done
 bench="$here/bench/target/lockscope-bench.jar"

@@ -47,7 +47,8 @@ import java.util.concurrent.locks.LockSupport;
  * Workloads that are not micro-benchmarks, on real libraries from Maven Central, each from many
  * threads: a producer/consumer pipeline, an embedded H2 database, logback and log4j2 writing one
  * file, an exhausted commons-pool2 object pool, and a Jetty 12 HTTP server under loopback load from
- * clients in a JVM of their own ({@value #LOAD_CLIENTS}, started by the server's process).
+ * clients in a JVM of their own ({@value #LOAD_CLIENTS}, started by the server's process); and {@code idle}, a pool
+ * of workers waiting for work that never comes (what a profiler costs a quiet service).
  * {@code LibraryWorkloads <name> <threads> <warmup-s> <measure-s>} prints {@code throughput: X ops/s}
  * and {@code process cpu: Y cores} over the measured window. The overhead harness measures the profilers on
  * them, and the e2e tests (RealLibrariesTest) check that lockscope names each one's known hot lock first.
@@ -115,6 +116,16 @@ public final class LibraryWorkloads {
                 for (int i = 0; i < threads; i++) {
                     int me = i;
                     perThread.add(() -> logger.info("request {} handled by worker {}", me * 31, me));
+                }
+            }
+            case "idle" -> {
+                // an idle service: its pool's workers wait for work that does not come (a timed poll of an empty
+                // queue, as ThreadPoolExecutor's idle workers do), one operation per worker per second; what a
+                // profiler costs here it costs every second whatever the load (docs/agent-cost.md "The agent's
+                // cost per second")
+                BlockingQueue<Runnable> work = new java.util.concurrent.LinkedBlockingQueue<>();
+                for (int i = 0; i < threads; i++) {
+                    perThread.add(() -> work.poll(1, java.util.concurrent.TimeUnit.SECONDS));
                 }
             }
             case "object-pool" -> {

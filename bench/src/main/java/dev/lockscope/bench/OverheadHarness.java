@@ -108,7 +108,7 @@ public final class OverheadHarness {
     List<Config> configs() {
         List<Config> all = Stream.of(
                 new Config("none", "no profiler"),
-                new Config("lockscope", "lockscope agent, defaults (threshold 0, parks under 10 µs sampled, CPU samples 20 ms)"),
+                new Config("lockscope", "lockscope agent, defaults (threshold 0, parks under 300 µs sampled, CPU samples 20 ms)"),
                 new Config(SCHED, "lockscope agent as above plus the bottle-graph scheduling collector "
                         + "(perf context switches, or the /proc sampler where perf is unavailable), as `record --sched`"),
                 new Config("jfr", "JFR with the same JDK lock events at threshold 0 with stacks"),
@@ -298,6 +298,7 @@ public final class OverheadHarness {
             md.append('\n');
         }
         md.append("\nPositive = more CPU per operation than no profiler.\n");
+        pairedSummary(md, byWorkload, workloads);
         for (Workload w : workloads) {
             List<Run> rs = byWorkload.get(w.name());
             md.append("\n### ").append(w.name()).append(": ").append(w.description()).append("\n\n");
@@ -338,6 +339,84 @@ public final class OverheadHarness {
         return md.toString();
     }
 
+    /**
+     * The configuration every other is paired with: async-profiler where it runs (the peer issue 14 measures
+     * against), else the first configuration that is not bare (compare-agents' {@code base=OLD.jar}); null
+     * where there are not two to compare.
+     */
+    String pairingReference() {
+        List<String> profiled = configs().stream().map(Config::name).filter(n -> !n.equals("none")).toList();
+        if (profiled.size() < 2) {
+            return null;
+        }
+        return profiled.contains("async-profiler") ? "async-profiler" : profiled.get(0);
+    }
+
+    /**
+     * CPU per operation against the reference, paired by repetition. A repetition runs every configuration
+     * once, one after another, so the two runs of a pair saw the same state of a shared machine; the ratio of
+     * each pair cancels what drifted between repetitions, which the medians of the tables above do not.
+     */
+    private void pairedSummary(StringBuilder md, Map<String, List<Run>> byWorkload, List<Workload> workloads) {
+        String reference = pairingReference();
+        if (reference == null) {
+            return;
+        }
+        List<Config> others = configs().stream().filter(c -> !c.name().equals("none") && !c.name().equals(reference)).toList();
+        md.append("\n### Summary: CPU time per operation against ").append(reference).append(", paired by repetition (%)\n\n")
+                .append("Per repetition, a configuration's CPU per operation over ").append(reference)
+                .append("'s in the same repetition, less 1: the median of those ratios [the range of the middle ratios, a ")
+                .append("distribution-free interval of the median; with N ≤ 6 ratios it is all of them and covers the ")
+                .append("median with probability 1 − 2^(1−N): 75% at N = 3, 94% at N = 5]. An interval wholly above zero: ")
+                .append("more CPU per operation than ").append(reference).append(", resolved; one that spans zero: no difference resolved.\n\n| workload |");
+        others.forEach(c -> md.append(' ').append(c.name()).append(" |"));
+        md.append("\n|---|");
+        others.forEach(c -> md.append("---|"));
+        md.append('\n');
+        for (Workload w : workloads) {
+            md.append("| ").append(w.name()).append(" |");
+            for (Config c : others) {
+                List<Double> ratios = pairedCpuRatios(byWorkload.get(w.name()), c.name(), reference);
+                double[] ci = Stats.medianInterval(ratios);
+                md.append(ratios.isEmpty() ? " n/a |" : " " + pct(Stats.of(ratios).median() - 1) + " [" + pct(ci[0] - 1)
+                        + ", " + pct(ci[1] - 1) + "] |");
+            }
+            md.append('\n');
+        }
+    }
+
+    /**
+     * For each repetition in which both ran and read their CPU time, {@code config}'s steady-state CPU per
+     * operation over {@code reference}'s.
+     */
+    static List<Double> pairedCpuRatios(List<Run> runs, String config, String reference) {
+        Map<Integer, Double> ofReference = new java.util.HashMap<>();
+        Map<Integer, Double> ofConfig = new java.util.TreeMap<>();
+        for (Run r : runs) {
+            double cpu = r.windowCpuNanosPerOp();
+            if (readItsCpu(r) && !Double.isNaN(cpu)) {
+                if (r.config().equals(reference)) {
+                    ofReference.put(r.repeat(), cpu);
+                } else if (r.config().equals(config)) {
+                    ofConfig.put(r.repeat(), cpu);
+                }
+            }
+        }
+        List<Double> ratios = new ArrayList<>();
+        ofConfig.forEach((repeat, cpu) -> {
+            Double ref = ofReference.get(repeat);
+            if (ref != null) {
+                ratios.add(cpu / ref);
+            }
+        });
+        return ratios;
+    }
+
+    /** A run that measured its throughput and read the process's CPU time. */
+    private static boolean readItsCpu(Run r) {
+        return !Double.isNaN(r.opsPerSecond()) && r.cpuNanos() > 0;
+    }
+
     private static Stats stats(List<Run> runs, String config, boolean memory) {
         return Stats.of(values(runs, config, memory));
     }
@@ -356,7 +435,7 @@ public final class OverheadHarness {
     private static List<Double> perRun(List<Run> runs, String config, java.util.function.ToDoubleFunction<Run> figure) {
         List<Double> v = new ArrayList<>();
         for (Run r : runs) {
-            if (r.config().equals(config) && !Double.isNaN(r.opsPerSecond()) && r.cpuNanos() > 0) {
+            if (r.config().equals(config) && readItsCpu(r)) {
                 double x = figure.applyAsDouble(r);
                 if (!Double.isNaN(x)) {
                     v.add(x);

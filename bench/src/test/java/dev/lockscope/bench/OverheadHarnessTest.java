@@ -20,4 +20,21 @@ class OverheadHarnessTest {
         assertThat(ProcessCpu.coresIn(out)).isEqualTo(1.5);
         assertThat(ProcessCpu.coresIn("throughput: 1 ops/s\n")).isNaN();
     }
+
+    @Test
+    void cpuPerOperationIsPairedWithTheReferenceOfTheSameRepetition() {
+        // repetition 1 ran on a busier machine: both configurations paid 50% more, so each pair's ratio stays 1.1
+        java.util.List<OverheadHarness.Run> runs = java.util.List.of(
+                run("lockscope", 0, 1.10), run("async-profiler", 0, 1.00),
+                run("async-profiler", 1, 1.50), run("lockscope", 1, 1.65),
+                run("lockscope", 2, 1.10), run("none", 2, 0.90), // no async-profiler run in repetition 2: no pair
+                run("async-profiler", 3, Double.NaN), run("lockscope", 3, 1.0)); // a run that read no CPU: no pair
+        assertThat(OverheadHarness.pairedCpuRatios(runs, "lockscope", "async-profiler"))
+                .hasSize(2).allSatisfy(r -> assertThat(r).isCloseTo(1.1, within(1e-9)));
+    }
+
+    /** A run of 1,000 ops/s over 5 s with {@code cores} busy: CPU per operation {@code cores} ms. */
+    private static OverheadHarness.Run run(String config, int repeat, double cores) {
+        return new OverheadHarness.Run("w", config, repeat, 1_000, 0, 10_000_000_000L, 5, cores);
+    }
 }
