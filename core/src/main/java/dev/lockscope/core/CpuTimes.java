@@ -45,39 +45,56 @@ public final class CpuTimes {
         return parseMachine(Files.readString(procRoot.resolve("stat"), StandardCharsets.US_ASCII));
     }
 
-    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
-
-    /** The aggregate {@code cpu} line: user nice system idle iowait irq softirq steal guest guest_nice. */
+    /**
+     * The aggregate {@code cpu} line: user nice system idle iowait irq softirq steal guest guest_nice. Read in place,
+     * without a regex or a split, for the reason {@link #parseThreadTicks} gives; only the lines up to the last
+     * {@code cpuN} are looked at (the {@code intr} line after them holds thousands of numbers on a large machine).
+     */
     static Machine parseMachine(String procStat) throws IOException {
-        Machine total = null;
+        long[] f = null;
         int cpus = 0;
-        for (String line : procStat.split("\n")) {
-            if (line.startsWith("cpu ")) {
-                String[] f = WHITESPACE.split(line.trim());
-                long user = field(f, 1);
-                long nice = field(f, 2);
-                long system = field(f, 3);
-                long irq = field(f, 6);
-                long softirq = field(f, 7);
-                long steal = field(f, 8);
-                // guest time is already inside user (and guest_nice inside nice): not added again
-                total = new Machine(user + nice + system + irq + softirq, steal, 0);
-            } else if (line.startsWith("cpu")) {
+        for (int at = 0; at < procStat.length() && procStat.startsWith("cpu", at); ) {
+            int end = procStat.indexOf('\n', at);
+            if (end < 0) {
+                end = procStat.length();
+            }
+            if (procStat.startsWith("cpu ", at)) {
+                f = fields(procStat, at + 4, end);
+            } else {
                 cpus++;
             }
+            at = end + 1;
         }
-        if (total == null) {
+        if (f == null) {
             throw new IOException("no aggregate cpu line in /proc/stat");
         }
-        return new Machine(total.busyTicks(), total.stealTicks(), cpus);
+        // guest time is already inside user (and guest_nice inside nice): not added again
+        return new Machine(f[0] + f[1] + f[2] + f[5] + f[6], f[7], cpus);
     }
 
-    private static long field(String[] f, int i) throws IOException {
-        try {
-            return i < f.length ? Long.parseLong(f[i]) : 0;
-        } catch (NumberFormatException e) {
-            throw new IOException("unreadable /proc/stat field " + i + ": " + f[i]);
+    /** The first eight numbers of {@code s} from {@code from} to {@code end}, separated by spaces; 0 for those missing. */
+    private static long[] fields(String s, int from, int end) throws IOException {
+        long[] f = new long[8];
+        int at = from;
+        for (int i = 0; i < f.length; i++) {
+            while (at < end && s.charAt(at) == ' ') {
+                at++;
+            }
+            if (at >= end) {
+                break;
+            }
+            int stop = at;
+            while (stop < end && s.charAt(stop) != ' ') {
+                stop++;
+            }
+            try {
+                f[i] = Long.parseLong(s, at, stop, 10);
+            } catch (NumberFormatException e) {
+                throw new IOException("unreadable /proc/stat field " + (i + 1) + ": " + s.substring(at, stop));
+            }
+            at = stop;
         }
+        return f;
     }
 
     /**
@@ -86,11 +103,12 @@ public final class CpuTimes {
      */
     public static List<ThreadTicks> threads(Path taskDir) throws IOException {
         List<ThreadTicks> out = new ArrayList<>();
+        byte[] buffer = new byte[1024]; // a task's stat line is some 300 bytes (its comm at most 15 characters)
         try (DirectoryStream<Path> d = Files.newDirectoryStream(taskDir)) {
             for (Path task : d) {
                 try {
                     int tid = Integer.parseInt(task.getFileName().toString());
-                    String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+                    String stat = readSmall(task.resolve("stat"), buffer);
                     out.add(new ThreadTicks(tid, threadName(stat), parseThreadTicks(stat)));
                 } catch (IOException | RuntimeException e) {
                     // the thread exited between listing and reading
@@ -98,6 +116,22 @@ public final class CpuTimes {
             }
         }
         return out;
+    }
+
+    /**
+     * A file of at most {@code buffer.length} bytes, as ASCII, through one reused buffer: a plain stream, not
+     * {@link Files#readString}, whose channel (interruptible I/O, its size asked first) is more code for each of
+     * the threads' files the agent reads every second, code the JIT was still compiling a minute in (docs/agent-cost.md
+     * "The agent's cost per second").
+     */
+    private static String readSmall(Path file, byte[] buffer) throws IOException {
+        try (InputStream in = new java.io.FileInputStream(file.toString())) {
+            int n = 0;
+            for (int r; n < buffer.length && (r = in.read(buffer, n, buffer.length - n)) > 0; ) {
+                n += r;
+            }
+            return new String(buffer, 0, n, StandardCharsets.US_ASCII);
+        }
     }
 
     /**

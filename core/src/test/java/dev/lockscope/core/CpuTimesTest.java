@@ -28,6 +28,21 @@ class CpuTimesTest {
     @Test
     void notAProcStatIsAnIOException() {
         assertThatThrownBy(() -> CpuTimes.parseMachine("intr 1 2\n")).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> CpuTimes.parseMachine("cpu  1 x 3\n")).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void thisMachinesProcStatReadsAsSplittingItsLinesWould() throws IOException {
+        String stat = Files.readString(Path.of("/proc/stat"));
+        long[] f = new long[11];
+        String[] cpu = stat.lines().filter(l -> l.startsWith("cpu ")).findFirst().orElseThrow().trim().split("\\s+");
+        for (int i = 1; i < cpu.length && i < f.length; i++) {
+            f[i] = Long.parseLong(cpu[i]);
+        }
+        CpuTimes.Machine m = CpuTimes.parseMachine(stat);
+        assertThat(m.busyTicks()).isEqualTo(f[1] + f[2] + f[3] + f[6] + f[7]);
+        assertThat(m.stealTicks()).isEqualTo(f[8]);
+        assertThat(m.cpus()).isEqualTo(stat.lines().filter(l -> l.matches("cpu\\d+ .*")).count());
     }
 
     @Test

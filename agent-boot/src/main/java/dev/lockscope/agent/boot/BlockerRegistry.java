@@ -38,8 +38,17 @@ public final class BlockerRegistry {
     public static final long DEFAULT_MAX_BYTES = 16L << 20;
 
     static final String DROPPER_NAME = "lockscope-registry";
-    /** How often the dropper looks for collected blockers: a record outlives its blocker by at most this. */
+    /**
+     * How often the dropper looks for collected blockers while it finds some: a record outlives its blocker by
+     * at most this where blockers come and go (a fresh lock per request).
+     */
     static final long DROP_PERIOD_MILLIS = 100;
+    /**
+     * How often it looks after a look that found none: an application with no fresh locks wakes lockscope's
+     * thread once a second, not ten times (10 wake-ups a second were 0.5 ms of CPU a second in an idle JVM,
+     * docs/agent-cost.md "The agent's cost per second"); the first collected key found brings back 100 ms.
+     */
+    static final long IDLE_DROP_PERIOD_MILLIS = 1_000;
 
     private static final ConcurrentHashMap<Object, BlockerRecord> RECORDS = new ConcurrentHashMap<>(256);
     static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
@@ -97,7 +106,8 @@ public final class BlockerRegistry {
 
     /**
      * Starts the thread that drops the records of collected blockers as the GC queues their keys (once per
-     * JVM), looking every {@value #DROP_PERIOD_MILLIS} ms. It sleeps in a park without a blocker, which the
+     * JVM), looking every {@value #DROP_PERIOD_MILLIS} ms while it finds some, every {@value #IDLE_DROP_PERIOD_MILLIS}
+     * ms while it finds none. It sleeps in a park without a blocker, which the
      * hooks ignore and no event records; blocking in {@link ReferenceQueue#remove()} instead was an
      * {@code Object.wait} that JFR recorded, and lockscope's own thread showed as a lock in the user's table.
      */
@@ -133,12 +143,15 @@ public final class BlockerRegistry {
 
     private static void dropWhileRunning() {
         while (!Thread.currentThread().isInterrupted()) {
+            long period = IDLE_DROP_PERIOD_MILLIS;
             try {
-                dropCollected(); // polling an empty queue reads one field: no lock
+                if (dropCollected() > 0) { // polling an empty queue reads one field: no lock
+                    period = DROP_PERIOD_MILLIS;
+                }
             } catch (Throwable t) {
                 HookFailures.record(t);
             }
-            LockSupport.parkNanos(DROP_PERIOD_MILLIS * 1_000_000L); // returns at once when stopDropping interrupts
+            LockSupport.parkNanos(period * 1_000_000L); // returns at once when stopDropping interrupts
         }
     }
 
@@ -150,14 +163,20 @@ public final class BlockerRegistry {
      */
     static final Object DROPS = new Object();
 
-    /** Drops the records whose blockers the GC collected and queued since the last call (tests; the dropper). */
-    public static void dropCollected() {
+    /**
+     * Drops the records whose blockers the GC collected and queued since the last call (tests; the dropper);
+     * returns how many keys it found.
+     */
+    public static int dropCollected() {
+        int found = 0;
         Reference<?> collected;
         while ((collected = COLLECTED.poll()) != null) {
+            found++;
             synchronized (DROPS) {
                 remove((BlockerRecord.WeakKey) collected);
             }
         }
+        return found;
     }
 
     private static void remove(BlockerRecord.WeakKey key) {
