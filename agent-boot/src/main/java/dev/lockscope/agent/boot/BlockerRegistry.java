@@ -45,7 +45,7 @@ public final class BlockerRegistry {
     static final long DROP_PERIOD_MILLIS = 100;
     /**
      * How often it looks after a look that found none: an application with no fresh locks wakes lockscope's
-     * thread once a second, not ten times (10 wake-ups a second were 0.5 ms of CPU a second in an idle JVM,
+     * thread once a second, not ten times (10 wake-ups a second were 0.3 to 0.5 ms of CPU a second in an idle JVM,
      * docs/agent-cost.md "The agent's cost per second"); the first collected key found brings back 100 ms.
      */
     static final long IDLE_DROP_PERIOD_MILLIS = 1_000;
