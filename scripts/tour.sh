@@ -34,4 +34,4 @@ if [[ -x "$chromium" ]]; then
 else
   echo "tour: no Chromium at $chromium (set CHROMIUM); no screenshot" >&2
 fi
-echo "tour: wrote $out/exit.txt, $out/report.txt, $out/tour.html${chromium:+, $out/tour.png}" >&2
+echo "tour: wrote $out/exit.txt, $out/report.txt, $out/tour.html$([[ -f $out/tour.png ]] && echo ", $out/tour.png")" >&2
