@@ -11,7 +11,7 @@ every blocker, what `lockscope report` prints. For the parks recorded for themse
 and 90th percentiles and the share of them that sampling by length below 10 us, 100 us, 1 ms and 10 ms would
 keep (read a recording made with sampleBelow=0, which sampled none). The recorded parks' durations, plus the sampled ones' weights,
 should add up to the summaries' thread time: how far they do not is what owner blame's totals miss
-(docs/agent-cost.md, "Short parks sampled by length")."""
+(docs/agent-cost.md, "Short parks sampled below 300 µs")."""
 import math
 import re
 import subprocess

@@ -101,7 +101,7 @@ final class LiveMetrics {
                 locks, l -> l.waitNanos() / 1e9);
         perLock(p, "lockscope_lock_waits_total", "counter", "Waits on the lock (parks, or blocked monitor entries).", locks, Lock::waits);
         perLock(p, "lockscope_lock_contended_seconds_total", "counter",
-                "Time at least one thread was waiting for the lock (seed 000's parking real-time).", locks, l -> l.contendedNanos() / 1e9);
+                "Time at least one thread was waiting for the lock (the J9 park-contention report's parking real-time).", locks, l -> l.contendedNanos() / 1e9);
         perLock(p, "lockscope_lock_waiters", "gauge", "Threads waiting for the lock now.", locks, Lock::waitersNow);
         perLock(p, "lockscope_lock_hold_seconds", "gauge",
                 "Estimated average time the lock is held per hand-off: contended time / (waits - waiters now).",

@@ -87,7 +87,7 @@ public final class AccuracyHarness {
             String what = kind.equals("juc") ? "ReentrantLock" : "synchronized";
             w.add(new Workload("two-sites-" + kind, what + ", 4 threads, one lock: site A holds it 9 ms, site B 1 ms, in turn",
                     List.of("two-sites", kind, "--seconds", seconds)));
-            w.add(new Workload("frequent-" + kind, what + ", 8 threads, seed 000 §5.3: locks `frequent` (p 0.75) and `rare`, 32 ms holds",
+            w.add(new Workload("frequent-" + kind, what + ", 8 threads, J9 park-contention report §5.3: locks `frequent` (p 0.75) and `rare`, 32 ms holds",
                     List.of("frequent", kind, "--seconds", seconds)));
         }
         // issue 16: holding sites back to back, no pause between a release and the next acquisition
@@ -321,7 +321,7 @@ public final class AccuracyHarness {
                   between the lock's hand-offs (a ReentrantLock: from the woken waiter's wake-up, or a barging owner's
                   previous release, to its releasing unpark; a monitor: from a contended acquisition to the next hand-off,
                   which spans uncontended re-entries). JFR and async-profiler: n/a.
-                - **mean hold**: true = Σ (release − acquired) / acquisitions. lockscope: `avgHoldNanos`, seed 000's estimate
+                - **mean hold**: true = Σ (release − acquired) / acquisitions. lockscope: `avgHoldNanos`, the J9 park-contention report's estimate
                   from parking alone (real-time with at least one thread parked / parks); exact only while the lock is
                   saturated. JFR and async-profiler record waits only: n/a (no hold-time estimate).
                 - **owner share \\<site\\>**: true = the part of all waiting on the lock that overlapped holds made at that site,

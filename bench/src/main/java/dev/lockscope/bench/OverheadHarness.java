@@ -125,9 +125,9 @@ public final class OverheadHarness {
         Path bench = settings.root().resolve("bench/target/lockscope-bench.jar");
         Path demo = settings.root().resolve("demo/target/lockscope-demo.jar");
         List<Workload> w = new ArrayList<>();
-        w.add(new Workload("large-cs-juc", "seed 000 §5.2, ReentrantLock, 16 threads", List.of("-jar", demo.toString(),
+        w.add(new Workload("large-cs-juc", "J9 park-contention report §5.2, ReentrantLock, 16 threads", List.of("-jar", demo.toString(),
                 "large-cs-juc", "--seconds", Double.toString(seconds)), null, seconds));
-        w.add(new Workload("frequent-sync", "seed 000 §5.3, synchronized, 16 threads", List.of("-jar", demo.toString(),
+        w.add(new Workload("frequent-sync", "J9 park-contention report §5.3, synchronized, 16 threads", List.of("-jar", demo.toString(),
                 "frequent-sync", "--seconds", Double.toString(seconds)), null, seconds));
         // parkOwnBlocker-tN: independent locks, one per thread, parked on and unparked by their own
         // thread: the agent's own scaling check (issue 14): its cost per park must not grow with threads
@@ -250,14 +250,14 @@ public final class OverheadHarness {
                 .append("each measured after ").append(settings.smoke() ? "up to 1" : WARMUP_SECONDS + " s (object-pool and derby: " + LOW_RATE_WARMUP_SECONDS
                         + " s, http-server: " + HTTP_SERVER_WARMUP_SECONDS + " s)")
                 .append(" of warm-up (steady state; start-up JIT is not counted), ")
-                .append(repeats).append(" repetition(s). Statistics as in seed 000 §4.2: mean µ, σ (population), ")
+                .append(repeats).append(" repetition(s). Statistics as in the J9 park-contention report §4.2: mean µ, σ (population), ")
                 .append("SE = σ/√N, RLE% = 100·SE/µ; throughput overhead = 1 − µ_mod/µ_base with the interval over ")
                 .append("µ ± SE; the median overhead is 1 − median_mod/median_base. Peak RSS: the kernel's high-water mark (VmHWM of /proc/<pid>/status), polled every 50 ms. ")
                 .append("CPU per operation (steady state): the process's user + system CPU time while its throughput was measured ")
                 .append("(all threads; read by the workload itself, `getProcessCpuTime` at the window's ends, per JMH iteration for the JMH ")
                 .append("workloads) divided by that window's operations. CPU outside the window: the process's whole CPU time ")
                 .append("(/proc/<pid>/stat) less the window's: the JVM's start, the warm-up, a profiler's start-up and the exit, a cost ")
-                .append("paid once per run (the seed demos measure from their start, so theirs is the JVM's start and exit). ")
+                .append("paid once per run (the J9 report's demos measure from their start, so theirs is the JVM's start and exit). ")
                 .append("[95% CI] of a median is distribution-free (order statistics), so with 5 runs it spans them all. CPU per ")
                 .append("operation separates configurations that throughput cannot on a machine with idle cores.\n\n");
         Map<String, List<Run>> byWorkload = new LinkedHashMap<>();

@@ -14,9 +14,10 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Generates docs/PERFORMANCE.md: the machine and JDK, then one section per measurement (overhead
- * of every profiler configuration, accuracy against ground truth, analysis speed), every number
- * from this run. {@code scripts/performance.sh} builds lockscope and runs this.
+ * Generates docs/PERFORMANCE.md whole: the command, date, machine and JDK, then one section per measurement
+ * (overhead of every profiler configuration, accuracy against ground truth, analysis speed), every number from
+ * this run; the sections' raw tables go to a data file beside it (docs/performance-data.tsv), not into the page.
+ * {@code scripts/performance.sh} builds lockscope and runs this.
  */
 public final class PerformanceReport {
     /** A section of the report: its name for {@code --only}, and how it is measured. */
@@ -58,7 +59,7 @@ public final class PerformanceReport {
               --baseline-cli JAR
                             analysis-speed section: also time this lockscope.jar (another build), interleaved
               --sizes LIST  analysis-speed section: recording sizes in MB (default 10,100,1024)
-              --out FILE    where to write (default docs/PERFORMANCE.md)
+              --out FILE    where to write (default docs/PERFORMANCE.md; its raw numbers beside it: docs/performance-data.tsv)
               --java PATH   the JVM that runs the workloads (default: the one running this)
               --soak-duration D  soak section (only with --only soak): how long, e.g. 2m, 1h (default 1h)
               --soak-jvm OPTIONS soak section: the JVM's heap options, space-separated
@@ -138,12 +139,72 @@ public final class PerformanceReport {
             md.append(SECTIONS.get(name).markdown(settings)).append('\n');
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, md.toString());
-        System.err.println("performance: wrote " + out);
+        Path data = dataFileBeside(out);
+        Split split = splitRawData(md.toString(), data.getFileName().toString());
+        Files.writeString(out, split.page());
+        Files.writeString(data, split.data());
+        System.err.println("performance: wrote " + out + " and " + data);
         if (smoke && settings.failures().get() > 0) {
             System.err.println("performance: " + settings.failures().get() + " run(s) produced no number (see above)");
             System.exit(1);
         }
+    }
+
+    /** The page without its raw tables, and those tables as tab-separated blocks. */
+    record Split(String page, String data) {
+    }
+
+    /** docs/PERFORMANCE.md -> docs/performance-data.tsv; target/performance-smoke.md -> target/performance-smoke-data.tsv. */
+    static Path dataFileBeside(Path page) {
+        String name = page.getFileName().toString();
+        String stem = name.endsWith(".md") ? name.substring(0, name.length() - 3) : name;
+        return page.resolveSibling(stem.toLowerCase(java.util.Locale.ROOT) + "-data.tsv");
+    }
+
+    /**
+     * Moves every table under a heading that starts with "Raw" (each harness's runs one by one) out of the page into
+     * the data file: one block per table, a "# SECTION / HEADING" line, the column names, then one line per row,
+     * tab-separated; the page keeps the heading and a line naming the block.
+     */
+    static Split splitRawData(String markdown, String dataFileName) {
+        StringBuilder page = new StringBuilder();
+        StringBuilder data = new StringBuilder("# The raw numbers of the page beside this file, one block per table:"
+                + " a '# SECTION / TABLE' line, the column names, one line per run; tab-separated.\n");
+        String section = "";
+        String raw = null;
+        boolean inTable = false;
+        for (String line : markdown.split("\n", -1)) {
+            if (line.startsWith("## ")) {
+                section = line.substring(3).trim();
+            }
+            if (line.startsWith("#")) {
+                String heading = line.replaceFirst("^#+\\s*", "");
+                raw = heading.startsWith("Raw") ? heading : null;
+                inTable = false;
+                page.append(line).append('\n');
+                continue;
+            }
+            if (raw != null && line.startsWith("|")) {
+                if (!inTable) {
+                    data.append('\n').append("# ").append(section).append(" / ").append(raw).append('\n');
+                    page.append("In [").append(dataFileName).append("](").append(dataFileName).append("), block `")
+                            .append(section).append(" / ").append(raw).append("`.\n");
+                    inTable = true;
+                }
+                if (!line.matches("\\|[-| :]*\\|\\s*")) { // not the separator row
+                    String inner = line.trim().replaceFirst("^\\|", "").replaceFirst("\\|$", "");
+                    List<String> cells = new ArrayList<>();
+                    for (String cell : inner.split("\\|", -1)) {
+                        cells.add(cell.trim());
+                    }
+                    data.append(String.join("\t", cells)).append('\n');
+                }
+                continue;
+            }
+            page.append(line).append('\n');
+        }
+        String text = page.toString();
+        return new Split(text.substring(0, text.length() - 1), data.toString());
     }
 
     private static int count(String text) {

@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {
                 "Reads a JFR recording made by lockscope (record, attach, or -javaagent) and prints the "
-                        + "park-contention metrics (README: Metrics) for every java.util.concurrent park blocker "
+                        + "park-contention metrics (docs/reading-the-report.md) for every java.util.concurrent park blocker "
                         + "and every contended monitor, the lock with the most total wait first.",
                 "For monitors, \"parked\" reads \"blocked on entry\". TotalExecutionTime is the recording's length."},
         footer = {"", "Examples:",

@@ -38,7 +38,7 @@ import java.util.concurrent.Callable;
                         + "threads complete; only holds the recording shows (those somebody waited for, and the rest "
                         + "estimated from the lock's median hold) are replayed. Each prediction comes with the spread "
                         + "of the same prediction on each quarter of the recording alone and a confidence "
-                        + "(README, \"What would help\").",
+                        + "(docs/what-if.md).",
                 "Examples:",
                 "  lockscope whatif app.jfr",
                 "  lockscope whatif app.jfr --lock 1 --factor 0.5",

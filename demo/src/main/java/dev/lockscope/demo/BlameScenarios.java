@@ -8,13 +8,13 @@ final class BlameScenarios {
     static final Map<String, String> PATTERNS = new TreeMap<>();
 
     static {
-        PATTERNS.put("blame-fig44-sync", "seed 001 Fig. 4.4 with synchronized (3 rounds)");
-        PATTERNS.put("blame-fig44-juc", "seed 001 Fig. 4.4 with ReentrantLock (3 rounds)");
-        PATTERNS.put("blame-article-sync", "seed 001 demo: wait in queryByArticleNo, held in queryByName (synchronized)");
+        PATTERNS.put("blame-fig44-sync", "Hofer Fig. 4.4 with synchronized (3 rounds)");
+        PATTERNS.put("blame-fig44-juc", "Hofer Fig. 4.4 with ReentrantLock (3 rounds)");
+        PATTERNS.put("blame-article-sync", "Hofer's demo: wait in queryByArticleNo, held in queryByName (synchronized)");
         PATTERNS.put("blame-article-juc", "the same with ReentrantLock");
         PATTERNS.put("blame-calibration-sync", "chains X (9 ms) and Y (1 ms) on one monitor: owner shares 90%/10%");
         PATTERNS.put("blame-calibration-juc", "the same with ReentrantLock");
-        PATTERNS.put("blame-barging-juc", "seed 001 Fig. 4.6: a thread barges into a non-fair ReentrantLock");
+        PATTERNS.put("blame-barging-juc", "Hofer Fig. 4.6: a thread barges into a non-fair ReentrantLock");
         PATTERNS.put("blame-rw-juc", "ReentrantReadWriteLock: writer→readers, writer→writer, readers→writer");
         PATTERNS.put("blame-semaphore-juc", "a one-permit Semaphore (no owner)");
         PATTERNS.put("blame-wait-sync", "Object.wait/notifyAll, then contention re-acquiring the monitor");

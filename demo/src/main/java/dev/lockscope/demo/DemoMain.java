@@ -13,11 +13,11 @@ import java.util.TreeMap;
 public final class DemoMain {
     /** Every pattern, by name, with a one-line description. */
     public static final Map<String, String> PATTERNS = new TreeMap<>(Map.of(
-            "large-cs-juc", "seed 000 §5.2: three ReentrantLocks with 4/16/64 ms critical sections, taken in turn"
+            "large-cs-juc", "J9 park-contention report §5.2: three ReentrantLocks with 4/16/64 ms critical sections, taken in turn"
                     + " [--s1-ms A] [--s2-ms B] [--s3-ms C]",
-            "large-cs-sync", "seed 000 §5.2: the same with synchronized",
-            "frequent-juc", "seed 000 §5.3: two ReentrantLocks with 32 ms sections, chosen 75%/25%",
-            "frequent-sync", "seed 000 §5.3: the same with synchronized ([--seed N] for both)",
+            "large-cs-sync", "J9 park-contention report §5.2: the same with synchronized",
+            "frequent-juc", "J9 park-contention report §5.3: two ReentrantLocks with 32 ms sections, chosen 75%/25%",
+            "frequent-sync", "J9 park-contention report §5.3: the same with synchronized ([--seed N] for both)",
             "lock-table", "a lock table's entry mutexes, created and dropped per use: one lock site of many objects",
             "scale-global-lock", "issue 8: p µs parallel, c µs under one global lock; knee near (p + c) / c threads"
                     + " [--parallel-us P] [--critical-us C]",

@@ -34,7 +34,7 @@ public final class LockSummaryEvent extends jdk.jfr.Event {
     public int blockerHash;
 
     @Label("Collection Threshold")
-    @Description("Parks before collection started (seed 000 collection threshold)")
+    @Description("Parks before collection started (the J9 park-contention report's collection threshold)")
     public long collectionThreshold;
 
     @Label("Collecting")

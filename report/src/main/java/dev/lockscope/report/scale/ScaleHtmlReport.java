@@ -137,7 +137,7 @@ public final class ScaleHtmlReport {
     }
 
     private static void layers(StringBuilder sb, LayerWalk walk) {
-        sb.append("<h2>Top-down, layer by layer</h2>\n<p>Seed 004's method: fix the first layer with a growing lock; "
+        sb.append("<h2>Top-down, layer by layer</h2>\n<p>Guerin et al.'s method: fix the first layer with a growing lock; "
                 + "it may hide bottlenecks in the layers below.</p>\n<ol>\n");
         Layer first = walk.firstBottleneck().map(LayerWalk.Step::layer).orElse(null);
         for (LayerWalk.Step s : walk.steps()) {

@@ -90,7 +90,7 @@
       ['peak parked', l => l.peakParked], ['thread-time', l => l.threadTimeNanos, 'ns'],
       ['real-time', l => l.realTimeNanos, 'ns'], ['avg park', l => l.avgParkNanos, 'ns'],
       // the second hold estimate: held from one hand-off to the next (none where no hand-off was seen), and how many
-      // holds it averages: on a lock handed on a few times a run one or two make it, an upper bound (README)
+      // holds it averages: on a lock handed on a few times a run one or two make it, an upper bound (docs/reading-the-report.md)
       ['avg hold', l => l.avgHoldNanos, 'ns'], ['hold/hand-off', l => l.avgHoldFromHandoffsNanos, 'ns'],
       ['hand-off holds', l => l.handoffHolds],
       ['%real-time', l => l.realTimeUtilPct, 'pct'],
