@@ -4,12 +4,10 @@ import dev.lockscope.core.OutputFiles;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -96,15 +94,7 @@ final class EmbeddedJars {
             byte[] sha256 = sha256(bytes);
             Path target = dir.resolve(name.replace(".jar", "-" + HexFormat.of().formatHex(sha256, 0, 8) + ".jar"));
             if (!holds(target, sha256)) {
-                Path part = OutputFiles.createNew(dir, name + ".", ".part", JAR_MODE);
-                try {
-                    try (OutputStream out = Files.newOutputStream(part, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-                        out.write(bytes);
-                    }
-                    OutputFiles.moveOnto(part, target);
-                } finally {
-                    Files.deleteIfExists(part);
-                }
+                OutputFiles.write(target, bytes, JAR_MODE);
             }
             return target;
         } catch (IOException e) {
