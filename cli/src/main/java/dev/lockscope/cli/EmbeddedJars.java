@@ -58,11 +58,9 @@ final class EmbeddedJars {
                 // checked below, like one just made
             }
             PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            UserPrincipal me = currentUser();
             Set<PosixFilePermission> mode = a.permissions();
-            if (!a.isDirectory() || !a.owner().equals(me) || mode.contains(PosixFilePermission.GROUP_WRITE)
-                    || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
-                throw new UserError(dir + " is not a private directory of " + me.getName() + " ("
+            if (!a.isDirectory() || !onlyOurs(a)) {
+                throw new UserError(dir + " is not a private directory of " + currentUser().getName() + " ("
                         + (a.isSymbolicLink() ? "a symlink" : a.isDirectory() ? "a directory" : "a file") + " owned by "
                         + a.owner().getName() + ", mode " + PosixFilePermissions.toString(mode)
                         + "): another user may have planted it to run code as you; remove it and run lockscope again");
@@ -74,6 +72,13 @@ final class EmbeddedJars {
         } catch (IOException | UnsupportedOperationException e) {
             throw new UserError("cannot make the directory " + dir + " for lockscope's jars: " + e.getMessage());
         }
+    }
+
+    /** Whether only this user (and root) can change it: ours, and neither group nor others may write. */
+    private static boolean onlyOurs(PosixFileAttributes a) throws IOException {
+        Set<PosixFilePermission> mode = a.permissions();
+        return a.owner().equals(currentUser()) && !mode.contains(PosixFilePermission.GROUP_WRITE)
+                && !mode.contains(PosixFilePermission.OTHERS_WRITE);
     }
 
     /** The user this process runs as: the owner of /proc/self on Linux, else the one user.name names. */
@@ -110,9 +115,7 @@ final class EmbeddedJars {
         } catch (java.nio.file.NoSuchFileException absent) {
             return false;
         }
-        Set<PosixFilePermission> mode = a.permissions();
-        if (!a.isRegularFile() || !a.owner().equals(currentUser()) || mode.contains(PosixFilePermission.GROUP_WRITE)
-                || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
+        if (!a.isRegularFile() || !onlyOurs(a)) {
             return false;
         }
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
