@@ -1,6 +1,7 @@
 package dev.lockscope.agent;
 
 import dev.lockscope.core.OptionValues;
+import dev.lockscope.core.OutputFiles;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +11,8 @@ import java.time.Duration;
  *
  * <pre>
  *   file=PATH              recording file (default lockscope-PID.jfr in the working directory)
+ *   fileMode=MODE          the mode of the recording and of dump snapshots (default 0600, owner only; 0640 or
+ *                          0644 share them for reading); never writable by others
  *   newFile                FILE must be new: when it exists (another JVM of the same `lockscope record` wrote
  *                          or writes it), record into FILE-PID.jfr instead
  *   maxSize=SIZE           the recording keeps at most this much, dropping its oldest chunks (default 512m; 0: no cap)
@@ -59,6 +62,7 @@ import java.time.Duration;
 final class AgentOptions {
     Path file;
     boolean newFile;
+    int fileMode = OutputFiles.OWNER_ONLY;
     long maxSizeBytes = 512L << 20;
     Duration maxAge = Duration.ofDays(1);
     Duration threshold = Duration.ZERO;
@@ -93,7 +97,7 @@ final class AgentOptions {
     Duration since;
     Path dumpTo;
 
-    static final String KNOWN = "file, newFile, maxSize, maxAge, threshold, sampleBelow, collectionThreshold, printThreshold, freeOnPrint, "
+    static final String KNOWN = "file, fileMode, newFile, maxSize, maxAge, threshold, sampleBelow, collectionThreshold, printThreshold, freeOnPrint, "
             + "cpuSamples, cpuTime, jdkPark, acquireEvents, carriers, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
@@ -116,6 +120,7 @@ final class AgentOptions {
             String name = "agent option " + key; // for the messages of core's value parsers
             switch (key) {
                 case "file" -> o.file = Path.of(require(key, value));
+                case "fileMode" -> o.fileMode = OutputFiles.fileMode(name, require(key, value));
                 case "newFile" -> o.newFile = flag(key, value);
                 case "maxSize" -> o.maxSizeBytes = OptionValues.maxSize(name, require(key, value));
                 case "maxAge" -> o.maxAge = Duration.ofNanos(OptionValues.maxAge(name, require(key, value)));

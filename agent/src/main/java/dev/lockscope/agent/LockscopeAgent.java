@@ -10,11 +10,13 @@ import dev.lockscope.core.OptionValues;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
@@ -110,7 +112,9 @@ public final class LockscopeAgent {
             return;
         }
         try {
-            Files.writeString(to, text.endsWith("\n") ? text : text + "\n", StandardCharsets.UTF_8);
+            // into the file the CLI created (private to it, or handed to this JVM's user): never a new file, never through a link
+            Files.writeString(to, text.endsWith("\n") ? text : text + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | RuntimeException e) {
             log("could not answer lockscope in " + to + ": " + e.getMessage());
         }
@@ -273,13 +277,15 @@ public final class LockscopeAgent {
             return;
         }
         removeLeftovers(Path.of(System.getProperty("java.io.tmpdir")));
+        // new (O_EXCL), a random name, 0600: no one else can put code into it (core's OutputFiles is in the jar written here)
         Path tmp = Files.createTempFile(BOOT_JAR_PREFIX, ".jar");
         try {
-            try (InputStream in = LockscopeAgent.class.getResourceAsStream("/META-INF/lockscope/lockscope-boot.jar")) {
+            try (InputStream in = LockscopeAgent.class.getResourceAsStream("/META-INF/lockscope/lockscope-boot.jar");
+                 OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
                 if (in == null) {
                     throw new IOException("lockscope-boot.jar missing from the agent jar");
                 }
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                in.transferTo(out);
             }
             try (JarFile jar = new JarFile(tmp.toFile())) {
                 inst.appendToBootstrapClassLoaderSearch(jar);

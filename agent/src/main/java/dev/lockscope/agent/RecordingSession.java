@@ -13,6 +13,7 @@ import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.OptionValues;
+import dev.lockscope.core.OutputFiles;
 import dev.lockscope.core.ParkTally;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
@@ -76,7 +77,7 @@ final class RecordingSession {
         this.options = options;
         Path wanted = (options.file != null ? options.file : Path.of("lockscope-" + ProcessHandle.current().pid() + ".jfr"))
                 .toAbsolutePath();
-        this.file = options.newFile ? claimNew(wanted) : wanted;
+        this.file = options.newFile ? claimNew(wanted, options.fileMode) : wanted;
     }
 
     /**
@@ -85,14 +86,14 @@ final class RecordingSession {
      * string: the first to create the file keeps it, and each further JVM, started alongside or later,
      * writes its own file instead of overwriting the other's.
      */
-    static Path claimNew(Path file) throws IOException {
+    static Path claimNew(Path file, int mode) throws IOException {
         Path parent = file.getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         try {
-            Files.createFile(file); // atomic: exactly one JVM succeeds
-            return file;
+            // atomic: exactly one JVM succeeds; O_EXCL, so a symlink there counts as taken and is not followed
+            return OutputFiles.createFile(file, mode);
         } catch (FileAlreadyExistsException taken) {
             String name = file.getFileName().toString();
             String stem = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) : name;
@@ -182,6 +183,12 @@ final class RecordingSession {
         Path parent = file.getParent();
         if (parent != null) {
             Files.createDirectories(parent);
+        }
+        if (!options.newFile) {
+            // JFR opens its destination through symlinks and truncates it (WriteablePath): give it a file of
+            // our own, empty, with the file mode, in place of whatever is there (a symlink is replaced, its
+            // target untouched). claimNew made it already under newFile.
+            OutputFiles.write(file, new byte[0], options.fileMode);
         }
         recording.setToDisk(true);
         // Bounded by construction: JFR deletes the oldest chunks of this recording from its repository
@@ -274,14 +281,20 @@ final class RecordingSession {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.deleteIfExists(to);
-        String begin = java.time.Instant.now().minus(since).toString();
-        var server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-        Object answer = server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrDump",
-                new Object[]{new String[]{"name=" + recording.getId(), "filename=" + to.toAbsolutePath(), "begin=" + begin}},
-                new String[]{String[].class.getName()});
-        if (!Files.isRegularFile(to) || Files.size(to) == 0) {
-            throw new IOException("JFR wrote no data to " + to + (answer == null ? "" : ": " + answer.toString().strip()));
+        // JFR.dump follows a symlink at its file name: it writes a new file of ours, renamed over `to` when complete
+        Path part = OutputFiles.partFor(to, options.fileMode);
+        try {
+            String begin = java.time.Instant.now().minus(since).toString();
+            var server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            Object answer = server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrDump",
+                    new Object[]{new String[]{"name=" + recording.getId(), "filename=" + part, "begin=" + begin}},
+                    new String[]{String[].class.getName()});
+            if (Files.size(part) == 0) {
+                throw new IOException("JFR wrote no data to " + to + (answer == null ? "" : ": " + answer.toString().strip()));
+            }
+            OutputFiles.moveOnto(part, to);
+        } finally {
+            Files.deleteIfExists(part);
         }
     }
 
@@ -361,7 +374,7 @@ final class RecordingSession {
                 // the summaries the dump ended with; read before the destination is cleared, since JFR's hook
                 // may stop the recording right after (it then writes summaries to no file of ours)
                 LockSummaries.Snapshot[] dumped = new LockSummaries.Snapshot[1];
-                if (!writeOnce(recording, file, () -> dumped[0] = LockSummaries.lastWritten())) {
+                if (!writeOnce(recording, file, options.fileMode, () -> dumped[0] = LockSummaries.lastWritten())) {
                     throw new IOException("JFR stopped it"); // after our dump: the hook writes the whole recording
                 }
                 parksAtStop = dumped[0];
@@ -406,8 +419,9 @@ final class RecordingSession {
      * the destination appended every chunk a second time (DeepModeTest on CI: 40 monitor waits for 20, once
      * the agent's exit no longer waited for its monitor stream's flush first).
      */
-    static boolean writeOnce(Recording recording, Path file, Runnable afterDump) throws IOException {
-        Path part = file.resolveSibling(file.getFileName() + ".part");
+    static boolean writeOnce(Recording recording, Path file, int mode, Runnable afterDump) throws IOException {
+        // new, with a random name and the file mode: JFR's dump follows a symlink at its path and truncates its target
+        Path part = OutputFiles.partFor(file, mode);
         try {
             recording.dump(part);
             afterDump.run();
@@ -416,8 +430,7 @@ final class RecordingSession {
             } catch (IOException | IllegalStateException stoppedByJfr) {
                 return false;
             }
-            Files.move(part, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            OutputFiles.moveOnto(part, file);
             return true;
         } finally {
             deleteQuietly(part);

@@ -1,5 +1,6 @@
 package dev.lockscope.agent;
 
+import dev.lockscope.core.OutputFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,9 +16,9 @@ class RecordingSessionTest {
     @Test
     void theFirstJvmKeepsTheNameAndEveryFurtherOneGetsItsOwn() throws Exception {
         Path wanted = dir.resolve("sub").resolve("run.jfr");
-        assertThat(RecordingSession.claimNew(wanted)).isEqualTo(wanted);
+        assertThat(RecordingSession.claimNew(wanted, OutputFiles.OWNER_ONLY)).isEqualTo(wanted);
         assertThat(wanted).exists();
-        Path second = RecordingSession.claimNew(wanted);
+        Path second = RecordingSession.claimNew(wanted, OutputFiles.OWNER_ONLY);
         assertThat(second).isEqualTo(dir.resolve("sub").resolve("run-" + ProcessHandle.current().pid() + ".jfr"));
         assertThat(Files.size(wanted)).isZero();
     }

@@ -1,5 +1,6 @@
 package dev.lockscope.agent;
 
+import dev.lockscope.core.OutputFiles;
 import jdk.jfr.Event;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
@@ -45,11 +46,11 @@ class WriteOnceTest {
     void ourDumpIsTheFileWhenNothingStopsTheRecording() throws Exception {
         Path file = dir.resolve("ours.jfr");
         try (Recording r = runningWithDestination(file)) {
-            assertThat(RecordingSession.writeOnce(r, file, () -> { })).isTrue();
+            assertThat(RecordingSession.writeOnce(r, file, OutputFiles.OWNER_ONLY, () -> { })).isTrue();
             assertThat(r.getDestination()).isNull();
         }
         assertThat(markers(file)).isEqualTo(10);
-        assertThat(Files.exists(dir.resolve("ours.jfr.part"))).isFalse();
+        assertThat(Files.list(dir)).as("no part file left").containsExactly(file);
     }
 
     /** What JFR's shutdown hook does at exit: stop every recording and write its destination, by appending. */
@@ -57,10 +58,32 @@ class WriteOnceTest {
     void aStopRightAfterOurDumpLeavesEachChunkOnce() throws Exception {
         Path file = dir.resolve("raced.jfr");
         try (Recording r = runningWithDestination(file)) {
-            assertThat(RecordingSession.writeOnce(r, file, r::stop)).isFalse();
+            assertThat(RecordingSession.writeOnce(r, file, OutputFiles.OWNER_ONLY, r::stop)).isFalse();
             assertThat(r.getState()).isIn(RecordingState.STOPPED, RecordingState.CLOSED);
         }
         assertThat(markers(file)).as("each marker once: the stop wrote the whole recording, our dump was dropped").isEqualTo(10);
-        assertThat(Files.exists(dir.resolve("raced.jfr.part"))).isFalse();
+        assertThat(Files.list(dir)).as("no part file left").containsExactly(file);
+    }
+
+    /**
+     * JFR's dump opens its path through a symlink and truncates the target (WriteablePath): a link planted at
+     * the old, predictable FILE.part, or at FILE itself, must leave the linked file as it was.
+     */
+    @Test
+    void theFileGetsTheFileModeAndNoPlantedLinkIsFollowed() throws Exception {
+        Path victim = Files.writeString(dir.resolve("victim.txt"), "keep me");
+        Path file = dir.resolve("linked.jfr");
+        Files.createSymbolicLink(file, victim);
+        Files.createSymbolicLink(dir.resolve("linked.jfr.part"), victim);
+        try (Recording r = new Recording()) {
+            r.enable(Marker.class);
+            r.start();
+            new Marker().commit();
+            assertThat(RecordingSession.writeOnce(r, file, 0640, () -> { })).isTrue();
+        }
+        assertThat(Files.readAllBytes(victim)).as("the linked file").isEqualTo("keep me".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(Files.isSymbolicLink(file)).as("the link itself was replaced").isFalse();
+        assertThat(markers(file)).isEqualTo(1);
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r-----");
     }
 }

@@ -3,6 +3,7 @@ package dev.lockscope.cli;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.core.OutputFiles;
 import dev.lockscope.report.TextReport;
 import dev.lockscope.report.blame.BlameTextReport;
 import dev.lockscope.report.html.HtmlReport;
@@ -26,7 +27,8 @@ final class AfterRun {
     private AfterRun() {
     }
 
-    static void summarize(Path recording, ContentionOptions options, Path html) {
+    /** @param fileMode the HTML report's (the recording's, {@code --file-mode}) */
+    static void summarize(Path recording, ContentionOptions options, Path html, int fileMode) {
         try {
             if (!Files.isRegularFile(recording) || Files.size(recording) == 0) {
                 return; // announce() said why
@@ -41,7 +43,7 @@ final class AfterRun {
             System.err.print(TextReport.findings(report, SHOWN) + TextReport.idle(report, SHOWN) + System.lineSeparator()
                     + BlameTextReport.render(report.blame(), SHOWN));
             if (html != null) {
-                Files.write(html, HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
+                OutputFiles.write(html, HtmlReport.render(report).getBytes(StandardCharsets.UTF_8), fileMode);
                 System.err.println(TextReport.htmlPointer(html));
             }
         } catch (RecordingException | IOException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.core.OptionValues;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -84,6 +85,9 @@ final class AgentOptionsMixin {
             description = "Classes left out of --deep (same patterns). Repeatable.")
     List<String> deepExclude = new ArrayList<>();
 
+    @Mixin
+    FileModeMixin fileMode;
+
     /** The recording path, absolute (a target JVM resolves relative paths against its own directory). */
     Path recordingFile() {
         Path p = output != null ? output
@@ -116,6 +120,9 @@ final class AgentOptionsMixin {
         checked(() -> OptionValues.maxAge("--max-age", maxAge));
         List<String> parts = new ArrayList<>();
         parts.add("file=" + recording);
+        if (fileMode.agentOption() != null) {
+            parts.add(fileMode.agentOption());
+        }
         parts.add("threshold=" + threshold);
         parts.add("sampleBelow=" + sampleBelow);
         parts.add("collectionThreshold=" + collectionThreshold());

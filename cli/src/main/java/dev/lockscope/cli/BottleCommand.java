@@ -107,7 +107,7 @@ final class BottleCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
         } else {
             try {
-                Files.writeString(output, out, StandardCharsets.UTF_8);
+                dev.lockscope.core.OutputFiles.write(output, out.getBytes(StandardCharsets.UTF_8), dev.lockscope.core.OutputFiles.OWNER_ONLY);
             } catch (IOException e) {
                 throw new UserError("cannot write " + output + ": " + e.getMessage());
             }

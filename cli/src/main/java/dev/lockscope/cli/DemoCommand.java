@@ -55,7 +55,7 @@ final class DemoCommand implements Callable<Integer> {
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
         AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold(), agent.printThreshold()),
-                AfterRun.htmlBeside(recording));
+                AfterRun.htmlBeside(recording), agent.fileMode.mode());
         return rc;
     }
 }

@@ -3,6 +3,7 @@ package dev.lockscope.cli;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.core.OptionValues;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -29,6 +30,9 @@ final class DumpCommand implements Callable<Integer> {
     @Option(names = "--no-html", description = "With --since: no HTML report beside the snapshot.")
     boolean noHtml;
 
+    @Mixin
+    FileModeMixin fileMode;
+
     @Override
     public Integer call() {
         TargetJvm target = TargetJvm.find(pid);
@@ -47,9 +51,10 @@ final class DumpCommand implements Callable<Integer> {
         if (snapshot.toString().contains(",")) {
             throw new UserError("the snapshot path may not contain a comma: " + snapshot);
         }
-        System.out.print(target.command(EmbeddedJars.agent(), "dump,since=" + since + ",out=" + snapshot));
+        String mode = fileMode.agentOption();
+        System.out.print(target.command(EmbeddedJars.agent(), "dump,since=" + since + ",out=" + snapshot + (mode == null ? "" : "," + mode)));
         System.err.println("lockscope: the last " + since + " of pid " + pid + "'s recording: " + snapshot);
-        AfterRun.summarize(snapshot, new ContentionOptions(0, 0), noHtml ? null : AfterRun.htmlBeside(snapshot));
+        AfterRun.summarize(snapshot, new ContentionOptions(0, 0), noHtml ? null : AfterRun.htmlBeside(snapshot), fileMode.mode());
         return 0;
     }
 }

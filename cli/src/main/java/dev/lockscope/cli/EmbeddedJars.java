@@ -1,50 +1,133 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.core.OutputFiles;
+
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.zip.CRC32;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Set;
 
 /**
- * The agent and demo jars travel inside lockscope.jar; a target JVM needs them as files. They are
- * written once per content to a cache directory, so repeated runs reuse the same path (which matters
- * for attach: a JVM keeps the first agent jar it loaded).
+ * The agent and demo jars travel inside lockscope.jar; a JVM needs them as files. They are written once
+ * per content to lockscope's directory in the temp directory, so repeated runs reuse the same path
+ * (which matters for attach: a JVM keeps the first agent jar it loaded). The name is predictable, so
+ * anyone could create that directory or a jar in it first: the directory must be this user's and
+ * writable by no one else, and a jar is used only when its SHA-256 is that of the embedded one.
  */
 final class EmbeddedJars {
+    /**
+     * The directory's mode: others may pass through it but not list or write it, since the JVM that
+     * {@code attach} loads the agent into may run as another user (root attaching) and must read the jar.
+     */
+    private static final int DIRECTORY_MODE = 0711;
+    /** The jars' mode: readable by that JVM, writable by us only. */
+    private static final int JAR_MODE = 0644;
+
     private EmbeddedJars() {
     }
 
     static Path agent() {
         String override = System.getenv("LOCKSCOPE_AGENT_JAR");
-        return override != null ? Path.of(override) : extract("lockscope-agent.jar");
+        return override != null ? Path.of(override) : extract("lockscope-agent.jar", directory());
     }
 
     static Path demo() {
-        return extract("lockscope-demo.jar");
+        return extract("lockscope-demo.jar", directory());
     }
 
-    private static Path extract(String name) {
+    /**
+     * {@code <java.io.tmpdir>/lockscope-<user>}, created with mode 0711, or refused with one line when it
+     * is there but another user's, group- or world-writable, or not a directory (a symlink).
+     */
+    static Path directory() {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lockscope-" + System.getProperty("user.name")).toAbsolutePath();
+        try {
+            try {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OutputFiles.permissions(0700)));
+            } catch (FileAlreadyExistsException there) {
+                // checked below, like one just made
+            }
+            PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            Set<PosixFilePermission> mode = a.permissions();
+            if (!a.isDirectory() || !onlyOurs(a)) {
+                throw new UserError(dir + " is not a private directory of " + currentUser().getName() + " ("
+                        + (a.isSymbolicLink() ? "a symlink" : a.isDirectory() ? "a directory" : "a file") + " owned by "
+                        + a.owner().getName() + ", mode " + PosixFilePermissions.toString(mode)
+                        + "): another user may have planted it to run code as you; remove it and run lockscope again");
+            }
+            if (!mode.equals(OutputFiles.permissions(DIRECTORY_MODE))) {
+                Files.setPosixFilePermissions(dir, OutputFiles.permissions(DIRECTORY_MODE));
+            }
+            return dir;
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new UserError("cannot make the directory " + dir + " for lockscope's jars: " + e.getMessage());
+        }
+    }
+
+    /** Whether only this user (and root) can change it: ours, and neither group nor others may write. */
+    private static boolean onlyOurs(PosixFileAttributes a) throws IOException {
+        Set<PosixFilePermission> mode = a.permissions();
+        return a.owner().equals(currentUser()) && !mode.contains(PosixFilePermission.GROUP_WRITE)
+                && !mode.contains(PosixFilePermission.OTHERS_WRITE);
+    }
+
+    /** The user this process runs as: the owner of /proc/self on Linux, else the one user.name names. */
+    static UserPrincipal currentUser() throws IOException {
+        Path self = Path.of("/proc/self");
+        return Files.exists(self) ? Files.getOwner(self)
+                : self.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(System.getProperty("user.name"));
+    }
+
+    /** The embedded jar {@code name} as a file in {@code dir}: the one there if its content is right, else written anew. */
+    static Path extract(String name, Path dir) {
         String resource = "/META-INF/lockscope/" + name;
         try (InputStream in = EmbeddedJars.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new UserError(name + " is missing from lockscope.jar; rebuild with ./lockscope (or mvn package)");
             }
             byte[] bytes = in.readAllBytes();
-            CRC32 crc = new CRC32();
-            crc.update(bytes);
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lockscope-" + System.getProperty("user.name"));
-            Files.createDirectories(dir);
-            Path target = dir.resolve(name.replace(".jar", "-" + Long.toHexString(crc.getValue()) + ".jar"));
-            if (!Files.exists(target) || Files.size(target) != bytes.length) {
-                Path tmp = Files.createTempFile(dir, name, ".tmp");
-                Files.write(tmp, bytes);
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            byte[] sha256 = sha256(bytes);
+            Path target = dir.resolve(name.replace(".jar", "-" + HexFormat.of().formatHex(sha256, 0, 8) + ".jar"));
+            if (!holds(target, sha256)) {
+                OutputFiles.write(target, bytes, JAR_MODE);
             }
             return target;
         } catch (IOException e) {
-            throw new UserError("cannot write " + name + " to the temp directory: " + e.getMessage());
+            throw new UserError("cannot write " + name + " to " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** Whether {@code file} is a regular file of ours, writable by no one else, whose content has this SHA-256. */
+    private static boolean holds(Path file, byte[] sha256) throws IOException {
+        PosixFileAttributes a;
+        try {
+            a = Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.NoSuchFileException absent) {
+            return false;
+        }
+        if (!a.isRegularFile() || !onlyOurs(a)) {
+            return false;
+        }
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            return MessageDigest.isEqual(sha256(in.readAllBytes()), sha256);
+        }
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.core.OutputFiles;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Where a command's result goes: standard output as bytes (it may be binary, e.g. pprof), or a file. */
@@ -21,7 +21,7 @@ final class Output {
             return;
         }
         try {
-            Files.write(file, bytes);
+            OutputFiles.write(file, bytes, OutputFiles.OWNER_ONLY);
         } catch (IOException e) {
             throw new UserError("cannot write " + file + ": " + e);
         }

@@ -48,7 +48,7 @@ final class RecordCommand implements Callable<Integer> {
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
         AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold(), agent.printThreshold()),
-                noHtml ? null : html != null ? html : AfterRun.htmlBeside(recording));
+                noHtml ? null : html != null ? html : AfterRun.htmlBeside(recording), agent.fileMode.mode());
         return rc;
     }
 }

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -230,9 +229,7 @@ final class ScaleCommand implements Callable<Integer> {
 
     private static void writeFile(Path file, String content) {
         try {
-            Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            dev.lockscope.core.OutputFiles.write(file, content.getBytes(StandardCharsets.UTF_8), dev.lockscope.core.OutputFiles.OWNER_ONLY);
         } catch (IOException e) {
             throw new UserError("cannot write " + file + ": " + e.getMessage());
         }

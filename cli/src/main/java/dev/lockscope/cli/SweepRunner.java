@@ -102,6 +102,12 @@ final class SweepRunner {
             pinned.addAll(pb.command());
             pb.command(pinned);
         }
+        try {
+            // the redirect opens the log through a symlink: a file of our own (0600) is there first
+            dev.lockscope.core.OutputFiles.write(log, new byte[0], dev.lockscope.core.OutputFiles.OWNER_ONLY);
+        } catch (IOException e) {
+            return PointRun.failed(threads, cpus, repeat, null, "cannot write " + log + ": " + e.getMessage());
+        }
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
         String failure = execute(pb, log);
         Path written = Files.isRegularFile(recording) ? recording : null;

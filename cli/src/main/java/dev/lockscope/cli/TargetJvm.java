@@ -5,6 +5,8 @@ import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
+import dev.lockscope.core.OutputFiles;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +70,7 @@ final class TargetJvm {
     String command(Path agentJar, String args) {
         Path reply;
         try {
-            reply = Files.createTempFile("lockscope-dump", ".txt");
+            reply = replyFile();
         } catch (IOException e) {
             throw new UserError("cannot create a file for pid " + pid + "'s answer: " + e.getMessage());
         }
@@ -92,6 +94,24 @@ final class TargetJvm {
                 // a temp file; the agent removes old ones at its next start
             }
         }
+    }
+
+    /**
+     * A new file (0600) in lockscope's directory for the agent's answer. A target run by another user (root
+     * attaching) gets the file as its own to write; the directory stays ours, so it cannot put a link there.
+     */
+    private Path replyFile() throws IOException {
+        Path reply = OutputFiles.createNew(EmbeddedJars.directory(), "lockscope-dump", ".txt", OutputFiles.OWNER_ONLY);
+        Path proc = Path.of("/proc", Long.toString(pid));
+        try {
+            var targetUser = Files.getOwner(proc);
+            if (!targetUser.equals(EmbeddedJars.currentUser())) {
+                Files.setOwner(reply, targetUser);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // no /proc (macOS) or not root: the attach itself needs the same user then
+        }
+        return reply;
     }
 
     /** The agent's current table (with {@code stop}: after stopping and writing the recording). */
