@@ -22,8 +22,8 @@ import javax.management.ObjectName;
  * <p>The server is lockscope's own, on one daemon thread with one selector, because each of its
  * connections takes one of the application's file descriptors: a client that connects and sends
  * nothing, or half a request, must not hold one for long, nor keep the others waiting (the JDK's
- * {@code com.sun.net.httpserver} read each request's headers on its executor thread with no time
- * limit, and kept every idle connection open). So at most {@value #MAX_CONNECTIONS} connections are
+ * {@code com.sun.net.httpserver} reads each request's headers on its executor thread with no time
+ * limit, and keeps every idle connection open). So at most {@value #MAX_CONNECTIONS} connections are
  * open at once; each must send its request ({@value #MAX_REQUEST_BYTES} bytes at most) and take its
  * answer within {@value #EXCHANGE_MILLIS} ms of its accept, and is closed then at the latest. A
  * connection beyond the cap closes the one that has waited longest for its request, or itself when
@@ -104,7 +104,8 @@ final class MetricsEndpoint implements AutoCloseable {
     /** One connection: its request read so far, then its answer, then the wait for the client's close. */
     private static final class Exchange {
         final long acceptedNanos;
-        final ByteBuffer request = ByteBuffer.allocate(MAX_REQUEST_BYTES);
+        /** Allocated at the first bytes: an idle connection costs a descriptor and no buffer. */
+        ByteBuffer request;
         /** Null while the request is read. */
         ByteBuffer response;
         /** The answer is written and our side shut: read until the client closes (closing on unread bytes resets the answer). */
@@ -224,6 +225,9 @@ final class MetricsEndpoint implements AutoCloseable {
             return;
         }
         if (e.response == null) {
+            if (e.request == null) {
+                e.request = ByteBuffer.allocate(MAX_REQUEST_BYTES);
+            }
             int from = Math.max(0, e.request.position() - 3);
             if (client.read(e.request) < 0) {
                 close(key); // the client gave up before its request was complete
