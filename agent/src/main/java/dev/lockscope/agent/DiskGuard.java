@@ -15,7 +15,7 @@ import java.util.Locale;
  * <p>The reserve kept free is what JFR may write at once (a chunk rotation, such as the copy of the
  * recording at stop, flushes JFR's in-memory buffers: its {@code memorysize}, 10 MB by default, and
  * each thread's buffer) plus 64 MB, or a quarter of a filesystem smaller than 256 MB, for what JFR
- * writes while the copy runs. Before the recording starts, {@link #requireRoom} refuses a
+ * writes while the copy runs. Before the recording starts, {@link #beforeStart} refuses a
  * repository or destination without that much room (on a 2 MB filesystem JFR ended the VM within
  * 2.5 s of the start of a park storm). While it runs, one daemon thread, off the application's path,
  * polls every {@value #PERIOD_MILLIS} ms (every {@value #RELAXED_PERIOD_MILLIS} ms while more than
