@@ -12,13 +12,16 @@ import java.util.Locale;
  * JFR shuts the whole JVM down ("An irrecoverable error in Jfr. Shutting down VM...", exit code 1,
  * measured on JDK 17 and 25): nothing can catch that, so lockscope must stop first.
  *
- * <p>One daemon thread, off the application's path, polls every {@value #PERIOD_MILLIS} ms (every
- * {@value #RELAXED_PERIOD_MILLIS} ms while more than {@value #RELAXED_HEADROOM_MB} MB beyond what it
- * needs are free) the free space of the filesystem of JFR's repository and of the recording's file,
- * and stops the recording
- * when the copy of the repository to the file would not fit with a reserve left. The reserve is
- * 64 MB, or a quarter of a filesystem smaller than 256 MB: while the copy runs, JFR keeps writing,
- * and the chunk rotation of the copy flushes its in-memory buffers (10 MB by default) to disk. It also notices when JFR dropped the
+ * <p>The reserve kept free is what JFR may write at once (a chunk rotation, such as the copy of the
+ * recording at stop, flushes JFR's in-memory buffers: its {@code memorysize}, 10 MB by default, and
+ * each thread's buffer) plus 64 MB, or a quarter of a filesystem smaller than 256 MB, for what JFR
+ * writes while the copy runs. Before the recording starts, {@link #beforeStart} refuses a
+ * repository or destination without that much room (on a 2 MB filesystem JFR ended the VM within
+ * 2.5 s of the start of a park storm). While it runs, one daemon thread, off the application's path,
+ * polls every {@value #PERIOD_MILLIS} ms (every {@value #RELAXED_PERIOD_MILLIS} ms while more than
+ * {@value #RELAXED_HEADROOM_MB} MB beyond what it needs are free) the free space of the filesystem
+ * of JFR's repository and of the recording's file, and stops the recording when the copy of the
+ * repository to the file would not fit with the reserve left. It also notices when JFR dropped the
  * oldest chunks of the recording for {@code maxSize}/{@code maxAge} (the recording's size went down).
  * A disk filled by something else faster than the reserve in one period can still reach JFR first.
  */
@@ -27,6 +30,9 @@ final class DiskGuard implements Runnable {
     static final long RELAXED_PERIOD_MILLIS = 1000;
     static final long RELAXED_HEADROOM_MB = 2048;
     private static final long MAX_RESERVE = 64L << 20;
+    /** JFR's defaults (JDK 17 and 25) for its {@code FlightRecorderOptions} memorysize and threadbuffersize. */
+    private static final long JFR_MEMORY = 10L << 20;
+    private static final long JFR_THREAD_BUFFER = 8L << 10;
 
     private final RecordingSession session;
     private final Path file;
@@ -51,17 +57,42 @@ final class DiskGuard implements Runnable {
         thread.setDaemon(true);
     }
 
-    static DiskGuard start(RecordingSession session, Path file) {
+    /**
+     * The guard of a recording into {@code file}, before the recording starts: refused when the
+     * repository or the destination has less room than the reserve already, since JFR would end the
+     * VM at its first flush there. Also loads every class the check needs now, not on the guard's
+     * thread while the application loads its own (a class-loader monitor the table would show).
+     */
+    static DiskGuard beforeStart(RecordingSession session, Path file) throws NoRoom {
         DiskGuard guard = new DiskGuard(session, file);
+        String full;
         try {
-            // once here, so that every class the check needs is loaded now and not by the guard's thread
-            // while the application loads its own (a class-loader monitor the table would show)
-            guard.tooFull();
+            full = guard.tooFull();
         } catch (IOException | RuntimeException e) {
-            // the thread will find out again
+            return guard; // cannot tell the free space: the thread will find out again
         }
-        guard.thread.start();
+        if (full != null) {
+            throw new NoRoom(full);
+        }
         return guard;
+    }
+
+    /** Starts polling, once the recording has started. */
+    DiskGuard start() {
+        thread.start();
+        return this;
+    }
+
+    /** Too little room to start recording; its text is the one line to print. */
+    static final class NoRoom extends IOException {
+        NoRoom(String why) {
+            super(why);
+        }
+
+        @Override
+        public String toString() {
+            return getMessage();
+        }
     }
 
     Thread thread() {
@@ -89,7 +120,6 @@ final class DiskGuard implements Runnable {
         long lastSize = 0;
         while (!stopping) {
             try {
-                Thread.sleep(headroom > RELAXED_HEADROOM_MB << 20 ? RELAXED_PERIOD_MILLIS : PERIOD_MILLIS);
                 long size = session.recordingSize();
                 trimmed |= size < lastSize;
                 lastSize = size;
@@ -98,22 +128,25 @@ final class DiskGuard implements Runnable {
                     session.stop(full);
                     return;
                 }
-            } catch (InterruptedException e) {
-                return;
             } catch (IOException | RuntimeException e) {
                 // cannot tell the free space (a removed directory, an unusual filesystem): keep recording
+            }
+            try {
+                Thread.sleep(headroom > RELAXED_HEADROOM_MB << 20 ? RELAXED_PERIOD_MILLIS : PERIOD_MILLIS);
+            } catch (InterruptedException e) {
+                return;
             }
         }
     }
 
     /** Why the recording must stop now, or null. */
     private String tooFull() throws IOException {
-        String repositoryProperty = System.getProperty("jdk.jfr.repository");
-        Path repository = repositoryProperty == null ? null : Path.of(repositoryProperty);
-        long repositoryBytes = repository == null ? 0 : directorySize(repository);
+        String repositoryProperty = System.getProperty("jdk.jfr.repository"); // set once JFR has made its repository
+        long repositoryBytes = repositoryProperty == null ? 0 : directorySize(Path.of(repositoryProperty));
+        Path repository = repositoryProperty != null ? Path.of(repositoryProperty) : existing(plannedRepository());
         Path dir = file.toAbsolutePath().getParent();
         if (fileStore == null) {
-            fileStore = Files.getFileStore(dir);
+            fileStore = Files.getFileStore(existing(dir));
         }
         long free = fileStore.getUsableSpace();
         // what stop() copies is at most the whole repository (our chunks and any other recording's)
@@ -123,23 +156,93 @@ final class DiskGuard implements Runnable {
             return String.format(Locale.ROOT, "the disk is nearly full: %s free in %s, and writing the recording needs up to %s "
                     + "plus %s kept free", mb(free), dir, mb(repositoryBytes), mb(reserve));
         }
-        if (repository != null) {
-            if (!repository.equals(repositoryOfStore)) { // JFR moves its repository when told to (jcmd JFR.configure)
-                repositoryStore = Files.getFileStore(repository);
-                repositoryOfStore = repository;
-            }
-            long repositoryFree = repositoryStore.getUsableSpace();
-            headroom = Math.min(headroom, repositoryFree - reserve(repositoryStore));
-            if (!repositoryStore.equals(fileStore) && repositoryFree < reserve(repositoryStore)) {
-                return String.format(Locale.ROOT, "the disk is nearly full: %s free where JFR keeps its chunks (%s)",
-                        mb(repositoryFree), repository);
-            }
+        if (!repository.equals(repositoryOfStore)) { // JFR moves its repository when told to (jcmd JFR.configure)
+            repositoryStore = Files.getFileStore(repository);
+            repositoryOfStore = repository;
+        }
+        long repositoryFree = repositoryStore.getUsableSpace();
+        long repositoryReserve = reserve(repositoryStore);
+        headroom = Math.min(headroom, repositoryFree - repositoryReserve);
+        if (!repositoryStore.equals(fileStore) && repositoryFree < repositoryReserve) {
+            return String.format(Locale.ROOT, "the disk is nearly full: %s free where JFR keeps its chunks (%s), "
+                    + "which needs %s kept free (JFR ends the JVM when a write there fails)", mb(repositoryFree), repository,
+                    mb(repositoryReserve));
         }
         return null;
     }
 
+    /** What JFR may write at once, plus room for what it writes meanwhile (see the class comment). */
     private static long reserve(FileStore store) throws IOException {
-        return Math.min(MAX_RESERVE, store.getTotalSpace() / 4);
+        return jfrBuffers() + Math.min(MAX_RESERVE, store.getTotalSpace() / 4);
+    }
+
+    /** JFR's in-memory buffers, which a chunk rotation writes to the repository: its memory size and one buffer per thread. */
+    private static long jfrBuffers() {
+        long threads;
+        try {
+            threads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        } catch (Throwable noManagement) {
+            threads = Thread.activeCount();
+        }
+        return JFR_OPTIONS.memory() + threads * JFR_OPTIONS.threadBuffer();
+    }
+
+    /** Where JFR makes its repository when it starts: {@code FlightRecorderOptions:repository=}, else the temp directory. */
+    private static Path plannedRepository() {
+        return Path.of(JFR_OPTIONS.repository() != null ? JFR_OPTIONS.repository() : System.getProperty("java.io.tmpdir"));
+    }
+
+    /** {@code path}, or its nearest ancestor that exists (JFR and the agent create the missing ones). */
+    private static Path existing(Path path) {
+        Path p = path.toAbsolutePath();
+        while (p.getParent() != null && !Files.exists(p)) {
+            p = p.getParent();
+        }
+        return p;
+    }
+
+    private static final JfrOptions JFR_OPTIONS = JfrOptions.read();
+
+    /** The JVM's {@code -XX:FlightRecorderOptions} (fixed at VM creation), JFR's defaults where not given. */
+    private record JfrOptions(String repository, long memory, long threadBuffer) {
+        static JfrOptions read() {
+            String value = "";
+            try {
+                value = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                        .getVMOption("FlightRecorderOptions").getValue();
+            } catch (Throwable noManagement) {
+                // no jdk.management in a jlinked runtime: JFR's defaults
+            }
+            String repository = null;
+            long memory = JFR_MEMORY;
+            long threadBuffer = JFR_THREAD_BUFFER;
+            for (String option : value.split(",")) {
+                int eq = option.indexOf('=');
+                if (eq < 0) {
+                    continue;
+                }
+                String v = option.substring(eq + 1).strip();
+                switch (option.substring(0, eq).strip()) {
+                    case "repository" -> repository = v;
+                    case "memorysize" -> memory = bytes(v, memory);
+                    case "threadbuffersize" -> threadBuffer = bytes(v, threadBuffer);
+                    default -> {
+                    }
+                }
+            }
+            return new JfrOptions(repository, memory, threadBuffer);
+        }
+
+        /** JFR's memory sizes: bytes, or with k, m or g. */
+        static long bytes(String v, long otherwise) {
+            try {
+                char unit = Character.toLowerCase(v.charAt(v.length() - 1));
+                int shift = unit == 'k' ? 10 : unit == 'm' ? 20 : unit == 'g' ? 30 : 0;
+                return Long.parseLong(shift == 0 ? v : v.substring(0, v.length() - 1)) << shift;
+            } catch (RuntimeException e) {
+                return otherwise;
+            }
+        }
     }
 
     private static long directorySize(Path dir) throws IOException {

@@ -202,11 +202,12 @@ final class RecordingSession {
         // The destination is for JFR's own shutdown hook: if it stops the recording before our hook
         // writes it (see stop), it writes the file itself.
         recording.setDestination(file);
+        DiskGuard guard = DiskGuard.beforeStart(this, file); // before JFR's first write, which on a full disk ends the VM
         recording.start();
         // with lockscope.Park enabled now: whether park events can take their times from the tally's clock reads
         ParkHooks.calibrateJfrClock();
         FlightRecorder.addListener(sharedRecordingNotice);
-        diskGuard = DiskGuard.start(this, file);
+        diskGuard = guard.start();
         boolean live = options.metricsPort != null || options.jmx;
         if (live) {
             liveMonitors = MonitorContention.live(options.threshold, options.maxBlockers);

@@ -69,6 +69,28 @@ class FaultInjectionTest {
         assertReadable(jfr);
     }
 
+    /**
+     * JFR's repository on a 2 MB tmpfs: under a park storm JFR ended the VM within 2.5 s ("An
+     * irrecoverable error in Jfr", exit 1) before the disk guard's first check. The agent now refuses to
+     * start a recording there, in one line, and the application runs as without lockscope.
+     */
+    @Test
+    void aTinyRepositoryFilesystemLeavesTheApplicationAlone() throws Exception {
+        Path tiny = Files.createDirectories(dir.resolve("tiny"));
+        Assumptions.assumeTrue(mountTmpfs(tiny, "2m"), "needs root to mount a 2 MB tmpfs");
+        mounted = tiny;
+        List<String> app = List.of("-cp", System.getProperty("java.class.path"), ParkStorm.class.getName(), "12");
+        Proc bare = Proc.run(dir, 120, java(List.of(), app));
+        Proc profiled = Proc.run(dir, 120, java(List.of("-XX:FlightRecorderOptions:repository=" + tiny.resolve("repo"),
+                "-javaagent:" + Proc.AGENT_JAR + "=file=" + dir.resolve("tiny.jfr") + ",report=off,sampleBelow=0"), app));
+
+        assertThat(bare.exitCode()).isEqualTo(7);
+        assertThat(profiled.exitCode()).as(profiled.err()).isEqualTo(bare.exitCode());
+        assertThat(profiled.out()).isEqualTo(bare.out());
+        assertThat(profiled.err()).doesNotContain("irrecoverable")
+                .containsPattern("lockscope: could not start: the disk is nearly full: [0-9.]+ MB free where JFR keeps its chunks");
+    }
+
     /** {@code record} of a non-java command passes the agent in JAVA_TOOL_OPTIONS, quoted. */
     @Test
     void spacesInTheRecordingPathTheWorkingDirectoryAndTheTempDirectory() throws Exception {
