@@ -136,6 +136,10 @@ public final class RecordingReader {
                     summary.chunksDamaged(), summary.chunksDamaged() + summary.chunksRead(), summary.bytesLost(),
                     summary.fileBytes(), 100.0 * summary.bytesLost() / summary.fileBytes(), summary.firstProblem()));
         }
+        if (summary.chunksRepeated() > 0) {
+            warnings.add("recording holds " + summary.chunksRepeated() + " chunk(s) a second time (its file was written "
+                    + "twice): each chunk read once");
+        }
         if (summary.unfinished() > 0) {
             warnings.add("recording was not finished by its JVM (killed?): read up to its last flush");
         }
