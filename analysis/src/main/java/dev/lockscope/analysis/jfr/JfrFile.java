@@ -109,6 +109,7 @@ public final class JfrFile {
                     pos = next;
                     continue;
                 }
+                ReadingProgress.chunk(path, pos, size, length);
                 ByteBuffer bytes = ch.map(FileChannel.MapMode.READ_ONLY, pos, size);
                 JfrChunk chunk;
                 try {
@@ -131,6 +132,8 @@ public final class JfrFile {
                 pos += size;
             }
             return new Summary(length, read, damaged, lost, unfinished, firstProblem, repeated);
+        } finally {
+            ReadingProgress.done(path);
         }
     }
 

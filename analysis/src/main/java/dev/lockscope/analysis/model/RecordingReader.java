@@ -4,6 +4,7 @@ import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.jfr.JfrChunk;
 import dev.lockscope.analysis.jfr.JfrFile;
 import dev.lockscope.analysis.jfr.JfrType;
+import dev.lockscope.analysis.jfr.ReadingProgress;
 import dev.lockscope.core.EventNames;
 import dev.lockscope.core.HoldHistogram;
 import dev.lockscope.core.Frames;
@@ -300,10 +301,17 @@ public final class RecordingReader {
             // second reads them again in that order, so a chunk's events are never all held as
             // objects (they made the heap hold a chunk's worth of records, which every GC copied).
             chunk.eventTimes(this::indexEvent);
+            int handed = 0;
             for (int i : endOrder(ends, indexed)) {
                 chunk.eventAt(positions[i], this);
+                if ((++handed & PROGRESS_EVENTS - 1) == 0) {
+                    ReadingProgress.throughChunk((double) handed / indexed);
+                }
             }
         }
+
+        /** Events between two reports of the reading's progress (a power of two). */
+        private static final int PROGRESS_EVENTS = 1 << 12;
 
         /** End time and position of the events of interest, in file order; {@code indexed} of them. */
         private long[] ends = new long[1 << 10];
