@@ -584,6 +584,7 @@ final class RecordingSession {
                 sites.add(site);
             }
         }
+        sites = LockTable.withoutProfilersOwn(sites, notes);
         return full ? LockTable.render(title, sites, options.printThreshold, notes)
                 : LockTable.renderShort(title, sites, options.printThreshold, notes, SHORT_TABLE_SITES,
                 "lockscope report " + file + " has them all; report=full prints them at exit");

@@ -28,6 +28,32 @@ public final class Frames {
     }
 
     /**
+     * The profiler's own code: lockscope's agent, JFR, and the JDK HTTP server that serves lockscope's
+     * metrics (an application's own {@code com.sun.net.httpserver} dispatcher is counted with it).
+     */
+    private static final String[] PROFILER_PACKAGES = {"dev.lockscope.agent.", "jdk.jfr.", "sun.net.httpserver."};
+
+    /**
+     * Whether a lock waited for at {@code frames} (innermost first) is the profiler's own rather than
+     * the application's: the innermost frame past the JDK's library code is in the profiler's code,
+     * as where JFR's periodic thread, the metrics server's dispatcher or lockscope's threads wait.
+     * A frame of the application before it makes it the application's (its call into the JDK).
+     */
+    public static boolean isProfilersOwn(java.util.List<String> frames) {
+        for (String frame : frames) {
+            for (String p : PROFILER_PACKAGES) {
+                if (frame.startsWith(p)) {
+                    return true;
+                }
+            }
+            if (!isRuntime(frame)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The innermost frame outside the JDK and lockscope (where the application asked for the lock), or
      * the innermost frame when all are runtime frames; null for an empty chain.
      */
