@@ -338,6 +338,7 @@ final class RecordingSession {
             ParkHooks.deactivate();
             VirtualThreadHooks.deactivate(); // commits the virtual-thread waits that have ended
             dev.lockscope.agent.boot.CarrierMounts.deactivate(); // and the mount intervals
+            dev.lockscope.agent.boot.EventCommitter.stop(); // their committing thread: none left after attach --stop
             if (metricsEndpoint != null) {
                 metricsEndpoint.close();
             }
