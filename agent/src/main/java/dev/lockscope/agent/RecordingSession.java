@@ -175,6 +175,8 @@ final class RecordingSession {
         // the off-CPU time beside lock, park, wait and sleep; I/O at 1 ms or more, so that an
         // application reading many small files does not fill the recording
         recording.enable(EventNames.ACTIVE_SETTING);
+        // each chunk names its recordings' destinations: the chunk a kill -9 leaves is found from the empty file
+        recording.enable(EventNames.ACTIVE_RECORDING);
         Duration ioThreshold = options.threshold.compareTo(MIN_IO_THRESHOLD) < 0 ? MIN_IO_THRESHOLD : options.threshold;
         for (String io : EventNames.BLOCKING_IO) {
             recording.enable(io).withThreshold(ioThreshold).withStackTrace();

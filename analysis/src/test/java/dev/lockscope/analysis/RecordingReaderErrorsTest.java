@@ -52,7 +52,7 @@ class RecordingReaderErrorsTest {
 
     @Test
     void emptyFileIsNotJfr() throws Exception {
-        assertOneLine(Files.write(dir.resolve("empty.jfr"), new byte[0]), "not a JFR recording");
+        assertOneLine(Files.write(dir.resolve("empty.jfr"), new byte[0]), "recording is empty");
     }
 
     @Test

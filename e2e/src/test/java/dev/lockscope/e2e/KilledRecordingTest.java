@@ -45,6 +45,41 @@ class KilledRecordingTest {
         assertThat(report.out()).contains("ReentrantLock$NonfairSync");
     }
 
+    /**
+     * Under {@code lockscope record} the agent claims the destination at start, so a kill leaves it
+     * empty: {@code report} of it names the repository chunk (found in the temp directory by the
+     * destination JFR wrote into it), and that chunk reads.
+     */
+    @Test
+    void theEmptyDestinationNamesTheChunkToRead() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path run = dir.resolve("run.jfr");
+        List<String> cmd = new ArrayList<>(Proc.demoCommand("file=" + run + ",newFile=true,report=off",
+                "large-cs-juc", "--threads", "4", "--seconds", "60"));
+        cmd.add(1, "-Djava.io.tmpdir=" + tmp);
+        Proc demo = Proc.start(dir, cmd);
+        Path chunk = null;
+        for (int i = 0; i < 300 && (chunk == null || sizeOf(chunk) < 100_000); i++) {
+            Thread.sleep(100);
+            chunk = chunkIn(tmp);
+        }
+        demo.process.destroyForcibly().waitFor();
+        assertThat(chunk).as("a repository chunk").isNotNull();
+        assertThat(Files.size(run)).as("the destination a kill leaves").isZero();
+
+        List<String> report = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tmp, "-jar", Proc.LOCKSCOPE_JAR.toString(), "report", run.toString());
+        Proc empty = Proc.run(dir, 60, report);
+        assertThat(empty.exitCode()).isEqualTo(2);
+        String line = empty.err().strip();
+        assertThat(line).doesNotContain("\n").startsWith("lockscope: recording is empty")
+                .contains("pid " + demo.process.pid(), "ended before writing it", chunk.getParent().toString());
+        Path named = chunk.getParent().resolve(line.replaceAll(".*lockscope report (\\S+\\.jfr).*", "$1"));
+        Proc salvaged = Proc.lockscope(dir, 60, "report", named.toString());
+        assertThat(salvaged.exitCode()).as(salvaged.err()).isZero();
+        assertThat(salvaged.out()).contains("ReentrantLock$NonfairSync");
+    }
+
     /** The file's size; 0 when the running JVM has just removed it. */
     private static long sizeOf(Path file) throws Exception {
         try {

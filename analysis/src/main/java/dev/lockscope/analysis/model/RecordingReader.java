@@ -87,6 +87,10 @@ public final class RecordingReader {
             throw new RecordingException("not a file: " + path, null);
         }
         try {
+            if (Files.size(path) == 0) {
+                throw new RecordingException(KilledRecording.emptyRecording(path,
+                        Path.of(System.getProperty("java.io.tmpdir"))), null);
+            }
             if (!JfrFile.startsWithMagic(path)) {
                 throw new RecordingException("not a JFR recording (no Flight Recorder header): " + path, null);
             }
