@@ -38,14 +38,7 @@ public final class EventCommitter {
             thread = null;
             TASKS.clear();
         }
-        if (t != null && t != Thread.currentThread()) {
-            t.interrupt();
-            try {
-                t.join(1_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        OwnThreads.end(t);
     }
 
     private static void run() {
