@@ -37,12 +37,12 @@ public final class LockscopeCli {
         }
     }
 
-    /** The line for a heap too small: how large it was, and how to give lockscope's JVM more. */
+    /** The line for a heap too small: how large it was, and how to give lockscope's JVM more (4 times, at least 1 GB). */
     static String outOfMemory(long maxHeapBytes) {
         long mb = maxHeapBytes / (1024 * 1024);
-        long more = Math.max(1024, Long.highestOneBit(Math.max(1, mb)) * 4);
-        return "lockscope: out of memory: the recording needs more than lockscope's heap of " + mb + " MB; give it more, "
-                + "e.g. LOCKSCOPE_JAVA_OPTS=-Xmx" + (more >= 1024 ? more / 1024 + "g" : more + "m") + " ./lockscope ...";
+        long gb = Math.max(1, Long.highestOneBit(Math.max(1, mb)) * 4 / 1024);
+        return "lockscope: out of memory: lockscope's heap of " + mb + " MB is too small for this; give it more, "
+                + "e.g. LOCKSCOPE_JAVA_OPTS=-Xmx" + gb + "g ./lockscope ...";
     }
 
     private static int run(CommandLine cli, String... args) {
