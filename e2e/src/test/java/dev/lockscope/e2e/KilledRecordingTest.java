@@ -24,20 +24,8 @@ class KilledRecordingTest {
     @Test
     void theRepositoryChunkOfAKilledJvmIsSalvaged() throws Exception {
         Path repo = dir.resolve("repo");
-        List<String> cmd = new ArrayList<>(Proc.demoCommand("file=" + dir.resolve("never.jfr") + ",report=off",
-                "large-cs-juc", "--threads", "4", "--seconds", "60"));
-        cmd.add(1, "-XX:FlightRecorderOptions:repository=" + repo);
-        Proc demo = Proc.start(dir, cmd);
-        Path chunk = null;
-        // JFR flushes the chunk about once a second; wait for a few flushes, then kill
-        for (int i = 0; i < 300 && (chunk == null || sizeOf(chunk) < 100_000); i++) {
-            Thread.sleep(100);
-            chunk = Files.isDirectory(repo) ? chunkIn(repo) : null;
-        }
-        Thread.sleep(3000);
-        demo.process.destroyForcibly().waitFor();
-        assertThat(chunk).as("a repository chunk").isNotNull();
-        chunk = chunkIn(repo);
+        killWhileRecording("file=" + dir.resolve("never.jfr") + ",report=off", "-XX:FlightRecorderOptions:repository=" + repo, repo);
+        Path chunk = chunkIn(repo);
 
         Proc report = Proc.lockscope(dir, 60, "report", chunk.toString());
         assertThat(report.exitCode()).as(report.err()).isZero();
@@ -54,18 +42,8 @@ class KilledRecordingTest {
     void theEmptyDestinationNamesTheChunkToRead() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Path run = dir.resolve("run.jfr");
-        List<String> cmd = new ArrayList<>(Proc.demoCommand("file=" + run + ",newFile=true,report=off",
-                "large-cs-juc", "--threads", "4", "--seconds", "60"));
-        cmd.add(1, "-Djava.io.tmpdir=" + tmp);
-        Proc demo = Proc.start(dir, cmd);
-        Path chunk = null;
-        for (int i = 0; i < 300 && (chunk == null || sizeOf(chunk) < 100_000); i++) {
-            Thread.sleep(100);
-            chunk = chunkIn(tmp);
-        }
-        Thread.sleep(3000); // a few flushes of the contended phase, not only of the start
-        demo.process.destroyForcibly().waitFor();
-        assertThat(chunk).as("a repository chunk").isNotNull();
+        Proc demo = killWhileRecording("file=" + run + ",newFile=true,report=off", "-Djava.io.tmpdir=" + tmp, tmp);
+        Path chunk = chunkIn(tmp);
         assertThat(Files.size(run)).as("the destination a kill leaves").isZero();
 
         List<String> report = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -91,6 +69,26 @@ class KilledRecordingTest {
         Proc salvaged = Proc.lockscope(dir, 60, "report", named.toString());
         assertThat(salvaged.exitCode()).as(salvaged.err()).isZero();
         assertThat(salvaged.out()).contains("ReentrantLock$NonfairSync");
+    }
+
+    /**
+     * Runs a contended demo under the agent with {@code agentArgs} and the JVM option {@code jvmOption},
+     * and kills it (-9) once JFR has flushed its chunk in {@code repositories} a few times.
+     */
+    private Proc killWhileRecording(String agentArgs, String jvmOption, Path repositories) throws Exception {
+        List<String> cmd = new ArrayList<>(Proc.demoCommand(agentArgs, "large-cs-juc", "--threads", "4", "--seconds", "60"));
+        cmd.add(1, jvmOption);
+        Proc demo = Proc.start(dir, cmd);
+        Path chunk = null;
+        // JFR flushes the chunk about once a second; wait for a few flushes of the contended phase, then kill
+        for (int i = 0; i < 300 && (chunk == null || sizeOf(chunk) < 100_000); i++) {
+            Thread.sleep(100);
+            chunk = Files.isDirectory(repositories) ? chunkIn(repositories) : null;
+        }
+        Thread.sleep(3000);
+        demo.process.destroyForcibly().waitFor();
+        assertThat(chunk).as("a repository chunk").isNotNull();
+        return demo;
     }
 
     /** The file's size; 0 when the running JVM has just removed it. */
