@@ -176,6 +176,8 @@ final class RecordingSession {
         // the off-CPU time beside lock, park, wait and sleep; I/O at 1 ms or more, so that an
         // application reading many small files does not fill the recording
         recording.enable(EventNames.ACTIVE_SETTING);
+        // each chunk names its recordings' destinations: the chunk a kill -9 leaves is found from the empty file
+        recording.enable(EventNames.ACTIVE_RECORDING);
         Duration ioThreshold = options.threshold.compareTo(MIN_IO_THRESHOLD) < 0 ? MIN_IO_THRESHOLD : options.threshold;
         for (String io : EventNames.BLOCKING_IO) {
             recording.enable(io).withThreshold(ioThreshold).withStackTrace();
@@ -352,6 +354,7 @@ final class RecordingSession {
             ParkHooks.deactivate();
             VirtualThreadHooks.deactivate(); // commits the virtual-thread waits that have ended
             dev.lockscope.agent.boot.CarrierMounts.deactivate(); // and the mount intervals
+            dev.lockscope.agent.boot.EventCommitter.stop(); // their committing thread: none left after attach --stop
             if (metricsEndpoint != null) {
                 metricsEndpoint.close();
             }
@@ -598,6 +601,7 @@ final class RecordingSession {
                 sites.add(site);
             }
         }
+        sites = LockTable.withoutProfilersOwn(sites, notes);
         return full ? LockTable.render(title, sites, options.printThreshold, notes)
                 : LockTable.renderShort(title, sites, options.printThreshold, notes, SHORT_TABLE_SITES,
                 "lockscope report " + file + " has them all; report=full prints them at exit");

@@ -110,6 +110,7 @@ final class VirtualThreadTransformer extends GuardedTransformer {
         try {
             dev.lockscope.agent.boot.VirtualThreadHooks.deactivate();
             dev.lockscope.agent.boot.CarrierMounts.deactivate();
+            dev.lockscope.agent.boot.EventCommitter.stop();
         } catch (Throwable ignored) {
             // the hooks may not even be loaded
         }

@@ -52,7 +52,7 @@ class RecordingReaderErrorsTest {
 
     @Test
     void emptyFileIsNotJfr() throws Exception {
-        assertOneLine(Files.write(dir.resolve("empty.jfr"), new byte[0]), "not a JFR recording");
+        assertOneLine(Files.write(dir.resolve("empty.jfr"), new byte[0]), "recording is empty");
     }
 
     @Test
@@ -75,13 +75,34 @@ class RecordingReaderErrorsTest {
                         .doesNotContain("Exception"));
     }
 
+    /** The chunk of {@code valid} as another chunk: its header's start nanos moved by {@code shift}. */
+    private static byte[] anotherChunk(long shift) {
+        byte[] other = valid.clone();
+        ByteBuffer.wrap(other).putLong(32, ByteBuffer.wrap(other).getLong(32) + shift);
+        return other;
+    }
+
     @Test
     void concatenatedChunksAreOneValidRecording() throws Exception {
+        byte[] second = anotherChunk(1);
+        byte[] both = Arrays.copyOf(valid, valid.length * 2);
+        System.arraycopy(second, 0, both, valid.length, valid.length);
+        Path file = Files.write(dir.resolve("both.jfr"), both);
+        assertThat(LockRecording.collect(file).parks()).hasSize(2 * LockRecording.collect(
+                Files.write(dir.resolve("once.jfr"), valid)).parks().size());
+        assertThat(RecordingReader.read(file).warnings()).isEmpty();
+    }
+
+    /** A file that holds one chunk twice (a destination appended to again) is read as that chunk once, with a warning. */
+    @Test
+    void theSameChunkTwiceIsReadOnce() throws Exception {
         byte[] twice = Arrays.copyOf(valid, valid.length * 2);
         System.arraycopy(valid, 0, twice, valid.length, valid.length);
         Path file = Files.write(dir.resolve("twice.jfr"), twice);
-        assertThat(LockRecording.collect(file).parks()).hasSize(2 * LockRecording.collect(
+        assertThat(LockRecording.collect(file).parks()).hasSize(LockRecording.collect(
                 Files.write(dir.resolve("once.jfr"), valid)).parks().size());
+        assertThat(RecordingReader.read(file).warnings()).singleElement().asString()
+                .contains("1 chunk(s) a second time", "each chunk read once");
     }
 
     @Test
@@ -95,13 +116,13 @@ class RecordingReaderErrorsTest {
     /** A damaged chunk is skipped and counted; the complete chunks around it are read. */
     @Test
     void chunkWithDamagedMetadataIsSkippedAndTheOthersSalvaged() throws Exception {
-        byte[] bad = valid.clone();
+        byte[] bad = anotherChunk(2);
         int metadata = (int) ByteBuffer.wrap(bad).getLong(24);
         bad[metadata + 1] = (byte) 0xFF; // the metadata event's type id: no longer 0
         byte[] three = new byte[valid.length * 3];
         System.arraycopy(valid, 0, three, 0, valid.length);
         System.arraycopy(bad, 0, three, valid.length, valid.length);
-        System.arraycopy(valid, 0, three, 2 * valid.length, valid.length);
+        System.arraycopy(anotherChunk(1), 0, three, 2 * valid.length, valid.length);
         Path file = Files.write(dir.resolve("three.jfr"), three);
         int onePass = LockRecording.collect(Files.write(dir.resolve("one.jfr"), valid)).parks().size();
         assertThat(LockRecording.collect(file).parks()).hasSize(2 * onePass);

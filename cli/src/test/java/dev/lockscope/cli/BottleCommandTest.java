@@ -75,6 +75,24 @@ class BottleCommandTest {
         assertThat(j.out()).contains("\"slices\"").contains("\"osTid\" : 7");
     }
 
+    /** A cut .sched and one with a flipped digit: one line and exit 2, not another graph. */
+    @Test
+    void aDamagedSchedIsOneLineAndExit2() throws Exception {
+        recordingWithSched();
+        Path sched = dir.resolve("run.sched");
+        byte[] good = Files.readAllBytes(sched);
+        String text = new String(good, StandardCharsets.UTF_8);
+        byte[] flipped = good.clone();
+        flipped[text.indexOf("\t4000000\t7\t") + 1] = '5';
+        for (byte[] damaged : List.of(java.util.Arrays.copyOf(good, good.length - 20), flipped)) {
+            Files.write(sched, damaged);
+            Run r = run("bottle", sched.toString());
+            assertThat(r.code()).isEqualTo(2);
+            assertThat(r.out()).isEmpty();
+            assertThat(r.err().strip()).startsWith("lockscope: cannot read " + sched).containsAnyOf("damaged", "is cut").doesNotContain("\n");
+        }
+    }
+
     @Test
     void errorsAreOneLine() {
         for (String[] args : new String[][] {

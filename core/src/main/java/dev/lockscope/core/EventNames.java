@@ -49,6 +49,8 @@ public final class EventNames {
     public static final String INITIAL_SYSTEM_PROPERTY = "jdk.InitialSystemProperty";
     /** The settings in force (the execution samples' period, for wall-clock weights). */
     public static final String ACTIVE_SETTING = "jdk.ActiveSetting";
+    /** Written by JFR at every chunk start, one per running recording, with its destination. */
+    public static final String ACTIVE_RECORDING = "jdk.ActiveRecording";
     /** Blocking I/O, the off-CPU time of a wall-clock profile beside lock, park, wait and sleep. */
     public static final String SOCKET_READ = "jdk.SocketRead";
     public static final String SOCKET_WRITE = "jdk.SocketWrite";

@@ -28,6 +28,33 @@ public final class Frames {
     }
 
     /**
+     * The profiler's own code: lockscope's agent (its metrics server included) and JFR. The JDK's
+     * {@code com.sun.net.httpserver} is not in it: lockscope serves its metrics itself, so a dispatcher of
+     * that server is the application's.
+     */
+    private static final String[] PROFILER_PACKAGES = {"dev.lockscope.agent.", "jdk.jfr."};
+
+    /**
+     * Whether a lock waited for at {@code frames} (innermost first) is the profiler's own rather than
+     * the application's: the innermost frame past the JDK's library code is in the profiler's code,
+     * as where JFR's periodic thread or lockscope's threads (the metrics server's among them) wait.
+     * A frame of the application before it makes it the application's (its call into the JDK).
+     */
+    public static boolean isProfilersOwn(java.util.List<String> frames) {
+        for (String frame : frames) {
+            for (String p : PROFILER_PACKAGES) {
+                if (frame.startsWith(p)) {
+                    return true;
+                }
+            }
+            if (!isRuntime(frame)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The innermost frame outside the JDK and lockscope (where the application asked for the lock), or
      * the innermost frame when all are runtime frames; null for an empty chain.
      */

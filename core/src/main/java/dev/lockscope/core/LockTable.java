@@ -33,6 +33,28 @@ public final class LockTable {
             .thenComparing(LockMetrics::identityHash);
 
     /**
+     * {@code rows} without the profiler's own locks ({@link Frames#isProfilersOwn}: JFR's, lockscope's
+     * and its metrics server's), which are not the application's contention; a note added to
+     * {@code notes} counts their waits. The agent's exit table and {@code lockscope report} both.
+     */
+    public static List<LockMetrics> withoutProfilersOwn(List<LockMetrics> rows, List<String> notes) {
+        List<LockMetrics> application = new ArrayList<>(rows.size());
+        long waits = 0;
+        for (LockMetrics row : rows) {
+            if (Frames.isProfilersOwn(row.firstFrames())) {
+                waits += row.timesParked();
+            } else {
+                application.add(row);
+            }
+        }
+        if (application.size() < rows.size()) {
+            notes.add(waits + (waits == 1 ? " wait" : " waits") + " on the profiler's own locks (JFR's, lockscope's, "
+                    + "its metrics server's) left out");
+        }
+        return application;
+    }
+
+    /**
      * @param title          first line, e.g. "lockscope: lock contention at JVM exit"
      * @param locks          locks to print (filtered by the caller's print threshold)
      * @param printThreshold §3.3.2: locks with fewer parks were left out; echoed in the header

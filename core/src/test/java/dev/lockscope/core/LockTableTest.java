@@ -96,4 +96,33 @@ class LockTableTest {
     void emptyTableSaysSoAndEchoesThePrintThreshold() {
         assertThat(LockTable.render("t", List.of(), 5, List.of())).contains("no contended locks with at least 5 parks");
     }
+
+    /**
+     * JFR's periodic task and lockscope's own thread are the profiler's contention: no row, one note
+     * counting their waits; the application's lock through the same JDK classes keeps its row, and so does
+     * a dispatcher of the JDK's HTTP server (lockscope serves its metrics itself).
+     */
+    @Test
+    void theProfilersOwnLocksAreANoteNotRows() {
+        LockMetrics jfr = lock(LockKind.MONITOR, "java.lang.Object", "at jdk.jfr.internal.PlatformRecorder.periodicTask:499", 5,
+                List.of("jdk.jfr.internal.PlatformRecorder.periodicTask:499", "jdk.jfr.internal.PlatformRecorder.lambda$startDiskMonitor$1:433",
+                        "java.lang.Thread.run:840"));
+        LockMetrics http = lock(LockKind.MONITOR, "sun.net.httpserver.ServerImpl", "at sun.net.httpserver.ServerImpl$Dispatcher.run:400", 5,
+                List.of("sun.net.httpserver.ServerImpl$Dispatcher.run:400", "java.lang.Thread.run:840"));
+        LockMetrics registry = lock(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync", "at java.lang.ref.ReferenceQueue.poll:1", 5,
+                List.of("java.util.concurrent.locks.LockSupport.park", "java.lang.ref.ReferenceQueue.poll:1",
+                        "dev.lockscope.agent.boot.BlockerRegistry.run:90", "java.lang.Thread.run:840"));
+        LockMetrics app = lock(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync", "at com.example.Cache.get:12", 5,
+                List.of("java.util.concurrent.locks.LockSupport.park", "java.util.concurrent.locks.ReentrantLock.lock:322",
+                        "com.example.Cache.get:12", "jdk.jfr.internal.SomethingOuter.call:1"));
+        List<String> notes = new java.util.ArrayList<>();
+        assertThat(LockTable.withoutProfilersOwn(List.of(jfr, app, http, registry), notes)).containsExactly(app, http);
+        assertThat(notes).containsExactly("4 waits on the profiler's own locks (JFR's, lockscope's, its metrics server's) left out");
+
+        List<String> none = new java.util.ArrayList<>();
+        assertThat(LockTable.withoutProfilersOwn(List.of(app), none)).containsExactly(app);
+        assertThat(none).isEmpty();
+        String table = LockTable.render("t", LockTable.withoutProfilersOwn(List.of(jfr, app), notes), 0, notes);
+        assertThat(table).doesNotContain("PlatformRecorder").contains("com.example.Cache.get:12", "on the profiler's own locks");
+    }
 }

@@ -51,6 +51,8 @@ class AttachAndDumpTest {
         assertThat(stop.out()).contains("lock contention when profiling stopped").contains("ReentrantLock$NonfairSync");
         assertThat(Files.size(jfr)).isPositive();
         assertThat(target.process.isAlive()).as("the application keeps running").isTrue();
+        // the stop has joined lockscope's threads (on JDK 24+ also the virtual-thread hooks' committer)
+        assertThat(lockscopeThreads(pid)).as("lockscope threads left after --stop").isEmpty();
 
         Proc stopAgain = Proc.lockscope(dir, 60, "attach", Long.toString(pid), "--stop");
         assertThat(stopAgain.exitCode()).as("nothing left to stop").isEqualTo(2);
@@ -111,5 +113,18 @@ class AttachAndDumpTest {
         assertThat(dump.exitCode()).isEqualTo(2);
         assertThat(dump.err().strip()).isEqualTo("lockscope: pid " + target.process.pid()
                 + " is not being profiled (start with lockscope attach " + target.process.pid() + ")");
+    }
+
+    /** The names of the target's threads that are lockscope's (Linux shows 15 characters of a thread's name). */
+    private static java.util.List<String> lockscopeThreads(long pid) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            return tasks.map(t -> {
+                try {
+                    return Files.readString(t.resolve("comm")).strip();
+                } catch (java.io.IOException gone) {
+                    return "";
+                }
+            }).filter(name -> name.startsWith("lockscope")).toList();
+        }
     }
 }

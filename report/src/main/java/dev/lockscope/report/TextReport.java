@@ -180,7 +180,7 @@ public final class TextReport {
             notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
                     + " left out (print threshold)");
         }
-        List<LockMetrics> locks = contention.rows();
+        List<LockMetrics> locks = LockTable.withoutProfilersOwn(contention.rows(), notes);
         if (locks.size() > top) {
             notes.add(count(locks.size() - top, contention.options().byInstance() ? "more lock" : "more lock site")
                     + " left out (--top " + top + "; JSON and HTML have all)");

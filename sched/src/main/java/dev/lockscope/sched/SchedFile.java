@@ -12,27 +12,33 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32;
 
 /**
  * The {@code .sched} file: UTF-8 text, one record per line, fields separated by one TAB.
  * <pre>
- * lockscope-sched  1
+ * lockscope-sched  2
  * source           perf|schedstat
  * approximate      REASON              (only when the data are estimates)
  * pid              PID
  * cpus             N
  * window           START_NS  END_NS    (CLOCK_MONOTONIC)
  * clock            OFFSET_NS           (epoch ns minus monotonic ns at start; optional)
- * thread           TID  NAME           (NAME escaped: \\ \t \n)
+ * thread           TID  NAME           (NAME escaped: \\ \t \n \r)
  * t                NS  TID  I|P|O      (transition: I running, P runnable/preempted, O blocked/exited)
  * rq               NS  TID  WAIT_NS    (run-queue wait in the sample window ending at NS; fallback only)
+ * end              LINES  CRC32        (the last line: how many lines precede it, and the CRC-32 of their bytes)
  * </pre>
  * Lines starting with {@code #} are comments. Unknown record types are ignored so that later
- * versions can add records.
+ * versions can add records. The {@code end} record makes damage an error rather than another graph:
+ * a cut file lacks it, a flipped byte fails its CRC. Version 1 files (no {@code end} record) are
+ * read as they are, unchecked.
  */
 public final class SchedFile {
     public static final String MAGIC = "lockscope-sched";
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    /** The version before the {@code end} record: still read, without a check. */
+    private static final int UNCHECKED_VERSION = 1;
     /** Extension of the file stored next to a recording: {@code run.jfr} gets {@code run.sched}. */
     public static final String EXTENSION = ".sched";
 
@@ -48,31 +54,32 @@ public final class SchedFile {
 
     public static void write(SchedTrace trace, Path file) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            w.write(MAGIC + "\t" + VERSION + "\n");
-            w.write("source\t" + trace.source().fileName() + "\n");
+        try (LineWriter w = new LineWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
+            w.line(MAGIC + "\t" + VERSION);
+            w.line("source\t" + trace.source().fileName());
             if (trace.approximate()) {
-                w.write("approximate\t" + escape(trace.approximateReason()) + "\n");
+                w.line("approximate\t" + escape(trace.approximateReason()));
             }
-            w.write("pid\t" + trace.pid() + "\n");
-            w.write("cpus\t" + trace.cpus() + "\n");
-            w.write("window\t" + trace.startNanos() + "\t" + trace.endNanos() + "\n");
+            w.line("pid\t" + trace.pid());
+            w.line("cpus\t" + trace.cpus());
+            w.line("window\t" + trace.startNanos() + "\t" + trace.endNanos());
             if (trace.epochOffsetNanos() != SchedTrace.UNKNOWN_OFFSET) {
-                w.write("clock\t" + trace.epochOffsetNanos() + "\n");
+                w.line("clock\t" + trace.epochOffsetNanos());
             }
             for (Map.Entry<Integer, String> e : new java.util.TreeMap<>(trace.names()).entrySet()) {
-                w.write("thread\t" + e.getKey() + "\t" + escape(e.getValue()) + "\n");
+                w.line("thread\t" + e.getKey() + "\t" + escape(e.getValue()));
             }
             StringBuilder line = new StringBuilder(40);
             for (Transition t : trace.transitions()) {
                 line.setLength(0);
                 line.append("t\t").append(t.nanos()).append('\t').append(t.tid()).append('\t')
-                        .append(t.state().code()).append('\n');
-                w.write(line.toString());
+                        .append(t.state().code());
+                w.line(line);
             }
             for (RunQueueWait q : trace.runQueueWaits()) {
-                w.write("rq\t" + q.nanos() + "\t" + q.tid() + "\t" + q.waitNanos() + "\n");
+                w.line("rq\t" + q.nanos() + "\t" + q.tid() + "\t" + q.waitNanos());
             }
+            w.end();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
@@ -83,10 +90,52 @@ public final class SchedFile {
         }
     }
 
+    /** The lines of a file and the count and CRC-32 of what was written, for the {@code end} record. */
+    private static final class LineWriter implements AutoCloseable {
+        private final BufferedWriter out;
+        private final LineCheck check = new LineCheck();
+
+        LineWriter(BufferedWriter out) {
+            this.out = out;
+        }
+
+        void line(CharSequence line) throws IOException {
+            check.add(line);
+            out.append(line).append('\n');
+        }
+
+        void end() throws IOException {
+            out.write(check.endRecord() + "\n");
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
+    }
+
+    /** The count and CRC-32 of lines, each as its UTF-8 bytes and a newline: what the {@code end} record holds. */
+    private static final class LineCheck {
+        private final CRC32 crc = new CRC32();
+        private long lines;
+
+        void add(CharSequence line) {
+            crc.update(StandardCharsets.UTF_8.encode(java.nio.CharBuffer.wrap(line)));
+            crc.update('\n');
+            lines++;
+        }
+
+        String endRecord() {
+            return "end\t" + lines + "\t" + Long.toHexString(crc.getValue());
+        }
+    }
+
     /** Reads a .sched file; a malformed file gives a {@link SchedFormatException} naming the line. */
     public static SchedTrace read(Path file) throws IOException {
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return parse(r, file.toString());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new SchedFormatException(file + " is damaged: it is not UTF-8 text");
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(file + " (no scheduling data: record with lockscope record)");
         }
@@ -97,11 +146,20 @@ public final class SchedFile {
         if (header == null || !header.startsWith(MAGIC + "\t")) {
             throw new SchedFormatException(what + " is not a lockscope .sched file");
         }
-        int version = Integer.parseInt(header.substring(MAGIC.length() + 1).trim());
-        if (version != VERSION) {
-            throw new SchedFormatException(what + " has .sched version " + version + ", this lockscope reads "
-                    + VERSION);
+        int version;
+        try {
+            version = Integer.parseInt(header.substring(MAGIC.length() + 1).trim());
+        } catch (NumberFormatException e) {
+            throw new SchedFormatException(what + " is damaged: its first line is '" + header + "'");
         }
+        if (version != VERSION && version != UNCHECKED_VERSION) {
+            throw new SchedFormatException(what + " has .sched version " + version + ", this lockscope reads "
+                    + UNCHECKED_VERSION + " and " + VERSION);
+        }
+        boolean checked = version == VERSION;
+        LineCheck check = new LineCheck();
+        check.add(header);
+        String endRecord = null;
         SchedSource source = null;
         String approximate = null;
         long pid = -1;
@@ -116,6 +174,16 @@ public final class SchedFile {
         String line;
         while ((line = r.readLine()) != null) {
             lineNo++;
+            if (endRecord != null) {
+                throw new SchedFormatException(what + ":" + lineNo + " is damaged: a line after its end record");
+            }
+            if (checked && line.startsWith("end\t")) {
+                endRecord = line;
+                continue;
+            }
+            if (checked) {
+                check.add(line);
+            }
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
@@ -139,8 +207,15 @@ public final class SchedFile {
                     default -> { /* a later version's record: skip */ }
                 }
             } catch (RuntimeException e) {
-                throw new SchedFormatException(what + ":" + lineNo + ": malformed record '" + line + "'");
+                throw new SchedFormatException(what + ":" + lineNo + " is damaged: malformed record '" + line + "'");
             }
+        }
+        if (checked && endRecord == null) {
+            throw new SchedFormatException(what + " is cut: it ends at line " + lineNo + " without its end record");
+        }
+        if (checked && !endRecord.equals(check.endRecord())) {
+            throw new SchedFormatException(what + " is damaged: its content does not match its end record (" + endRecord
+                    .replace('\t', ' ') + ", the content gives " + check.endRecord().replace('\t', ' ') + ")");
         }
         if (source == null || end < start) {
             throw new SchedFormatException(what + " lacks its source or window record");
@@ -150,7 +225,7 @@ public final class SchedFile {
     }
 
     static String escape(String s) {
-        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n");
+        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
     }
 
     static String unescape(String s) {
@@ -159,7 +234,7 @@ public final class SchedFile {
             char c = s.charAt(i);
             if (c == '\\' && i + 1 < s.length()) {
                 char n = s.charAt(++i);
-                b.append(n == 't' ? '\t' : n == 'n' ? '\n' : n);
+                b.append(n == 't' ? '\t' : n == 'n' ? '\n' : n == 'r' ? '\r' : n);
             } else {
                 b.append(c);
             }

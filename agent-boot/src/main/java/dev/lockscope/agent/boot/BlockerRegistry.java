@@ -131,14 +131,7 @@ public final class BlockerRegistry {
             t = dropper;
             dropper = null;
         }
-        if (t != null && t != Thread.currentThread()) {
-            t.interrupt();
-            try {
-                t.join(1_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        OwnThreads.end(t);
     }
 
     private static void dropWhileRunning() {

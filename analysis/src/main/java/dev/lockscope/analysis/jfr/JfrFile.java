@@ -5,6 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The chunks of a JFR file, each checked before any of its events is used: a chunk whose header,
@@ -14,6 +16,10 @@ import java.nio.file.StandardOpenOption;
  * <p>A chunk the JVM never finished (file state byte non-zero: the JVM was killed, or is still
  * writing) is read up to where its header says the last flush ended. Every step moves forward by at
  * least one byte, so no input makes the reader loop.
+ *
+ * <p>A chunk that the file holds a second time (the same start time, start ticks and size: JFR never
+ * starts two chunks at one tick, so this is one chunk written twice, as a destination appended to
+ * again) is read once; the copies are counted, not handed on.
  */
 public final class JfrFile {
     private static final int MAGIC = 0x464C5200; // "FLR\0"
@@ -30,9 +36,10 @@ public final class JfrFile {
      * @param chunksDamaged chunks skipped as unreadable
      * @param bytesLost     bytes of the file in skipped chunks and in stretches without a chunk header
      * @param unfinished    chunks read up to their last flush because the JVM never finished them
+     * @param chunksRepeated copies of chunks read before (same header), skipped
      */
     public record Summary(long fileBytes, int chunksRead, int chunksDamaged, long bytesLost, int unfinished,
-                          String firstProblem) {
+                          String firstProblem, int chunksRepeated) {
         public boolean complete() {
             return chunksDamaged == 0 && bytesLost == 0;
         }
@@ -63,6 +70,8 @@ public final class JfrFile {
             int read = 0;
             int damaged = 0;
             int unfinished = 0;
+            int repeated = 0;
+            Set<ChunkIdentity> seen = new HashSet<>();
             long lost = 0;
             String firstProblem = null;
             ByteBuffer header = ByteBuffer.allocate(JfrChunk.HEADER_SIZE);
@@ -84,6 +93,10 @@ public final class JfrFile {
                     if (size < JfrChunk.HEADER_SIZE || size > length - pos || size > Integer.MAX_VALUE) {
                         problem = finished ? "chunk at byte " + pos + " is cut (size " + size + ")"
                                 : "chunk at byte " + pos + " was never finished and has no complete part";
+                    } else if (seen.contains(new ChunkIdentity(header.getLong(32), header.getLong(48), size))) {
+                        repeated++;
+                        pos += size;
+                        continue;
                     }
                 }
                 if (problem != null) {
@@ -96,6 +109,7 @@ public final class JfrFile {
                     pos = next;
                     continue;
                 }
+                ReadingProgress.chunk(path, pos, size, length);
                 ByteBuffer bytes = ch.map(FileChannel.MapMode.READ_ONLY, pos, size);
                 JfrChunk chunk;
                 try {
@@ -112,12 +126,19 @@ public final class JfrFile {
                 if (!chunk.finished) {
                     unfinished++;
                 }
+                seen.add(new ChunkIdentity(chunk.startNanos, chunk.startTicks, size)); // a damaged copy does not hide a good one
                 handler.chunk(chunk);
                 read++;
                 pos += size;
             }
-            return new Summary(length, read, damaged, lost, unfinished, firstProblem);
+            return new Summary(length, read, damaged, lost, unfinished, firstProblem, repeated);
+        } finally {
+            ReadingProgress.done(path);
         }
+    }
+
+    /** What tells one chunk from another: its header's start nanos and start ticks, and its size. */
+    private record ChunkIdentity(long startNanos, long startTicks, long size) {
     }
 
     /** The position of the next chunk magic at or after {@code from}, or {@code length} when there is none. */

@@ -4,6 +4,7 @@ import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.jfr.JfrChunk;
 import dev.lockscope.analysis.jfr.JfrFile;
 import dev.lockscope.analysis.jfr.JfrType;
+import dev.lockscope.analysis.jfr.ReadingProgress;
 import dev.lockscope.core.EventNames;
 import dev.lockscope.core.HoldHistogram;
 import dev.lockscope.core.Frames;
@@ -86,6 +87,10 @@ public final class RecordingReader {
             throw new RecordingException("not a file: " + path, null);
         }
         try {
+            if (Files.size(path) == 0) {
+                throw new RecordingException(KilledRecording.emptyRecording(path,
+                        Path.of(System.getProperty("java.io.tmpdir"))), null);
+            }
             if (!JfrFile.startsWithMagic(path)) {
                 throw new RecordingException("not a JFR recording (no Flight Recorder header): " + path, null);
             }
@@ -135,6 +140,10 @@ public final class RecordingReader {
             warnings.add(String.format("recording is damaged: %d of %d chunks skipped, %d of %d bytes (%.1f%%) lost (%s)",
                     summary.chunksDamaged(), summary.chunksDamaged() + summary.chunksRead(), summary.bytesLost(),
                     summary.fileBytes(), 100.0 * summary.bytesLost() / summary.fileBytes(), summary.firstProblem()));
+        }
+        if (summary.chunksRepeated() > 0) {
+            warnings.add("recording holds " + summary.chunksRepeated() + " chunk(s) a second time (its file was written "
+                    + "twice): each chunk read once");
         }
         if (summary.unfinished() > 0) {
             warnings.add("recording was not finished by its JVM (killed?): read up to its last flush");
@@ -296,10 +305,17 @@ public final class RecordingReader {
             // second reads them again in that order, so a chunk's events are never all held as
             // objects (they made the heap hold a chunk's worth of records, which every GC copied).
             chunk.eventTimes(this::indexEvent);
+            int handed = 0;
             for (int i : endOrder(ends, indexed)) {
                 chunk.eventAt(positions[i], this);
+                if ((++handed & PROGRESS_EVENTS - 1) == 0) {
+                    ReadingProgress.throughChunk((double) handed / indexed);
+                }
             }
         }
+
+        /** Events between two reports of the reading's progress (a power of two). */
+        private static final int PROGRESS_EVENTS = 1 << 12;
 
         /** End time and position of the events of interest, in file order; {@code indexed} of them. */
         private long[] ends = new long[1 << 10];

@@ -141,11 +141,12 @@ public final class ReportBuilder {
     public Report build(RecordingInfo recording) {
         LockContention table = contention.result();
         ThreadCpuTimes cpu = cpuTimes.result();
-        BottleGraph bottle = bottleGraph(recording, carrierMounts.result());
+        List<String> warnings = new ArrayList<>(recording.warnings());
+        BottleGraph bottle = bottleGraph(recording, carrierMounts.result(), warnings);
         if (bottle != null && cpu != null && cpu.sampled()) {
             bottle = bottle.withSteal(cpu.stealByOsTid());
         }
-        return build(recording, table, table.byRow(blame.result()), pinning.result(), events, recording.warnings(),
+        return build(recording, table, table.byRow(blame.result()), pinning.result(), events, warnings,
                 bottle, profiles.result(), deep.result(), WhatIf.ranking(holds.result()), cpu);
     }
 
@@ -224,9 +225,9 @@ public final class ReportBuilder {
     /**
      * The bottle graph of the scheduling data beside the recording ({@code run.sched} next to
      * {@code run.jfr}, written by {@code record --sched}), with the recording's Java thread names
-     * as {@code lockscope bottle} shows them; null without one.
+     * as {@code lockscope bottle} shows them; null without one, or with a damaged one (said in {@code warnings}).
      */
-    private static BottleGraph bottleGraph(RecordingInfo recording, VirtualThreadMounts mounts) {
+    private static BottleGraph bottleGraph(RecordingInfo recording, VirtualThreadMounts mounts, List<String> warnings) {
         if (recording.source() == null) {
             return null;
         }
@@ -238,7 +239,8 @@ public final class ReportBuilder {
         try {
             trace = SchedFile.read(sched);
         } catch (IOException | RuntimeException e) {
-            return null; // a damaged .sched must not cost the rest of the report
+            warnings.add("no bottle graph: " + e.getMessage()); // a damaged .sched must not cost the rest of the report
+            return null;
         }
         Map<Integer, String> javaNames = new HashMap<>();
         for (ThreadRef t : recording.threads().values()) {
