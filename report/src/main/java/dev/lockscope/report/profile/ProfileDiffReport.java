@@ -57,11 +57,7 @@ public final class ProfileDiffReport {
         grew(d, top).forEach(c -> change(grew.addObject(), c));
         ArrayNode shrank = root.putArray("shrank");
         shrank(d, top).forEach(c -> change(shrank.addObject(), c));
-        try {
-            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e); // a tree of plain nodes always serializes
-        }
+        return dev.lockscope.report.JsonReport.write(root);
     }
 
     /** What the JSON and the page share: the profiles compared, the threshold, and one row per thread group. */

@@ -81,12 +81,15 @@ class ProfileRenderersTest {
         assertThat(rows.get(1).get("b").asLong()).isEqualTo(4);
         var worker = rows.get(2);
         assertThat(worker.get("group").asText()).isEqualTo("worker-*");
-        for (String field : List.of("overlap", "aCoversB", "bCoversA")) {
-            assertThat(worker.get(field).asDouble()).as(field).isEqualTo(field.equals("overlap") ? d.rows().get(2).overlap()
-                    : field.equals("aCoversB") ? d.rows().get(2).aCoversB() : d.rows().get(2).bCoversA());
-        }
-        // compute: 3 of 4 samples before, 1 of 8 after; run's own time 1 of 4, then 3 of 8; io new at 4 of 8
+        // compute: 3 of 4 samples before, 1 of 4 after; run's own time 1 of 4, then 3 of 4
         assertThat(worker.get("overlap").asDouble()).isEqualTo(0.5);
+        assertThat(worker.get("aCoversB").asDouble()).isEqualTo(1.0);
+        // io only in the second: none of its hot paths is hot in the first; the first has none to cover
+        assertThat(rows.get(1).get("aCoversB").asDouble()).isZero();
+        assertThat(rows.get(1).get("bCoversA").asDouble()).isEqualTo(1.0);
+        // all threads: the first's two hot paths are hot in the second, which has io's as a third
+        assertThat(rows.get(0).get("aCoversB").asDouble()).isEqualTo(2.0 / 3);
+        assertThat(rows.get(0).get("bCoversA").asDouble()).isEqualTo(1.0);
         var grew = root.get("grew");
         assertThat(grew.get(0).get("path").toString()).isEqualTo("[\"io-*\",\"app.Io.read\"]");
         assertThat(grew.get(0).get("shareA").asDouble()).isZero();
