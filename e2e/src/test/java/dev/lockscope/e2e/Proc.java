@@ -104,21 +104,28 @@ final class Proc {
      * has got that far, so the JVM is up and answers an attach; fails the test if it exits first.
      */
     void awaitThread(String name) throws Exception {
-        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
         await(60, "thread " + name + " in pid " + process.pid(), () -> {
             if (!process.isAlive()) {
                 throw new AssertionError("exited with " + process.exitValue() + " before starting " + name + ": " + err());
             }
-            try (var ts = Files.list(tasks)) {
-                return ts.anyMatch(t -> {
-                    try {
-                        return Files.readString(t.resolve("comm")).strip().equals(name);
-                    } catch (IOException gone) {
-                        return false; // the thread ended meanwhile
-                    }
-                });
-            }
+            return hasThread(process.toHandle(), name);
         });
+    }
+
+    /** Whether {@code process} runs a thread named {@code name} (Linux: the names in /proc; false once it has ended). */
+    static boolean hasThread(ProcessHandle process, String name) throws IOException {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var ts = Files.list(tasks)) {
+            return ts.anyMatch(t -> {
+                try {
+                    return Files.readString(t.resolve("comm")).strip().equals(name);
+                } catch (IOException gone) {
+                    return false; // the thread ended meanwhile
+                }
+            });
+        } catch (java.nio.file.NoSuchFileException ended) {
+            return false;
+        }
     }
 
     int exitCode() {

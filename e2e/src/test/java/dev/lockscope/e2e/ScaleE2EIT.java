@@ -156,21 +156,15 @@ class ScaleE2EIT {
         cmd.addAll(List.of(scale(out, List.of("--threads", "1,2,4", "--duration", "3s"),
                 demo("scale-global-lock", "--threads", "{threads}", "--seconds", "{seconds}"))));
         Proc p = Proc.start(dir, cmd);
-        // inside the second point's run: its JVM's agent has started (its line in the point's log)
-        Proc.await(90, "the second point's agent started, in " + out, () -> {
-            if (!Files.isDirectory(out)) {
-                return false;
-            }
-            try (var files = Files.list(out)) {
-                return files.filter(f -> f.getFileName().toString().matches("t2-c\\d+\\.log")).anyMatch(f -> {
+        // inside the second point's run: after "[2/3]", the point's JVM (the first point's has exited) runs its workers
+        Proc.await(90, "the second point's workload running", () -> p.err().contains("[2/3]")
+                && p.process.descendants().anyMatch(child -> {
                     try {
-                        return Files.readString(f).contains("lockscope: recording lock contention");
+                        return Proc.hasThread(child, "worker-0");
                     } catch (java.io.IOException e) {
                         return false;
                     }
-                });
-            }
-        });
+                }));
         assertThat(p.err()).as("second point started").contains("[2/3]");
         new ProcessBuilder("kill", "-INT", Long.toString(p.process.pid())).start().waitFor();
         assertThat(p.process.waitFor(90, TimeUnit.SECONDS)).as("stopped").isTrue();
