@@ -206,10 +206,10 @@ class ReportCommandIT {
         Run plain = run("blame", recording.toString(), "--group-by", "waiter-method");
         assertThat(plain.exitCode()).as(plain.err()).isZero();
         assertThat(blameGroups(plain.out())).singleElement().asString().contains(helper);
-        Run wrapped = run("blame", recording.toString(), "--group-by", "waiter-method", "--wrapper", "Test\\.lambda\\$record");
+        Run wrapped = run("blame", recording.toString(), "--group-by", "waiter-method", "--wrapper", "IT\\.lambda\\$record");
         assertThat(wrapped.exitCode()).as(wrapped.err()).isZero();
         assertThat(blameGroups(wrapped.out())).singleElement().asString().doesNotContain(helper).contains("Lambda");
-        Run report = run("report", recording.toString(), "--group-by", "waiter-method", "--wrapper", "Test\\.lambda\\$record");
+        Run report = run("report", recording.toString(), "--group-by", "waiter-method", "--wrapper", "IT\\.lambda\\$record");
         assertThat(report.exitCode()).as(report.err()).isZero();
         assertThat(blameGroups(report.out())).singleElement().asString().doesNotContain(helper);
         assertOneLineError(run("report", recording.toString(), "--wrapper", "("), "lockscope: --wrapper: not a regular expression");
