@@ -54,7 +54,7 @@ class AgentRobustnessIT {
     void recordingIsCompleteAfterSigterm() throws Exception {
         Path jfr = dir.resolve("term.jfr");
         Proc p = Proc.start(dir, Proc.demoCommand("file=" + jfr, "frequent-juc", "--threads", "8", "--seconds", "120"));
-        waitForParks(p, 3_000);
+        waitForParks(p);
         p.process.destroy(); // SIGTERM
         assertThat(p.process.waitFor(60, TimeUnit.SECONDS)).as("JVM exits after SIGTERM").isTrue();
         assertThat(p.err()).contains("lockscope: lock contention at JVM exit");
@@ -90,14 +90,20 @@ class AgentRobustnessIT {
         assertThat(LockRecording.collect(jfr).parks()).hasSizeGreaterThanOrEqualTo(400);
     }
 
-    /** Waits until the agent has started (its start line; JVM start-up takes seconds on a loaded machine), then {@code minMillis}. */
-    private static void waitForParks(Proc p, long minMillis) throws Exception {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (!p.err().contains("lockscope: recording lock contention") && p.process.isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        Thread.sleep(minMillis);
-        assertThat(p.process.isAlive()).as("still running; stderr: %s", p.err()).isTrue();
+    /**
+     * Waits until the agent has started (its start line; JVM start-up takes seconds on a loaded machine) and its live
+     * table, asked for with {@code lockscope dump}, has the demo's lock.
+     */
+    private void waitForParks(Proc p) throws Exception {
+        Proc.await(60, "the agent's start line", () -> {
+            assertThat(p.process.isAlive()).as("still running; stderr: %s", p.err()).isTrue();
+            return p.err().contains("lockscope: recording lock contention");
+        });
+        Proc.await(60, "parks on the demo's lock in the live table", () -> {
+            Proc dump = Proc.lockscope(dir, 60, "dump", Long.toString(p.process.pid()));
+            assertThat(dump.exitCode()).as(dump.err()).isZero();
+            return dump.out().contains("ReentrantLock$NonfairSync");
+        });
     }
 
     /** A workload that parks once on each of N fresh blockers (CountDownLatches). */
