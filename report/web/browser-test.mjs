@@ -1,5 +1,5 @@
 // Opens lockscope HTML reports in headless Chromium (Debian's package, driven by playwright-core) and
-// checks them as a person would look at them. Run by e2e's HtmlReportBrowserTest:
+// checks them as a person would look at them. Run by e2e's HtmlReportBrowserIT:
 //   node browser-test.mjs <config.json>
 // config: { chromium, screenshots, reports: [{ file, name, empty, expectLock, expectFrame (default expectLock),
 //           expectThread, bottleGraph, owners, boundMillis, dump, trees }] }

@@ -271,22 +271,37 @@ public final class LockscopeAgent {
         reply(options.replyTo, "ok: " + session.file() + "\n" + text);
     }
 
-    /** Puts the embedded bootstrap jar (hooks, events, core) on the boot class path, once per JVM. */
+    /**
+     * Puts the bootstrap jar (hooks, events, core) on the boot class path, once per JVM. The manifest's
+     * {@code Boot-Class-Path} names {@value #BOOT_JAR_BESIDE} beside the agent jar: with {@code -javaagent} the JVM
+     * appends it before it maps its class-data sharing archive, which then stays on for every class loader. An
+     * append from here (the live phase) turns sharing off for the application's classes, and the JVM says so
+     * on stderr ("Sharing is only supported for boot loader classes because bootstrap classpath has been
+     * appended"), so that is done only when the jar beside is missing: an agent jar copied alone.
+     */
     private static void appendBootJar(Instrumentation inst) throws IOException {
         if (bootJarAppended) {
+            return;
+        }
+        Path agentJar = agentJar();
+        byte[] embedded = embeddedBootJar(agentJar);
+        if (bootClassesLoaded()) {
+            // from the jar beside, which the JVM found through Boot-Class-Path: it must be this agent's own
+            Path beside = agentJar == null ? null : agentJar.resolveSibling(BOOT_JAR_BESIDE);
+            beside = beside != null && Files.isRegularFile(beside) ? beside : null;
+            if (beside == null || !java.util.Arrays.equals(Files.readAllBytes(beside), embedded)) {
+                throw new IOException("the boot class path holds lockscope classes that are not this agent's ("
+                        + (beside == null ? "no " + BOOT_JAR_BESIDE + " beside the agent jar" : beside + " differs from the one in the agent jar")
+                        + "); put this agent's " + BOOT_JAR_BESIDE + " beside it");
+            }
+            bootJarAppended = true;
             return;
         }
         removeLeftovers(Path.of(System.getProperty("java.io.tmpdir")));
         // new (O_EXCL), a random name, 0600: no one else can put code into it (core's OutputFiles is in the jar written here)
         Path tmp = Files.createTempFile(BOOT_JAR_PREFIX, ".jar");
         try {
-            try (InputStream in = LockscopeAgent.class.getResourceAsStream("/META-INF/lockscope/lockscope-boot.jar");
-                 OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-                if (in == null) {
-                    throw new IOException("lockscope-boot.jar missing from the agent jar");
-                }
-                in.transferTo(out);
-            }
+            Files.write(tmp, embedded, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             try (JarFile jar = new JarFile(tmp.toFile())) {
                 inst.appendToBootstrapClassLoaderSearch(jar);
             }
@@ -300,6 +315,53 @@ public final class LockscopeAgent {
             } catch (IOException stillOpen) {
                 tmp.toFile().deleteOnExit();
             }
+        }
+    }
+
+    /** The file name the manifest's Boot-Class-Path gives, relative to the agent jar. */
+    static final String BOOT_JAR_BESIDE = "lockscope-boot.jar";
+
+    /** Whether the boot loader finds the hooks already (the JVM appended the jar beside the agent at start). */
+    private static boolean bootClassesLoaded() {
+        try {
+            Class.forName("dev.lockscope.agent.boot.ParkHooks", false, null);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    /** The jar this class was loaded from, or null when it is not a jar file. */
+    private static Path agentJar() {
+        try {
+            Path p = Path.of(LockscopeAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Files.isRegularFile(p) ? p : null;
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The boot jar inside the agent jar, read from that file itself: a class path resource of the same name
+     * (the application's class path comes first) is not this agent's.
+     */
+    private static byte[] embeddedBootJar(Path agentJar) throws IOException {
+        String entry = "META-INF/lockscope/lockscope-boot.jar";
+        if (agentJar != null) {
+            try (JarFile jar = new JarFile(agentJar.toFile())) {
+                var e = jar.getJarEntry(entry);
+                if (e != null) {
+                    try (InputStream in = jar.getInputStream(e)) {
+                        return in.readAllBytes();
+                    }
+                }
+            }
+        }
+        try (InputStream in = LockscopeAgent.class.getResourceAsStream("/" + entry)) {
+            if (in == null) {
+                throw new IOException("lockscope-boot.jar missing from the agent jar");
+            }
+            return in.readAllBytes();
         }
     }
 

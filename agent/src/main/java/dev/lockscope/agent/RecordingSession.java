@@ -420,7 +420,7 @@ final class RecordingSession {
      * recording there itself. Our dump goes to a file beside the recording, moved over it only once the
      * destination is cleared: JFR's hook writes the destination by appending to the file as it was at our
      * start, so a hook that stopped the recording between a dump into the file itself and the clearing of
-     * the destination appended every chunk a second time (DeepModeTest on CI: 40 monitor waits for 20, once
+     * the destination appended every chunk a second time (DeepModeIT on CI: 40 monitor waits for 20, once
      * the agent's exit no longer waited for its monitor stream's flush first).
      */
     static boolean writeOnce(Recording recording, Path file, int mode, Runnable afterDump) throws IOException {

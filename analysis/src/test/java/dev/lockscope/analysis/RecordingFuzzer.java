@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * the analyses of {@code report}, {@code blame} and {@code bottle} in one pass. A case passes when it ends
  * within 10 s with a result or a one-line {@link RecordingException} naming the file, and is not read clean
  * (without a warning) when the JDK's reader rejects it. Seeded: case {@code i} is the same bytes in every
- * run. {@link RecordingFuzzTest} runs the first 300 cases in the build; the performance harness's
+ * run. {@link RecordingFuzzIT} runs the first 300 cases in the build; the performance harness's
  * {@code fuzz} section runs 10,000 through {@link #main}.
  */
 public final class RecordingFuzzer {

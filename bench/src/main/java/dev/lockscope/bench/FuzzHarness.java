@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /**
  * The long run of the seeded recording fuzz (analysis {@code RecordingFuzzer}, whose first 300 cases run in
- * the build as {@code RecordingFuzzTest}): 10,000 mutated and truncated recordings through the analyses of
+ * the build as {@code RecordingFuzzIT}): 10,000 mutated and truncated recordings through the analyses of
  * {@code report}, {@code blame} and {@code bottle}, in a JVM of its own. Every case must end within 10 s in a
  * result or one line, and none may be read clean that the JDK's reader rejects.
  */
@@ -31,7 +31,7 @@ final class FuzzHarness {
                 + "The seeded mutations of `RecordingFuzzer` (byte flips, truncations, damaged chunk headers, runs of "
                 + "garbage in a committed two-chunk recording) through the analyses of `report`, `blame` and `bottle`: "
                 + "each case must end within 10 s with a result or a one-line error, and none may be read clean that "
-                + "the JDK's reader rejects. The build runs the first 300 cases (`RecordingFuzzTest`).\n\n"
+                + "the JDK's reader rejects. The build runs the first 300 cases (`RecordingFuzzIT`).\n\n"
                 + "| cases | result | exit | s |\n|---|---|---|---|\n"
                 + String.format(Locale.ROOT, "| %d | %s | %d | %.0f |%n", cases,
                         summary == null ? "no summary: see " + log : summary.substring("fuzz: ".length()),

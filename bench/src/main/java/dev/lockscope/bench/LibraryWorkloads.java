@@ -51,7 +51,7 @@ import java.util.concurrent.locks.LockSupport;
  * of workers waiting for work that never comes (what a profiler costs a quiet service).
  * {@code LibraryWorkloads <name> <threads> <warmup-s> <measure-s>} prints {@code throughput: X ops/s}
  * and {@code process cpu: Y cores} over the measured window. The overhead harness measures the profilers on
- * them, and the e2e tests (RealLibrariesTest) check that lockscope names each one's known hot lock first.
+ * them, and the e2e tests (RealLibrariesIT) check that lockscope names each one's known hot lock first.
  */
 public final class LibraryWorkloads {
     /** The load clients of {@code http-server}: {@code LibraryWorkloads http-load <threads> <uri>}, until killed. */

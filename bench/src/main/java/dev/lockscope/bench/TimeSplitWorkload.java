@@ -7,7 +7,7 @@ import java.util.concurrent.Semaphore;
  * ({@code nap}) and waits for a monitor that another thread holds ({@code awaitLock}), each phase
  * timed by the thread itself. Prints {@code truth-total <phase> <nanos>} for each phase and for the
  * whole loop, the truth a wall-clock profile's shares are checked against (the e2e test
- * WallProfileTruthTest, and the profile-agreement section of the performance report).
+ * WallProfileTruthIT, and the profile-agreement section of the performance report).
  *
  * <p>Arguments: rounds, then the compute, sleep and lock-wait milliseconds of one round.
  */

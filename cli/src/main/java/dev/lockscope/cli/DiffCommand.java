@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code lockscope diff <first> <second>}: two profiles of one program compared, e.g. before and after a fix. */
@@ -23,10 +24,12 @@ import java.util.concurrent.Callable;
                 "Compares the CPU profiles (or with --wall the wall-clock profiles) of two recordings, per thread "
                         + "group and for all threads: the degree of overlap of their calling context trees and the "
                         + "hot-edge coverage both ways (Hofer §3.4), then the call paths whose share of the time grew "
-                        + "and shrank most. --format html writes a page with a differential flame graph."},
+                        + "and shrank most. --format json gives the same rows and changes to a program (docs/json-schema.md), --format html "
+                        + "writes a page with a differential flame graph."},
         footer = {"", "Examples:",
                 "  lockscope diff before.jfr after.jfr",
                 "  lockscope diff before.jfr after.jfr --wall --format html -o diff.html",
+                "  lockscope diff before.jfr after.jfr --format json | jq '.rows[0].overlap'",
                 "", "Exit status: 0 comparison written, 2 bad input (missing or non-JFR file, bad option)."})
 final class DiffCommand implements Callable<Integer> {
     @Spec
@@ -45,10 +48,10 @@ final class DiffCommand implements Callable<Integer> {
             description = "A call path is hot when its self time is at least T times the hottest one's (default: ${DEFAULT-VALUE}, as in Hofer).")
     double threshold;
 
-    @Option(names = "--format", paramLabel = "text|html", defaultValue = "text", description = "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", paramLabel = "text|json|html", defaultValue = "text", description = "(default: ${DEFAULT-VALUE})")
     String format;
 
-    @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "Text: call paths listed as grown and as shrunk (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "Text and JSON: call paths listed as grown and as shrunk (default: ${DEFAULT-VALUE}).")
     int top;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.")
@@ -62,15 +65,17 @@ final class DiffCommand implements Callable<Integer> {
         if (top < 1) {
             throw new UserError("--top must be >= 1, got " + top);
         }
-        if (!format.equals("text") && !format.equals("html")) {
-            throw new UserError("--format: unknown format '" + format + "' (known: text, html)");
+        if (!List.of("text", "json", "html").contains(format)) {
+            throw new UserError("--format: unknown format '" + format + "' (known: text, json, html)");
         }
         Profiles a = profiles(first);
         Profiles b = profiles(second);
         ProfileDiff diff = ProfileDiff.of(a, b, wall, threshold);
-        String out = format.equals("html")
-                ? ProfileDiffReport.html(diff, a.tree(wall, null), b.tree(wall, null), first.toString(), second.toString())
-                : ProfileDiffReport.text(diff, first.toString(), second.toString(), top);
+        String out = switch (format) {
+            case "html" -> ProfileDiffReport.html(diff, a.tree(wall, null), b.tree(wall, null), first.toString(), second.toString());
+            case "json" -> ProfileDiffReport.json(diff, first.toString(), second.toString(), top);
+            default -> ProfileDiffReport.text(diff, first.toString(), second.toString(), top);
+        };
         Output.write(spec, output, out.getBytes(StandardCharsets.UTF_8), "comparison");
         return 0;
     }

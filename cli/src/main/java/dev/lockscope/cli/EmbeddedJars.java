@@ -22,7 +22,10 @@ import java.util.Set;
  * per content to lockscope's directory in the temp directory, so repeated runs reuse the same path
  * (which matters for attach: a JVM keeps the first agent jar it loaded). The name is predictable, so
  * anyone could create that directory or a jar in it first: the directory must be this user's and
- * writable by no one else, and a jar is used only when its SHA-256 is that of the embedded one.
+ * writable by no one else, and a jar is used only when its SHA-256 is that of the embedded one. The
+ * agent gets a folder of its own per content, with its boot jar beside it as lockscope-boot.jar, where
+ * its manifest's Boot-Class-Path finds it (the JVM then appends it before class-data sharing is set up,
+ * which keeps sharing on); that folder is held to the same rules.
  */
 final class EmbeddedJars {
     /**
@@ -38,7 +41,24 @@ final class EmbeddedJars {
 
     static Path agent() {
         String override = System.getenv("LOCKSCOPE_AGENT_JAR");
-        return override != null ? Path.of(override) : extract("lockscope-agent.jar", directory());
+        if (override != null) {
+            return Path.of(override);
+        }
+        byte[] agent = read("lockscope-agent.jar");
+        byte[] sha256 = sha256(agent);
+        Path dir = privateDirectory(directory().resolve("agent-" + HexFormat.of().formatHex(sha256, 0, 8)));
+        try (var jar = new java.util.zip.ZipInputStream(new java.io.ByteArrayInputStream(agent))) {
+            for (var e = jar.getNextEntry(); e != null; e = jar.getNextEntry()) {
+                if (e.getName().equals("META-INF/lockscope/lockscope-boot.jar")) {
+                    byte[] boot = jar.readAllBytes();
+                    place(dir.resolve("lockscope-boot.jar"), boot, sha256(boot));
+                    return place(dir.resolve("lockscope-agent.jar"), agent, sha256);
+                }
+            }
+        } catch (IOException e) {
+            throw new UserError("cannot read lockscope-agent.jar inside lockscope.jar: " + e.getMessage());
+        }
+        throw new UserError("lockscope-boot.jar is missing from the agent jar; rebuild with ./lockscope (or mvn package)");
     }
 
     static Path demo() {
@@ -50,7 +70,11 @@ final class EmbeddedJars {
      * is there but another user's, group- or world-writable, or not a directory (a symlink).
      */
     static Path directory() {
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lockscope-" + System.getProperty("user.name")).toAbsolutePath();
+        return privateDirectory(Path.of(System.getProperty("java.io.tmpdir"), "lockscope-" + System.getProperty("user.name")).toAbsolutePath());
+    }
+
+    /** {@code dir} created with mode 0711, or refused with one line when it is there but not a private directory of ours. */
+    private static Path privateDirectory(Path dir) {
         try {
             try {
                 Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OutputFiles.permissions(0700)));
@@ -90,20 +114,31 @@ final class EmbeddedJars {
 
     /** The embedded jar {@code name} as a file in {@code dir}: the one there if its content is right, else written anew. */
     static Path extract(String name, Path dir) {
-        String resource = "/META-INF/lockscope/" + name;
-        try (InputStream in = EmbeddedJars.class.getResourceAsStream(resource)) {
+        byte[] bytes = read(name);
+        byte[] sha256 = sha256(bytes);
+        return place(dir.resolve(name.replace(".jar", "-" + HexFormat.of().formatHex(sha256, 0, 8) + ".jar")), bytes, sha256);
+    }
+
+    private static byte[] read(String name) {
+        try (InputStream in = EmbeddedJars.class.getResourceAsStream("/META-INF/lockscope/" + name)) {
             if (in == null) {
                 throw new UserError(name + " is missing from lockscope.jar; rebuild with ./lockscope (or mvn package)");
             }
-            byte[] bytes = in.readAllBytes();
-            byte[] sha256 = sha256(bytes);
-            Path target = dir.resolve(name.replace(".jar", "-" + HexFormat.of().formatHex(sha256, 0, 8) + ".jar"));
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UserError("cannot read " + name + " inside lockscope.jar: " + e.getMessage());
+        }
+    }
+
+    /** {@code target} holding {@code bytes}: the file there if it is ours and its content has this SHA-256, else written anew. */
+    private static Path place(Path target, byte[] bytes, byte[] sha256) {
+        try {
             if (!holds(target, sha256)) {
                 OutputFiles.write(target, bytes, JAR_MODE);
             }
             return target;
         } catch (IOException e) {
-            throw new UserError("cannot write " + name + " to " + dir + ": " + e.getMessage());
+            throw new UserError("cannot write " + target.getFileName() + " to " + target.getParent() + ": " + e.getMessage());
         }
     }
 

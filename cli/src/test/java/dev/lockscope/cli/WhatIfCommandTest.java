@@ -24,12 +24,12 @@ class WhatIfCommandTest {
     @BeforeAll
     static void record() throws Exception {
         recording = dir.resolve("sync.jfr");
-        ReportCommandTest.recordOneBlockedEntry(recording, new Catalog(), "whatif-waiter");
+        ReportCommandIT.recordOneBlockedEntry(recording, new Catalog(), "whatif-waiter");
     }
 
     @Test
     void withoutALockEveryLockWaitedForIsRankedWithTheAssumptions() {
-        ReportCommandTest.Run run = ReportCommandTest.run("whatif", recording.toString());
+        ReportCommandIT.Run run = ReportCommandIT.run("whatif", recording.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).startsWith("what would help: each lock's holds 0.5× as long")
@@ -39,7 +39,7 @@ class WhatIfCommandTest {
 
     @Test
     void oneLockByRankAsJson() throws Exception {
-        ReportCommandTest.Run run = ReportCommandTest.run("whatif", recording.toString(), "--lock", "1", "--factor", "0.25",
+        ReportCommandIT.Run run = ReportCommandIT.run("whatif", recording.toString(), "--lock", "1", "--factor", "0.25",
                 "--format", "json");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -49,12 +49,12 @@ class WhatIfCommandTest {
         assertThat(p.get("factor").doubleValue()).isEqualTo(0.25);
         assertThat(p.get("holds").intValue()).isPositive();
         // the same lock by its class@id
-        ReportCommandTest.Run byName = ReportCommandTest.run("whatif", recording.toString(), "--lock", p.get("lock").textValue());
+        ReportCommandIT.Run byName = ReportCommandIT.run("whatif", recording.toString(), "--lock", p.get("lock").textValue());
         assertThat(byName.exitCode()).as(byName.err()).isZero();
         assertThat(byName.out()).startsWith("what if the " + p.get("lock").textValue() + "'s holds took 0.5× as long");
         // removed, into a file: a plain recording cannot show a lock below, and the answer says how to see one
         java.nio.file.Path file = dir.resolve("removed.txt");
-        ReportCommandTest.Run removed = ReportCommandTest.run("whatif", recording.toString(), "--lock", "1", "--remove",
+        ReportCommandIT.Run removed = ReportCommandIT.run("whatif", recording.toString(), "--lock", "1", "--remove",
                 "-o", file.toString());
         assertThat(removed.exitCode()).as(removed.err()).isZero();
         assertThat(Files.readString(file)).contains("excluded nobody").contains("lockscope record --deep");
@@ -63,26 +63,26 @@ class WhatIfCommandTest {
     @Test
     void mistakesAreOneLine() throws Exception {
         String rec = recording.toString();
-        assertOneLineError(ReportCommandTest.run("whatif", dir.resolve("missing.jfr").toString()), "recording not found");
+        assertOneLineError(ReportCommandIT.run("whatif", dir.resolve("missing.jfr").toString()), "recording not found");
         // how many depends on the JDK (JDK 25's own monitors may be contended in the recording too)
-        ReportCommandTest.Run tooHigh = ReportCommandTest.run("whatif", rec, "--lock", "99");
+        ReportCommandIT.Run tooHigh = ReportCommandIT.run("whatif", rec, "--lock", "99");
         assertOneLineError(tooHigh, "--lock 99: the recording has ");
         assertThat(tooHigh.err()).containsPattern("has (1 lock|[2-9] locks) waited for \\(ranks 1 to [1-9], as `lockscope report --instances` lists them\\)");
-        assertOneLineError(ReportCommandTest.run("whatif", rec, "--lock", "app.Nope@1"), "no such lock in the recording");
-        assertOneLineError(ReportCommandTest.run("whatif", rec, "--site", "Nowhere.method"), "no hold at a site containing 'Nowhere.method'");
-        assertOneLineError(ReportCommandTest.run("whatif", rec, "--remove"), "--remove needs --lock");
-        assertOneLineError(ReportCommandTest.run("whatif", rec, "--lock", "1", "--factor", "-1"), "--factor must be between 0 and 1000");
-        assertOneLineError(ReportCommandTest.run("whatif", rec, "--format", "xml"), "unknown format 'xml'");
-        assertOneLineError(ReportCommandTest.run("whatif", rec, "--format", "html"), "--format html is the page of --measure");
-        assertOneLineError(ReportCommandTest.run("whatif", rec, rec), "one recording, not 2 arguments (a command needs --measure)");
-        assertOneLineError(ReportCommandTest.run("whatif", "--measure", "--lock", "1", "--", "java", "-version"),
+        assertOneLineError(ReportCommandIT.run("whatif", rec, "--lock", "app.Nope@1"), "no such lock in the recording");
+        assertOneLineError(ReportCommandIT.run("whatif", rec, "--site", "Nowhere.method"), "no hold at a site containing 'Nowhere.method'");
+        assertOneLineError(ReportCommandIT.run("whatif", rec, "--remove"), "--remove needs --lock");
+        assertOneLineError(ReportCommandIT.run("whatif", rec, "--lock", "1", "--factor", "-1"), "--factor must be between 0 and 1000");
+        assertOneLineError(ReportCommandIT.run("whatif", rec, "--format", "xml"), "unknown format 'xml'");
+        assertOneLineError(ReportCommandIT.run("whatif", rec, "--format", "html"), "--format html is the page of --measure");
+        assertOneLineError(ReportCommandIT.run("whatif", rec, rec), "one recording, not 2 arguments (a command needs --measure)");
+        assertOneLineError(ReportCommandIT.run("whatif", "--measure", "--lock", "1", "--", "java", "-version"),
                 "--measure names lock sites with --site");
-        assertOneLineError(ReportCommandTest.run("whatif", "--measure", "--delay", "0", "--", "java", "-version"),
+        assertOneLineError(ReportCommandIT.run("whatif", "--measure", "--delay", "0", "--", "java", "-version"),
                 "--delay must be between 0 and 400 percent");
-        assertOneLineError(ReportCommandTest.run("whatif", Files.writeString(dir.resolve("x.jfr"), "hello").toString()), "");
+        assertOneLineError(ReportCommandIT.run("whatif", Files.writeString(dir.resolve("x.jfr"), "hello").toString()), "");
     }
 
-    private static void assertOneLineError(ReportCommandTest.Run run, String expected) {
+    private static void assertOneLineError(ReportCommandIT.Run run, String expected) {
         assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).startsWith("lockscope: ").contains(expected).doesNotContain("\tat ");

@@ -37,7 +37,7 @@ public final class IdlePlaces {
      * waits for work (its queue's poll, the reserved-thread wait): a few frames of lock and queue code
      * above them. Deeper down, the same class is only where the thread came from: a Jetty request
      * handler running on a reserved thread has ReservedThreadExecutor at the bottom of its stack while
-     * it waits for the application's lock, which is contention (VirtualThreadServerTest's platform run).
+     * it waits for the application's lock, which is contention (VirtualThreadServerIT's platform run).
      */
     public static final int DEPTH = 12;
 

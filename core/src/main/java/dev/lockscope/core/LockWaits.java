@@ -170,7 +170,7 @@ public final class LockWaits {
     /**
      * The first monitored wait, or where it has no stack (JFR recorded a monitor event without one), the
      * earliest wait that has one, thread and stack together: a lock's stack and site must not be lost, nor
-     * all stackless objects of a class merged into one site "?" (DemoPatternsTest saw both demo monitors so).
+     * all stackless objects of a class merged into one site "?" (DemoPatternsIT saw both demo monitors so).
      */
     private FirstWait shown(FirstWait first) {
         return first.frames().isEmpty() && earliestWithStack != null ? earliestWithStack : first;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the real lockscope jars in child processes, as a user would. */
@@ -85,6 +86,46 @@ final class Proc {
         cmd.addAll(List.of("-jar", DEMO_JAR.toString()));
         cmd.addAll(List.of(demoArgs));
         return cmd;
+    }
+
+    /** Polls {@code done} every 50 ms until it holds; fails the test, naming {@code what}, after {@code seconds}. */
+    static void await(int seconds, String what, Callable<Boolean> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!done.call()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + seconds + " s: " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Waits until this process runs a thread named {@code name} (Linux: the names in /proc), i.e. its main method
+     * has got that far, so the JVM is up and answers an attach; fails the test if it exits first.
+     */
+    void awaitThread(String name) throws Exception {
+        await(60, "thread " + name + " in pid " + process.pid(), () -> {
+            if (!process.isAlive()) {
+                throw new AssertionError("exited with " + process.exitValue() + " before starting " + name + ": " + err());
+            }
+            return hasThread(process.toHandle(), name);
+        });
+    }
+
+    /** Whether {@code process} runs a thread named {@code name} (Linux: the names in /proc; false once it has ended). */
+    static boolean hasThread(ProcessHandle process, String name) throws IOException {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var ts = Files.list(tasks)) {
+            return ts.anyMatch(t -> {
+                try {
+                    return Files.readString(t.resolve("comm")).strip().equals(name);
+                } catch (IOException gone) {
+                    return false; // the thread ended meanwhile
+                }
+            });
+        } catch (java.nio.file.NoSuchFileException ended) {
+            return false;
+        }
     }
 
     int exitCode() {

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 13's bounds on the text report of a real application at defaults, shared by the tests that run
- * one ({@link RealLibrariesTest}, {@link VirtualThreadServerTest}): the report stays short, and its
+ * one ({@link RealLibrariesIT}, {@link VirtualThreadServerIT}): the report stays short, and its
  * findings lead with contention, no idle wait among the first three.
  */
 final class ReportText {

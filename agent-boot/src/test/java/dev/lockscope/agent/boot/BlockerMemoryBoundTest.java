@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The registry's memory under a flood of distinct blockers, each first parked on from a distinct stack 100
  * frames deep (issue 17 (b): a fresh lock per request, whose records kept their first stacks as strings and
- * filled a 256 MB heap). The hooks are called directly, as in {@link ParkHooksTest}.
+ * filled a 256 MB heap). The hooks are called directly, as in {@link ParkHooksIT}.
  */
 class BlockerMemoryBoundTest {
     private static final long BOUND = 1L << 20;

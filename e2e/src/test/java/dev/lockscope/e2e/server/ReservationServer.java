@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * request reserves stock in {@link Stock#reserve}, which holds one {@code synchronized} ledger for
  * 2 ms; {@code /stats} says how many requests reached the handler, got through the lock and were answered.
  * Prints {@code port N}, serves until a line arrives on stdin (or 120 s pass), then stops.
- * Run by VirtualThreadServerTest in a child JVM under the agent.
+ * Run by VirtualThreadServerIT in a child JVM under the agent.
  */
 public final class ReservationServer {
     /** The application's own lock: one ledger for all requests. */

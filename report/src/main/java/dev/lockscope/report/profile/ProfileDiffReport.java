@@ -13,10 +13,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code lockscope diff}'s text and its page (diff.html: the similarity table and a differential flame graph). */
+/**
+ * {@code lockscope diff}'s renderings of one {@link ProfileDiff}: the text, the JSON (docs/json-schema.md,
+ * "lockscope diff --format json") and the page (diff.html: the similarity table and a differential flame graph).
+ */
 public final class ProfileDiffReport {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int PATH_FRAMES_SHOWN = 3;
+    /** Version of the {@code diff --format json} schema; bumped when a field is renamed, removed or changes meaning. */
+    public static final int SCHEMA_VERSION = 1;
 
     private ProfileDiffReport() {
     }
@@ -35,22 +40,69 @@ public final class ProfileDiffReport {
                     r.group() == null ? "all threads" : r.group(), weight(d, r.weightA()), weight(d, r.weightB()),
                     100 * r.overlap(), 100 * r.aCoversB(), 100 * r.bCoversA()));
         }
-        List<ProfileDiff.Change> grew = new ArrayList<>();
-        List<ProfileDiff.Change> shrank = new ArrayList<>();
-        for (ProfileDiff.Change c : d.changes()) {
-            (c.delta() > 0 ? grew : shrank).add(c);
-        }
-        changes(out, "Grew most (share of all time, first → second)", grew, top);
-        changes(out, "Shrank most", shrank, top);
+        changes(out, "Grew most (share of all time, first → second)", grew(d, top));
+        changes(out, "Shrank most", shrank(d, top));
         return out.toString();
     }
 
-    private static void changes(StringBuilder out, String title, List<ProfileDiff.Change> changes, int top) {
+    /**
+     * The JSON: the same rows as the text and the page, and the {@code top} call paths that grew and
+     * shrank most, as the text lists them.
+     */
+    public static String json(ProfileDiff d, String a, String b, int top) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schemaVersion", SCHEMA_VERSION);
+        header(root, d, a, b);
+        ArrayNode grew = root.putArray("grew");
+        grew(d, top).forEach(c -> change(grew.addObject(), c));
+        ArrayNode shrank = root.putArray("shrank");
+        shrank(d, top).forEach(c -> change(shrank.addObject(), c));
+        return dev.lockscope.report.JsonReport.write(root);
+    }
+
+    /** What the JSON and the page share: the profiles compared, the threshold, and one row per thread group. */
+    private static void header(ObjectNode data, ProfileDiff d, String a, String b) {
+        data.put("kind", d.wall() ? "wall-clock" : "CPU");
+        data.put("unit", d.wall() ? "nanoseconds" : "samples");
+        data.put("a", a);
+        data.put("b", b);
+        data.put("threshold", d.threshold());
+        ArrayNode rows = data.putArray("rows");
+        for (ProfileDiff.Row r : d.rows()) {
+            ObjectNode o = rows.addObject();
+            o.put("group", r.group());
+            o.put("a", r.weightA());
+            o.put("b", r.weightB());
+            o.put("overlap", r.overlap());
+            o.put("aCoversB", r.aCoversB());
+            o.put("bCoversA", r.bCoversA());
+        }
+    }
+
+    private static void change(ObjectNode o, ProfileDiff.Change c) {
+        ArrayNode path = o.putArray("path");
+        c.path().forEach(path::add);
+        o.put("shareA", c.shareA());
+        o.put("shareB", c.shareB());
+        o.put("delta", c.delta());
+    }
+
+    /** The {@code top} call paths whose share grew most, largest change first. */
+    private static List<ProfileDiff.Change> grew(ProfileDiff d, int top) {
+        return d.changes().stream().filter(c -> c.delta() > 0).limit(top).toList();
+    }
+
+    /** The {@code top} call paths whose share shrank most, largest change first (an unchanged path is in neither list). */
+    private static List<ProfileDiff.Change> shrank(ProfileDiff d, int top) {
+        return d.changes().stream().filter(c -> c.delta() < 0).limit(top).toList();
+    }
+
+    private static void changes(StringBuilder out, String title, List<ProfileDiff.Change> changes) {
         out.append('\n').append(title).append('\n');
         if (changes.isEmpty()) {
             out.append("  none\n");
         }
-        for (ProfileDiff.Change c : changes.subList(0, Math.min(top, changes.size()))) {
+        for (ProfileDiff.Change c : changes) {
             out.append(String.format(Locale.ROOT, "  %+7.2f  %6.2f%% → %6.2f%%  %s%n", 100 * c.delta(), 100 * c.shareA(),
                     100 * c.shareB(), shortPath(c.path())));
         }
@@ -75,21 +127,7 @@ public final class ProfileDiffReport {
      */
     public static String html(ProfileDiff d, CallTree<String> first, CallTree<String> second, String a, String b) {
         ObjectNode data = MAPPER.createObjectNode();
-        data.put("kind", d.wall() ? "wall-clock" : "CPU");
-        data.put("unit", d.wall() ? "nanoseconds" : "samples");
-        data.put("a", a);
-        data.put("b", b);
-        data.put("threshold", d.threshold());
-        ArrayNode rows = data.putArray("rows");
-        for (ProfileDiff.Row r : d.rows()) {
-            ObjectNode o = rows.addObject();
-            o.put("group", r.group());
-            o.put("a", r.weightA());
-            o.put("b", r.weightB());
-            o.put("overlap", r.overlap());
-            o.put("aCoversB", r.aCoversB());
-            o.put("bCoversA", r.bCoversA());
-        }
+        header(data, d, a, b);
         Map<List<String>, Long> firstTotals = new HashMap<>();
         totals(first.root(), new ArrayList<>(), firstTotals);
         HtmlReport.StringTable strings = new HtmlReport.StringTable();

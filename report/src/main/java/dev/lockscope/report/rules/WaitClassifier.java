@@ -172,7 +172,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
      * blamed wait (rows with a waiting stack) was at an idle place, named by the place with the most;
      * the first waiter's stack decides only where no row has one. One odd stack must not turn a hot lock
      * idle: on Jetty's virtual-thread pool a few handler waits were recorded with a selector frame near
-     * the top, and any-match made the application's 14 s monitor "idle" (VirtualThreadServerTest).
+     * the top, and any-match made the application's 14 s monitor "idle" (VirtualThreadServerIT).
      */
     private static Verdict idlePlace(LockMetrics lock, List<BlameRow> blame, Map<List<String>, StackFacts> facts) {
         long withStack = 0;

@@ -76,29 +76,6 @@ class ExportTotalsTest {
         return PprofProfile.render(report.contention(), report.blame(), side);
     }
 
-    /** The Go toolchain's own reader, when go is installed (it is on lockscope's development machines). */
-    @Test
-    void goToolPprofReadsTheProfileWithTheSameTotals(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
-        String go = java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .map(d -> java.nio.file.Path.of(d, "go")).filter(java.nio.file.Files::isExecutable)
-                .map(java.nio.file.Path::toString).findFirst().orElse(null);
-        org.junit.jupiter.api.Assumptions.assumeTrue(go != null, "go not installed: go tool pprof check skipped");
-        java.nio.file.Path file = java.nio.file.Files.write(dir.resolve("wait.pb.gz"), pprof(Side.waiter));
-        Process p = new ProcessBuilder(go, "tool", "pprof", "-raw", file.toString()).redirectErrorStream(true).start();
-        String raw = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as(raw).isZero();
-        long nanos = 0, count = 0;
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\s+(\\d+)\\s+(\\d+): ").matcher(raw);
-        while (m.find()) {
-            nanos += Long.parseLong(m.group(1));
-            count += Long.parseLong(m.group(2));
-        }
-        assertThat(raw).contains("wait/nanoseconds[dflt] contentions/count", "thread:[worker-a]");
-        assertThat(nanos).isEqualTo(tableTotal());
-        assertThat(count).isEqualTo(4);
-    }
-
     private static long total(String collapsed) {
         return collapsed.lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }

@@ -56,4 +56,51 @@ class ProfileRenderersTest {
         assertThat(ProfileDiffReport.html(d, profiles().wall(), profiles().wall(), "a.jfr", "b.jfr"))
                 .contains("lockscope diff: a.jfr → b.jfr").doesNotContain("{{");
     }
+
+    @Test
+    void diffJsonGivesOverlapAndCoveragePerGroupAndWhatGrewAndShrank() throws Exception {
+        CallTree<String> after = new CallTree<>();
+        after.add(List.of("app.Main.run", "app.Main.compute"), 1);
+        after.add(List.of("app.Main.run"), 3);
+        CallTree<String> io = new CallTree<>();
+        io.add(List.of("app.Io.read"), 4);
+        Profiles second = new Profiles(PERIOD, true, Map.of("worker-*", after, "io-*", io), Map.of(), 0);
+        ProfileDiff d = ProfileDiff.of(profiles(), second, false, 0.1);
+
+        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ProfileDiffReport.json(d, "a.jfr", "b.jfr", 5));
+        assertThat(root.get("schemaVersion").asInt()).isEqualTo(ProfileDiffReport.SCHEMA_VERSION);
+        assertThat(root.get("kind").asText()).isEqualTo("CPU");
+        assertThat(root.get("unit").asText()).isEqualTo("samples");
+        assertThat(root.get("a").asText()).isEqualTo("a.jfr");
+        assertThat(root.get("threshold").asDouble()).isEqualTo(0.1);
+        var rows = root.get("rows");
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0).get("group").isNull()).as("all threads first").isTrue();
+        assertThat(rows.get(1).get("group").asText()).isEqualTo("io-*");
+        assertThat(rows.get(1).get("a").asLong()).isZero();
+        assertThat(rows.get(1).get("b").asLong()).isEqualTo(4);
+        var worker = rows.get(2);
+        assertThat(worker.get("group").asText()).isEqualTo("worker-*");
+        // compute: 3 of 4 samples before, 1 of 4 after; run's own time 1 of 4, then 3 of 4
+        assertThat(worker.get("overlap").asDouble()).isEqualTo(0.5);
+        assertThat(worker.get("aCoversB").asDouble()).isEqualTo(1.0);
+        // io only in the second: none of its hot paths is hot in the first; the first has none to cover
+        assertThat(rows.get(1).get("aCoversB").asDouble()).isZero();
+        assertThat(rows.get(1).get("bCoversA").asDouble()).isEqualTo(1.0);
+        // all threads: the first's two hot paths are hot in the second, which has io's as a third
+        assertThat(rows.get(0).get("aCoversB").asDouble()).isEqualTo(2.0 / 3);
+        assertThat(rows.get(0).get("bCoversA").asDouble()).isEqualTo(1.0);
+        var grew = root.get("grew");
+        assertThat(grew.get(0).get("path").toString()).isEqualTo("[\"io-*\",\"app.Io.read\"]");
+        assertThat(grew.get(0).get("shareA").asDouble()).isZero();
+        assertThat(grew.get(0).get("shareB").asDouble()).isEqualTo(0.5);
+        assertThat(grew.get(0).get("delta").asDouble()).isEqualTo(0.5);
+        assertThat(grew).hasSize(2);
+        var shrank = root.get("shrank");
+        assertThat(shrank).hasSize(1);
+        assertThat(shrank.get(0).get("path").toString()).isEqualTo("[\"worker-*\",\"app.Main.run\",\"app.Main.compute\"]");
+        assertThat(shrank.get(0).get("delta").asDouble()).isEqualTo(0.125 - 0.75);
+        assertThat(ProfileDiffReport.json(d, "a.jfr", "b.jfr", 1)).as("--top bounds both lists")
+                .satisfies(j -> assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(j).get("grew")).hasSize(1));
+    }
 }

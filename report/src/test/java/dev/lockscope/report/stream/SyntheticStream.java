@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Run in a JVM of its own with a small heap by {@link BoundedHeapTest}: feeds a synthetic recording of
+ * Run in a JVM of its own with a small heap by {@link BoundedHeapIT}: feeds a synthetic recording of
  * {@code args[0]} rounds (each a park, its release and wake-up, and every few rounds a contended
  * monitor entry and a CPU sample) through every analysis {@code lockscope report} runs, and prints
  * a few totals. With state that grows with the number of events it runs out of memory.
