@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The agent another local user plants in lockscope's temp directory ({@link AgentJarExtractionTest}): if
+ * The agent another local user plants in lockscope's temp directory ({@link AgentJarExtractionIT}): if
  * lockscope ever loads it, it leaves {@value #MARKER} beside the recording lockscope asked for.
  */
 public final class PlantedAgent {

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** An empty recording (its JVM killed before writing it) names the repository chunk that holds its data. */
-class KilledRecordingTest {
+class KilledRecordingIT {
     @TempDir
     Path dir;
 

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * directory planted there by another user, or writable by others, is refused, and a jar of the same name
  * and size but other content is replaced before any JVM loads it. {@link PlantedAgent} never runs.
  */
-class AgentJarExtractionTest {
+class AgentJarExtractionIT {
     private static final int NOBODY = 65534;
 
     @TempDir

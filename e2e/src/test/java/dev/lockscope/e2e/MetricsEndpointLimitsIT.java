@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * connection is one of the application's descriptors. The cap is the agent's
  * {@code MetricsEndpoint.MAX_CONNECTIONS}.
  */
-class MetricsEndpointLimitsTest {
+class MetricsEndpointLimitsIT {
     private static final Pattern ENDPOINT = Pattern.compile("lockscope: metrics at http://(127\\.0\\.0\\.1):(\\d+)/metrics");
     private static final int CAP = 16;
 

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snapshots and HTML reports 0600 (or the --file-mode asked for), and a symlink planted at a destination
  * is replaced, never written through (the file it points to keeps its content).
  */
-class PrivateOutputTest {
+class PrivateOutputIT {
     private static final String SECRET = "keep me";
 
     @TempDir
