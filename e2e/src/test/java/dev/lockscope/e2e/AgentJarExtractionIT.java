@@ -46,18 +46,28 @@ class AgentJarExtractionIT {
         Path clean = Files.createDirectories(dir.resolve("clean"));
         Proc first = record(clean, dir.resolve("first.jfr"));
         assertThat(first.exitCode()).as(first.err()).isZero();
-        try (var jars = Files.list(cacheDir(clean))) {
-            return jars.filter(p -> p.getFileName().toString().startsWith("lockscope-agent")).findFirst().orElseThrow();
+        try (var jars = Files.walk(cacheDir(clean))) {
+            // the agent has a folder of its own, agent-<sha256>/, with its boot jar beside it
+            return jars.filter(p -> p.getFileName().toString().equals("lockscope-agent.jar")).findFirst().orElseThrow();
         }
+    }
+
+    /** Where {@code realJar}, extracted into the clean temp directory, stands in lockscope's directory of {@code tmpdir}. */
+    private Path sameNameIn(Path tmpdir, Path realJar) {
+        return cacheDir(tmpdir).resolve(cacheDir(dir.resolve("clean")).relativize(realJar));
     }
 
     /** A temp directory holding lockscope's directory with {@link PlantedAgent} as the agent jar, the same name and size. */
     private Path planted(Path realJar) throws Exception {
         Path tmpdir = Files.createDirectories(dir.resolve("shared-tmp"));
-        Path cache = Files.createDirectory(cacheDir(tmpdir));
-        Path jar = cache.resolve(realJar.getFileName());
+        Files.createDirectory(cacheDir(tmpdir));
+        Path jar = sameNameIn(tmpdir, realJar);
+        Files.createDirectories(jar.getParent());
         Files.write(jar, jarOfSize(Files.size(realJar)));
         assertThat(Files.size(jar)).isEqualTo(Files.size(realJar));
+        // the boot jar beside it, which the agent's Boot-Class-Path names, is planted too
+        Path boot = realJar.resolveSibling("lockscope-boot.jar");
+        Files.write(jar.resolveSibling(boot.getFileName()), jarOfSize(Files.size(boot)));
         return tmpdir;
     }
 
@@ -104,7 +114,10 @@ class AgentJarExtractionIT {
         Path tmpdir = planted(real);
         Path cache = cacheDir(tmpdir);
         try {
-            Files.setAttribute(cache.resolve(real.getFileName()), "unix:uid", NOBODY);
+            Path jar = sameNameIn(tmpdir, real);
+            Files.setAttribute(jar, "unix:uid", NOBODY);
+            Files.setAttribute(jar.resolveSibling("lockscope-boot.jar"), "unix:uid", NOBODY);
+            Files.setAttribute(jar.getParent(), "unix:uid", NOBODY);
             Files.setAttribute(cache, "unix:uid", NOBODY);
         } catch (IOException notRoot) {
             assumeTrue(false, "giving a directory to another user needs root: " + notRoot);
@@ -136,8 +149,10 @@ class AgentJarExtractionIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertPlantedNeverRan();
         assertThat(Files.size(dir.resolve("run.jfr"))).as("lockscope's own agent recorded").isPositive();
-        Path jar = cacheDir(tmpdir).resolve(real.getFileName());
+        Path jar = sameNameIn(tmpdir, real);
         assertThat(Files.readAllBytes(jar)).isEqualTo(Files.readAllBytes(real));
+        assertThat(Files.readAllBytes(jar.resolveSibling("lockscope-boot.jar")))
+                .isEqualTo(Files.readAllBytes(real.resolveSibling("lockscope-boot.jar")));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(jar))).isEqualTo("rw-r--r--");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheDir(tmpdir))))
                 .as("others may pass, to read the jar (a target JVM of another user), but not list or write").isEqualTo("rwx--x--x");
