@@ -5,7 +5,7 @@ import dev.lockscope.analysis.blame.BlameResult;
 import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.Contention;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.core.LockKind;

@@ -1,11 +1,12 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
-import dev.lockscope.report.model.FrameFormat;
 
 import java.util.HashSet;
 import java.util.List;
@@ -32,7 +33,7 @@ final class LockSentence {
         String name = outerSimpleName(lock.className());
         String what = (switch (lock.kind()) {
             case MONITOR -> "The monitor of `" + name + "`";
-            case WAIT -> WaitClassifier.isClassInitialisation(lock) ? "A class's initialisation (the JVM's init lock)"
+            case WAIT -> LockLabels.isClassInitialisation(lock) ? "A class's initialisation (the JVM's init lock)"
                     : "Object.wait on `" + name + "`";
             case PARK -> "`" + name + "`";
         })
@@ -97,12 +98,12 @@ final class LockSentence {
             if (chosen == null) {
                 chosen = frame;
             }
-            if (!FrameFormat.isRuntime(frame)) {
+            if (Frame.parse(frame).kind().isApplication()) {
                 chosen = frame;
                 break;
             }
         }
-        return chosen == null ? "?" : FrameFormat.classAndMethod(chosen);
+        return chosen == null ? "?" : Frame.parse(chosen).classAndMethod();
     }
 
     /**
@@ -117,7 +118,7 @@ final class LockSentence {
         }
         String own = lock.className().substring(0, lock.className().lastIndexOf('.') + 1);
         int first = 0;
-        while (first < frames.size() - 1 && isIn(own, FrameFormat.function(frames.get(first)))) {
+        while (first < frames.size() - 1 && isIn(own, Frame.parse(frames.get(first)).function())) {
             first++;
         }
         return frames.subList(first, frames.size());
