@@ -33,14 +33,14 @@ class TextReportTest {
 
     @Test
     void findingsWrapToOneHundredColumnsAndTheLastLinePointsToTheHtmlFile() {
-        String finding = "`ReentrantLock` in `Inventory.reserve` blocked 14 threads for 62% of wall time; it was held "
+        String finding = "`ReentrantLock at Inventory.reserve:42` blocked 14 threads for 62% of wall time; it was held "
                 + "in `com.example.inventory.Inventory.audit` 91% of that time, and this sentence goes on for a while.";
         Report small = Recordings.report(Recordings.small());
         Report report = new Report(small.contention(), small.blame(), null, null,
                 List.of(RuleResult.of("lock-bottleneck", 62, finding, "lock@1")), small.waits());
         String text = TextReport.render(report, Path.of("/tmp/app.html"));
         assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(LockTable.WIDTH));
-        assertThat(text).contains("top findings:\n  - ReentrantLock in Inventory.reserve blocked 14 threads")
+        assertThat(text).contains("top findings:\n  - ReentrantLock at Inventory.reserve:42 blocked 14 threads")
                 .doesNotContain("`");
         assertThat(text.lines().reduce((a, b) -> b)).hasValue(
                 "lockscope: interactive report (open in a browser): /tmp/app.html");

@@ -5,6 +5,7 @@ import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.core.LockId;
+import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
 
 import java.util.List;
@@ -18,6 +19,12 @@ public record RuleInput(LockContention contention, BlameSummary blame, WaitClass
 
     public RuleInput(LockContention contention, BlameSummary blame) {
         this(contention, blame, WaitClasses.of(contention, blame, WaitClassifier.DEFAULTS));
+    }
+
+    /** The name of one row of the contention table, as the table prints it ({@link LockLabels}). */
+    public String label(LockMetrics lock) {
+        String label = LockLabels.of(contention.rows()).get(lock);
+        return label != null ? label : LockLabels.of(lock);
     }
 
     /** The blame rows of one lock of the contention table. */

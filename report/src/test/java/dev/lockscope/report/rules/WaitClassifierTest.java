@@ -71,8 +71,9 @@ class WaitClassifierTest {
         // Object.wait on an int[] is a lock built on wait/notify
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515",
                 "java.lang.Thread.run:1474")), List.of())).isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "class-initialization"));
-        assertThat(LockSentence.of(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515")), List.of()))
-                .startsWith("A class's initialisation (the JVM's init lock) in ");
+        LockMetrics init = lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515"));
+        assertThat(LockSentence.of(init, dev.lockscope.core.LockLabels.of(init), List.of()))
+                .startsWith("`class initialisation at VirtualThread.unblockVirtualThreads:1515` blocked");
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.Object.wait0", "java.lang.Object.wait:389",
                 "com.example.Rows.lock:12")), List.of()).rule()).isEqualTo("wait-notified");
         assertThat(classify(c, CONDITION, List.of("com.example.Queue.next:8")))
@@ -194,7 +195,7 @@ class WaitClassifierTest {
                 parks, List.of(), List.of(), List.of(), List.of(), List.of());
         Report report = Recordings.report(both);
         assertThat(report.contention().locks().get(0).className()).isEqualTo(CONDITION); // the table ranks by wait
-        assertThat(report.findings().get(0).message()).startsWith("`ReentrantLock` in `Inventory.reserve`")
+        assertThat(report.findings().get(0).message()).startsWith("`ReentrantLock at Inventory.reserve:42` blocked")
                 .endsWith("Contention by rule `lock-acquire`.");
         // the text details only the contention: the idle conditions keep their rows (issue 13, short by default)
         String text = TextReport.render(report, null, 10);
