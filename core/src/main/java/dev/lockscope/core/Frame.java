@@ -128,13 +128,14 @@ public record Frame(String className, String method, int line, FrameKind kind) {
         return line >= 0 ? function() + ":" + line : function();
     }
 
-    /** The index of the ':' before a line number, or -1. */
+    /** The index of the ':' before a line number (a negative one, {@code :-1}, is "unknown"), or -1. */
     private static int lineSeparator(String text) {
         int colon = text.lastIndexOf(':');
-        if (colon <= 0 || colon == text.length() - 1) {
+        int digits = colon + (colon + 1 < text.length() && text.charAt(colon + 1) == '-' ? 2 : 1);
+        if (colon <= 0 || digits >= text.length()) {
             return -1;
         }
-        for (int i = colon + 1; i < text.length(); i++) {
+        for (int i = digits; i < text.length(); i++) {
             if (!Character.isDigit(text.charAt(i))) {
                 return -1;
             }
@@ -143,6 +144,9 @@ public record Frame(String className, String method, int line, FrameKind kind) {
     }
 
     private static int parseLine(String text, int from) {
+        if (text.charAt(from) == '-') {
+            return -1;
+        }
         long n = 0;
         for (int i = from; i < text.length() && n <= Integer.MAX_VALUE; i++) {
             n = n * 10 + (text.charAt(i) - '0');

@@ -83,7 +83,7 @@ public final class LockLabels {
             return cls + "@" + r.identityHash();
         }
         String site = r.identityHash().substring(LockSites.SITE_PREFIX.length());
-        if (site.equals("?") || r.firstFrames().isEmpty()) {
+        if (site.equals("?")) {
             return cls + " (" + noStackReason(r) + ")" + count;
         }
         return cls + " at " + frame(Frame.parse(site), level) + count;

@@ -182,8 +182,10 @@ public final class JsonReport {
                     .put("startEpochNanos", p.startNanos()).put("durationNanos", p.durationNanos()));
         }
         ArrayNode locks = root.putArray("locks");
+        java.util.Map<LockMetrics, String> labels = dev.lockscope.core.LockLabels.of(contention.rows());
         for (LockMetrics m : contention.rows()) {
             ObjectNode lock = lock(m);
+            lock.put("label", labels.get(m)); // the row's name in the text table and the findings
             if (!contention.parts().isEmpty()) {
                 ArrayNode perRecording = lock.putArray("waitPerRecordingNanos");
                 for (long nanos : contention.waitPerPart(m)) {
