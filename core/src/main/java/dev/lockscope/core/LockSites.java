@@ -1,12 +1,15 @@
 package dev.lockscope.core;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Lock rows by the lock's role: the objects of one lock class acquired at one place in the application,
@@ -22,12 +25,13 @@ import java.util.Map;
  * and drops lock objects (a lock table's entry mutexes, one per row it locks) spreads its bottleneck
  * over thousands of short-lived objects, each too small to rank; a {@code synchronized} monitor the JVM
  * deflated and inflated again has a new address, so one object appears as several: both are one row.
- * <li>Where a place is a helper that takes the lock it is given ({@code hold(Lock l, ...)},
- * {@code withLock(lock, body)}, a {@code synchronized (lock)} in a utility), two or more of its objects
+ * <li>A place is a helper that takes the lock it is given ({@code hold(Lock l, ...)},
+ * {@code withLock(lock, body)}, a {@code synchronized (lock)} in a utility) when two or more of its objects
  * are long-lived (waited for over at least {@link #LONG_LIVED_SHARE} of the run) and were first reached
  * from different callers (the next application frame). Then each long-lived object's place is its caller
  * instead, so distinct locks get distinct rows named by the code that uses them; the short-lived objects
- * there stay one row of the helper.
+ * there stay one row of the helper (its union of waits, measured per place, still counts the long-lived
+ * ones: that row's real-time is then bounded by its own objects' sum).
  * </ol>
  *
  * <p>A site sums its instances' tallies: times parked, parked now and thread-time add up. Its real-time
@@ -95,8 +99,8 @@ public final class LockSites {
         }
         Map<LockMetrics, String> out = new IdentityHashMap<>();
         for (List<LockMetrics> members : byPlace.values()) {
-            java.util.Set<LockMetrics> longLived = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            java.util.Set<String> callers = new java.util.HashSet<>();
+            Set<LockMetrics> longLived = Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<String> callers = new HashSet<>();
             for (LockMetrics m : members) {
                 if (!m.isSite() && m.instances() == 1
                         && m.tally().lifeTimeNanos() >= LONG_LIVED_SHARE * totalExecutionNanos) {
