@@ -1,5 +1,7 @@
 package dev.lockscope.agent;
 
+import dev.lockscope.core.FrameClassifier;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -12,8 +14,6 @@ import java.util.regex.Pattern;
  * The JDK's classes and lockscope's own agent are never instrumented.
  */
 final class DeepSelection {
-    private static final String[] NEVER = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.lockscope.agent.",
-            "dev.lockscope.core.", "dev.lockscope.shaded."};
 
     private final List<Pattern> include;
     private final List<Pattern> exclude;
@@ -77,10 +77,8 @@ final class DeepSelection {
 
     /** Whether the class of this binary name ({@code com.example.Outer$Inner}) is instrumented. */
     boolean selects(String className) {
-        for (String never : NEVER) {
-            if (className.startsWith(never)) {
-                return false;
-            }
+        if (FrameClassifier.isJdkOrRuntime(className)) {
+            return false;
         }
         String outer = className.contains("$") ? className.substring(0, className.indexOf('$')) : className;
         boolean in = false;

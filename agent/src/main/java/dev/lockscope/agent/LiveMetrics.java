@@ -1,5 +1,7 @@
 package dev.lockscope.agent;
 
+import dev.lockscope.core.LockLabels;
+
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 
@@ -84,11 +86,12 @@ final class LiveMetrics {
         return union == null ? m.realTimeNanos() : Math.min(m.realTimeNanos(), union);
     }
 
-    /** The lock as the table names it: simple class name @ identity (monitor address for monitors). */
+    /**
+     * The lock as the table names a row alone ({@link LockLabels#of(LockMetrics)}): a name that does not change
+     * as other rows come and go, so a metric's time series keeps its label.
+     */
     static String name(LockMetrics m) {
-        String cls = m.className();
-        // a site row holds the blockers the GC collected: "ReentrantLock at LockTableEntries.lockEntry:45"
-        return cls.substring(cls.lastIndexOf('.') + 1) + (m.isSite() ? " " + m.identityHash() : "@" + m.identityHash());
+        return LockLabels.of(m);
     }
 
     /** The snapshot in Prometheus' text format; names follow its conventions (base units, {@code _total} counters). */

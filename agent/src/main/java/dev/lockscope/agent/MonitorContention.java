@@ -1,7 +1,7 @@
 package dev.lockscope.agent;
 
 import dev.lockscope.core.EventNames;
-import dev.lockscope.core.Frames;
+import dev.lockscope.core.Frame;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
@@ -364,7 +364,7 @@ final class MonitorContention implements AutoCloseable {
             if (f.getMethod() == null) {
                 continue;
             }
-            out.add(Frames.format(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber()));
+            out.add(Frame.format(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber()));
         }
         return out;
     }

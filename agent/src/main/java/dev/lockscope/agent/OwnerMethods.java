@@ -1,6 +1,7 @@
 package dev.lockscope.agent;
 
-import dev.lockscope.core.Frames;
+import dev.lockscope.core.Frame;
+import dev.lockscope.core.FrameClassifier;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
@@ -117,14 +118,13 @@ final class OwnerMethods {
             }
             String type = f.getMethod().getType().getName();
             if (!isLibraryClass(type)) {
-                return Frames.format(type, f.getMethod().getName(), -1);
+                return Frame.format(type, f.getMethod().getName(), -1);
             }
         }
         return null;
     }
 
     static boolean isLibraryClass(String className) {
-        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
-                || className.startsWith("dev.lockscope.agent.");
+        return FrameClassifier.isJdkOrRuntime(className);
     }
 }

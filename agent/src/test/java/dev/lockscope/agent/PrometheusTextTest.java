@@ -123,12 +123,12 @@ class PrometheusTextTest {
         Map<String, Long> unions = Map.of(LockSites.keyOf(collected), 2_900_000_000L,
                 LockSites.keyOf(LockKind.PARK, cls, "at ?"), 500_000_000L); // the live object's own site: no bound on one object
         LiveMetrics.Snapshot s = LiveMetrics.snapshot(List.of(collected, live), unions, new OwnerMethods(), 0, 0, -1, 0, 0);
-        assertThat(s.top().get(0).name()).isEqualTo("ReentrantLock$NonfairSync " + site);
+        assertThat(s.top().get(0).name()).isEqualTo("ReentrantLock at LockTable.lockEntry:45 x3");
         assertThat(s.top().get(0).contendedNanos()).isEqualTo(2_900_000_000L);
         assertThat(s.top().get(0).holdNanos()).isEqualTo(2_900_000_000.0 / 40);
         assertThat(s.top().get(1).contendedNanos()).isEqualTo(800_000_000L);
-        assertThat(LiveMetrics.prometheus(s)).contains("lockscope_lock_contended_seconds_total{lock=\"ReentrantLock$NonfairSync "
-                + site + "\",kind=\"park\",class=\"" + cls + "\"} 2.9\n");
+        assertThat(LiveMetrics.prometheus(s)).contains("lockscope_lock_contended_seconds_total{lock=\"ReentrantLock at LockTable.lockEntry:45 x3"
+                + "\",kind=\"park\",class=\"" + cls + "\"} 2.9\n");
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.lockscope.analysis;
 import dev.lockscope.analysis.blame.BlameResult;
 import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.Contention;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
@@ -50,7 +50,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
     public LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                           List<LockMetrics> locks, int belowPrintThreshold) {
         this(source, startNanos, durationNanos, options, locks, belowPrintThreshold,
-                LockSites.group(locks, durationNanos), sitesOf(locks), List.of(), 0);
+                LockSites.group(locks, durationNanos), sitesOf(locks, durationNanos), List.of(), 0);
     }
 
     /** The rows every report ranks: the sites, or the objects one by one with {@code --instances}. */
@@ -59,11 +59,9 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
     }
 
     /** kind and {@code class@hash} → {@code at Frame.method:line} for each of these objects. */
-    static Map<String, String> sitesOf(List<LockMetrics> instances) {
+    static Map<String, String> sitesOf(List<LockMetrics> instances, long totalExecutionNanos) {
         Map<String, String> out = new HashMap<>();
-        for (LockMetrics m : instances) {
-            out.put(objectKey(m.kind(), m.label()), LockSites.siteOf(m));
-        }
+        LockSites.sitesOf(instances, totalExecutionNanos).forEach((m, site) -> out.put(objectKey(m.kind(), m.label()), site));
         return out;
     }
 

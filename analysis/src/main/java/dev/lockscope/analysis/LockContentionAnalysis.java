@@ -243,7 +243,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);
         List<LockMetrics> sites = aboveThreshold(allSites);
         int below = options.byInstance() ? collected.size() - shown.size() : allSites.size() - sites.size();
-        Map<String, String> siteOfLock = LockContention.sitesOf(collected);
+        Map<String, String> siteOfLock = LockContention.sitesOf(collected, total);
         siteOfCollected.forEach(siteOfLock::putIfAbsent);
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
                 sites, siteOfLock, List.of(), sampledParks);

@@ -4,7 +4,7 @@ import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.CollectedTally;
 import dev.lockscope.agent.boot.LockSummaries;
 import dev.lockscope.agent.boot.ParkHooks;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.ParkTally;

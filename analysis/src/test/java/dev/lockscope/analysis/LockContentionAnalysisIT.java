@@ -1,7 +1,7 @@
 package dev.lockscope.analysis;
 
 import dev.lockscope.analysis.blame.BlameResult;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.core.LockKind;

@@ -4,7 +4,7 @@ import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.deep.DeepAnalysis;

@@ -1,5 +1,7 @@
 package dev.lockscope.cli;
 
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
@@ -148,9 +150,7 @@ final class WhatIfMeasure {
 
     /** {@code pkg.Class.method} of a site {@code at pkg.Class.method:line}. */
     static String method(LockMetrics site) {
-        String s = site.identityHash().substring(LockSites.SITE_PREFIX.length());
-        int colon = s.lastIndexOf(':');
-        return colon < 0 ? s : s.substring(0, colon);
+        return Frame.parse(site.identityHash().substring(LockSites.SITE_PREFIX.length())).function();
     }
 
     private record Run(double throughput, long releases, long delayedNanos) {

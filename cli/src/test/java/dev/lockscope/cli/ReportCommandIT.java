@@ -99,7 +99,7 @@ class ReportCommandIT {
         // the fixture records monitors only, with plain JFR
         assertThat(run.err().lines()).containsExactly(NO_LOCKSCOPE_EVENTS);
         assertThat(run.out()).startsWith("lockscope: lock contention in sync.jfr")
-                .contains("monitor " + Guarded.class.getName(), "first blocked by \"report-waiter\"");
+                .contains("    lock " + Guarded.class.getName(), "first blocked by \"report-waiter\"");
         assertThat(run.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
     }
 
@@ -224,9 +224,10 @@ class ReportCommandIT {
     @Test
     void locksAreSitesUnlessInstancesAreAskedFor() throws Exception {
         String sites = run("report", recording.toString()).out();
-        assertThat(sites).contains("[1] monitor " + Guarded.class.getName() + " at " + ReportCommandIT.class.getName());
+        assertThat(sites).contains("[1] monitor Guarded at ReportCommandIT.lambda$recordOneBlockedEntry$",
+                "    lock " + Guarded.class.getName() + "\n");
         String instances = run("report", recording.toString(), "--instances").out();
-        assertThat(instances).contains("[1] monitor " + Guarded.class.getName() + " @");
+        assertThat(instances).contains("[1] monitor Guarded@", "    lock " + Guarded.class.getName() + " @");
     }
 
     @Test

@@ -33,6 +33,11 @@ public record LockMetrics(LockKind kind, String className, String identityHash, 
         return identityHash.startsWith(LockSites.SITE_PREFIX);
     }
 
+    /** The identity of this row, by which blame, rules and what-if find it. */
+    public LockId id() {
+        return new LockId(kind, className, identityHash);
+    }
+
     /** {@code class@hash} for one lock, {@code class at Frame.method:line} for a site. */
     public String label() {
         return label(className, identityHash);

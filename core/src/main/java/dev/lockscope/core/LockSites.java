@@ -1,22 +1,38 @@
 package dev.lockscope.core;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Lock sites: the instances of one lock class acquired at one place in the application, shown as one
- * row. An application that creates and drops lock objects (a lock table's entry mutexes, one per row
- * it locks) spreads its bottleneck over thousands of short-lived instances, each too small to rank;
- * and a {@code synchronized} monitor that the JVM deflated and inflated again has a new address, so
- * one object appears as several. Keyed by kind, class and site, not by identity, both become one row.
+ * Lock rows by the lock's role: the objects of one lock class acquired at one place in the application,
+ * or one long-lived object taken through a helper. Used by the agent's table and by
+ * {@code lockscope report}, so both group alike.
  *
- * <p>The site of an instance is the first application frame ({@link Frames#firstApplicationFrame})
- * of its first measured wait (seed 000 §3.7.2's stack): the code that acquired it. Used by the
- * agent's table and by {@code lockscope report}, so both group alike.
+ * <p>The rule, from what the recording holds for each object (its class, the stack of its first wait,
+ * the span from its first to its last wait):
+ * <ol>
+ * <li>An object's place is the first application frame of its first wait (seed 000 §3.7.2's stack),
+ * past the JDK's, the recorder's and lock wrappers' frames ({@link FrameClassifier}): the code that
+ * acquired it. Objects of one kind and class at one place are one row. An application that creates
+ * and drops lock objects (a lock table's entry mutexes, one per row it locks) spreads its bottleneck
+ * over thousands of short-lived objects, each too small to rank; a {@code synchronized} monitor the JVM
+ * deflated and inflated again has a new address, so one object appears as several: both are one row.
+ * <li>A place is a helper that takes the lock it is given ({@code hold(Lock l, ...)},
+ * {@code withLock(lock, body)}, a {@code synchronized (lock)} in a utility) when two or more of its objects
+ * are long-lived (waited for over at least {@link #LONG_LIVED_SHARE} of the run) and were first reached
+ * from different callers (the next application frame). Then each long-lived object's place is its caller
+ * instead, so distinct locks get distinct rows named by the code that uses them; the short-lived objects
+ * there stay one row of the helper (its union of waits, measured per place, still counts the long-lived
+ * ones: that row's real-time is then bounded by its own objects' sum).
+ * </ol>
  *
  * <p>A site sums its instances' tallies: times parked, parked now and thread-time add up. Its real-time
  * is the time at least one of its objects was waited for, the union of their waiting intervals,
@@ -40,10 +56,65 @@ public final class LockSites {
         return siteOf(instance.firstFrames());
     }
 
+    /**
+     * An object waited for over at least this share of the run is long-lived: a lock the program keeps,
+     * not one it makes and drops (a lock table's entry lives while one transaction holds its row).
+     */
+    public static final double LONG_LIVED_SHARE = 0.1;
+
     /** The site identity of a lock first waited for with this stack (innermost frame first). */
     public static String siteOf(List<String> firstFrames) {
-        String frame = Frames.firstApplicationFrame(firstFrames);
-        return SITE_PREFIX + (frame == null ? "?" : frame);
+        int at = placeIndex(firstFrames, 0);
+        if (at < 0) {
+            return SITE_PREFIX + (firstFrames.isEmpty() ? "?" : firstFrames.get(0)); // no application frame: the innermost
+        }
+        return SITE_PREFIX + firstFrames.get(at);
+    }
+
+    /** The index of the first application frame at or after {@code from}, or -1. */
+    private static int placeIndex(List<String> frames, int from) {
+        for (int i = from; i < frames.size(); i++) {
+            if (Frame.parse(frames.get(i)).kind().isApplication()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The caller of an object's place (the next application frame of its first wait), or null. */
+    private static String callerOf(List<String> firstFrames) {
+        int place = placeIndex(firstFrames, 0);
+        int caller = place < 0 ? -1 : placeIndex(firstFrames, place + 1);
+        return caller < 0 ? null : firstFrames.get(caller);
+    }
+
+    /**
+     * The site of the row each of these locks belongs to ({@code at Frame.method:line}), by the rule of
+     * this class; by identity, in the order given.
+     */
+    public static Map<LockMetrics, String> sitesOf(List<LockMetrics> locks, long totalExecutionNanos) {
+        Map<String, List<LockMetrics>> byPlace = new LinkedHashMap<>();
+        for (LockMetrics m : locks) {
+            byPlace.computeIfAbsent(keyOf(m), k -> new ArrayList<>()).add(m);
+        }
+        Map<LockMetrics, String> out = new IdentityHashMap<>();
+        for (List<LockMetrics> members : byPlace.values()) {
+            Set<LockMetrics> longLived = Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<String> callers = new HashSet<>();
+            for (LockMetrics m : members) {
+                if (!m.isSite() && m.instances() == 1
+                        && m.tally().lifeTimeNanos() >= LONG_LIVED_SHARE * totalExecutionNanos) {
+                    longLived.add(m);
+                    callers.add(String.valueOf(callerOf(m.firstFrames())));
+                }
+            }
+            boolean helper = longLived.size() >= 2 && callers.size() >= 2;
+            for (LockMetrics m : members) {
+                String caller = helper && longLived.contains(m) ? callerOf(m.firstFrames()) : null;
+                out.put(m, caller != null ? SITE_PREFIX + caller : m.isSite() ? m.identityHash() : siteOf(m));
+            }
+        }
+        return out;
     }
 
     /** The key of the site row a lock belongs to: kind, class and site. */
@@ -73,12 +144,18 @@ public final class LockSites {
      * unless they never waited at the same time.
      */
     public static List<LockMetrics> group(List<LockMetrics> locks, long totalExecutionNanos, Map<String, Long> unionRealTime) {
+        Map<LockMetrics, String> siteOf = sitesOf(locks, totalExecutionNanos);
         Map<String, List<LockMetrics>> bySite = new LinkedHashMap<>();
+        Map<String, String> siteOfKey = new HashMap<>();
         for (LockMetrics m : locks) {
-            bySite.computeIfAbsent(keyOf(m), k -> new ArrayList<>()).add(m);
+            String site = siteOf.get(m);
+            String key = keyOf(m.kind(), m.className(), site);
+            siteOfKey.put(key, site);
+            bySite.computeIfAbsent(key, k -> new ArrayList<>()).add(m);
         }
         List<LockMetrics> sites = new ArrayList<>(bySite.size());
-        bySite.forEach((key, members) -> sites.add(sum(members, totalExecutionNanos, unionRealTime.get(key))));
+        bySite.forEach((key, members) -> sites.add(sum(members, siteOfKey.get(key), totalExecutionNanos,
+                unionRealTime.get(key))));
         return LockTable.ranked(sites);
     }
 
@@ -95,7 +172,7 @@ public final class LockSites {
             .comparingLong((LockMetrics m) -> m.tally().firstTime)
             .thenComparing(LockMetrics::identityHash);
 
-    private static LockMetrics sum(List<LockMetrics> members, long totalExecutionNanos, Long unionRealTime) {
+    private static LockMetrics sum(List<LockMetrics> members, String site, long totalExecutionNanos, Long unionRealTime) {
         LockMetrics first = members.stream().min(FIRST_MEASURED).orElseThrow();
         long parks = 0;
         long threadTime = 0;
@@ -129,7 +206,6 @@ public final class LockSites {
         }
         ParkTally tally = ParkTally.of(first.tally().collectionThreshold, parks, parkedNow, peak, threadTime, realTime,
                 0, lives, true);
-        String site = first.isSite() ? first.identityHash() : siteOf(first);
         return new LockMetrics(first.kind(), first.className(), site, first.firstThread(), first.firstFrames(), tally,
                 totalExecutionNanos, instances);
     }

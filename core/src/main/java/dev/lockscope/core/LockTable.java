@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Renders the park-contention table of seed 000 §3.8 as plain text, one block per lock, sized for a
@@ -33,7 +34,7 @@ public final class LockTable {
             .thenComparing(LockMetrics::identityHash);
 
     /**
-     * {@code rows} without the profiler's own locks ({@link Frames#isProfilersOwn}: JFR's, lockscope's
+     * {@code rows} without the profiler's own locks ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's
      * and its metrics server's), which are not the application's contention; a note added to
      * {@code notes} counts their waits. The agent's exit table and {@code lockscope report} both.
      */
@@ -41,7 +42,7 @@ public final class LockTable {
         List<LockMetrics> application = new ArrayList<>(rows.size());
         long waits = 0;
         for (LockMetrics row : rows) {
-            if (Frames.isProfilersOwn(row.firstFrames())) {
+            if (FrameClassifier.isProfilersOwn(row.firstFrames())) {
                 waits += row.timesParked();
             } else {
                 application.add(row);
@@ -95,7 +96,8 @@ public final class LockTable {
             sb.append('\n');
             return sb.toString();
         }
-        rows(sb, sorted);
+        Map<LockMetrics, String> labels = LockLabels.of(sorted);
+        rows(sb, sorted, labels);
         sb.append('\n');
         long allWait = 0;
         for (LockMetrics m : sorted) {
@@ -121,9 +123,9 @@ public final class LockTable {
                 idleUndetailed++;
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "[%d] %s %s%s%n", i++, m.kind().label(),
-                    m.isSite() ? m.className() + " " + m.identityHash() : m.className() + " @" + m.identityHash(),
-                    m.instances() == 1 ? "" : " (" + m.instances() + " instances)"));
+            sb.append(String.format(Locale.ROOT, "[%d] %s %s%n", i++, m.kind().label(), labels.get(m)));
+            sb.append("    ").append(m.instances() == 1 ? "lock " : m.instances() + " objects of ")
+                    .append(abbreviate(m.className(), WIDTH - 20)).append(m.isSite() ? "" : " @" + m.identityHash()).append('\n');
             sb.append(String.format(Locale.ROOT, "    first %s by \"%s\"%n", verb, m.firstThread()));
             int shown = 0;
             for (String frame : m.firstFrames()) {
@@ -173,7 +175,8 @@ public final class LockTable {
         for (String note : notes) {
             appendNote(sb, note);
         }
-        rows(sb, sorted.subList(0, Math.min(top, sorted.size())));
+        // labels unique among all rows, not only the shown ones: the report names the rest alike
+        rows(sb, sorted.subList(0, Math.min(top, sorted.size())), LockLabels.of(sorted));
         if (sorted.size() > top) {
             String noun = sorted.get(0).isSite() ? " more lock site" : " more lock";
             sb.append("  (").append(sorted.size() - top).append(noun).append(sorted.size() - top == 1 ? "" : "s")
@@ -182,45 +185,24 @@ public final class LockTable {
         return clipLines(sb.toString());
     }
 
-    /** The header and one line per lock: {@code ReentrantLock$NonfairSync@1b6d3586}, or a site with its instance count. */
-    private static void rows(StringBuilder sb, List<LockMetrics> sorted) {
+    /**
+     * The header and one line per lock, named by {@link LockLabels}: a name longer than the lock column goes on
+     * a line of its own under the row, whole (a name cut to fit told Caffeine's two map rows apart no more).
+     */
+    private static void rows(StringBuilder sb, List<LockMetrics> sorted, Map<LockMetrics, String> labels) {
         sb.append(String.format(Locale.ROOT, "  %-3s %-7s %8s %5s %11s %10s %8s  %s%n",
                 "#", "kind", "parks", "peak", "wait ms", "avg hold", "%real", "lock"));
         int i = 1;
         for (LockMetrics m : sorted) {
+            String label = labels.get(m);
+            boolean fits = label.length() <= WIDTH - 62;
             sb.append(String.format(Locale.ROOT, "  %-3d %-7s %8d %5d %11s %10s %8s  %s%n",
                     i++, m.kind().label(), m.timesParked(), m.peakParked(), ms(m.threadTimeNanos()),
-                    ms(m.avgHoldNanos()), pct(m.realTimeUtilPct()), shortLabel(m, WIDTH - 62)));
+                    ms(m.avgHoldNanos()), pct(m.realTimeUtilPct()), fits ? label : "").stripTrailing() + "\n");
+            if (!fits) {
+                sb.append("      ").append(abbreviate(label, WIDTH - 6)).append('\n');
+            }
         }
-    }
-
-    /** The lock column: {@code Class@hash}, or {@code Class at Frame.method:line xN} for a site of N instances. */
-    static String shortLabel(LockMetrics m, int max) {
-        String cls = shortName(m.className());
-        if (!m.isSite()) {
-            return abbreviate(cls + "@" + m.identityHash(), max);
-        }
-        String count = m.instances() == 1 ? "" : " x" + m.instances();
-        String frame = withoutPackage(m.identityHash().substring(LockSites.SITE_PREFIX.length()));
-        String label = cls + " at " + frame + count;
-        if (label.length() > max && cls.indexOf('$') > 0) {
-            cls = cls.substring(0, cls.indexOf('$')); // ReentrantLock$NonfairSync -> ReentrantLock: room for the site
-            label = cls + " at " + frame + count;
-        }
-        if (label.length() > max) {
-            label = cls + "@" + frame + count;
-        }
-        if (label.length() > max) {
-            label = frame + count; // the site alone; the detail block and JSON name the class
-        }
-        return label.length() <= max ? label : "..." + label.substring(label.length() - (max - 3));
-    }
-
-    /** {@code org.derby.LockTable.lock:77} → {@code LockTable.lock:77}. */
-    private static String withoutPackage(String frame) {
-        int method = frame.lastIndexOf('.');
-        int cls = method <= 0 ? -1 : frame.lastIndexOf('.', method - 1);
-        return frame.substring(cls + 1);
     }
 
     /**

@@ -65,7 +65,7 @@ class LockTableTest {
     void showsAllFifteenMetricsAndMonitorWording() {
         String text = LockTable.render("title", List.of(lock(LockKind.MONITOR, "java.lang.Object", "abc",
                 3_000_000, List.of("a.B.c:3"))), 0, List.of());
-        assertThat(text).contains("monitor java.lang.Object @abc", "first blocked by \"worker-1\"", "at a.B.c:3",
+        assertThat(text).contains("monitor Object@abc\n    lock java.lang.Object @abc", "first blocked by \"worker-1\"", "at a.B.c:3",
                 "times blocked 2, blocked now 0, peak blocked 2", "thread-time", "real-time",
                 "avg block time", "avg hold time", "%real-time", "%thread-time", "%real-life-time",
                 "%thread-life-time");
@@ -76,10 +76,10 @@ class LockTableTest {
         LockMetrics big = lock(LockKind.PARK, "com.example.Big", "b1", 1_000_000_000L, List.of("a.Big.hold:1"));
         LockMetrics small = lock(LockKind.MONITOR, "com.example.Small", "s1", 1_000_000L, List.of("a.Small.hold:2"));
         String text = LockTable.render("t", List.of(big, small), 0, List.of(), 0.01);
-        assertThat(text).contains("park com.example.Big @b1", "at a.Big.hold:1", "Small@s1")
-                .doesNotContain("monitor com.example.Small @s1", "at a.Small.hold:2")
+        assertThat(text).contains("park Big@b1\n    lock com.example.Big @b1", "at a.Big.hold:1", "Small@s1")
+                .doesNotContain("] monitor Small@s1", "at a.Small.hold:2")
                 .contains("(1 lock under 1.00% of all waiting: no details here; JSON and HTML have them)");
-        assertThat(LockTable.render("t", List.of(big, small), 0, List.of())).contains("monitor com.example.Small @s1");
+        assertThat(LockTable.render("t", List.of(big, small), 0, List.of())).contains("] monitor Small@s1");
     }
 
     @Test
@@ -87,8 +87,8 @@ class LockTableTest {
         LockMetrics pool = lock(LockKind.PARK, "com.example.PoolQueue", "q1", 1_000_000_000L, List.of("a.Pool.take:1"));
         LockMetrics hot = lock(LockKind.MONITOR, "com.example.Hot", "h1", 500_000_000L, List.of("a.Hot.hold:2"));
         String text = LockTable.render("t", List.of(pool, hot), 0, List.of(), 0.01, m -> m == pool);
-        assertThat(text).contains("PoolQueue@q1", "monitor com.example.Hot @h1", "at a.Hot.hold:2")
-                .doesNotContain("park com.example.PoolQueue @q1", "at a.Pool.take:1")
+        assertThat(text).contains("PoolQueue@q1", "] monitor Hot@h1", "at a.Hot.hold:2")
+                .doesNotContain("] park PoolQueue@q1", "at a.Pool.take:1")
                 .contains("(1 lock waited for by idle threads only: no details here; JSON and HTML have them)");
     }
 

@@ -32,7 +32,7 @@ class LockSitesIT {
         JsonNode top = sites.get("locks").get(0);
         assertThat(top.get("site").asText()).contains("LockTableEntries.lockEntry:");
         assertThat(top.get("instances").asInt()).as("entry objects").isGreaterThan(20);
-        assertThat(sites.get("rules").toString()).contains("objects at one site) in `LockTableEntries.lockEntry`");
+        assertThat(sites.get("rules").toString()).contains("`ReentrantLock at LockTableEntries.lockEntry:");
         JsonNode treeTop = sites.get("tree").get("children").get(0);
         assertThat(treeTop.get("key").asText()).contains("LockTableEntries.lockEntry:");
         // owner blame counts the entries the GC collected in their site too, as the table does (it once left

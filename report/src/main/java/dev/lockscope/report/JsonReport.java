@@ -13,9 +13,8 @@ import dev.lockscope.report.blame.BlameJsonReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.cpu.ThreadCpuReport;
 import dev.lockscope.report.deep.DeepJson;
-import dev.lockscope.report.model.FrameFormat;
 import dev.lockscope.analysis.blame.HandoffHold;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.RuleResult;
 import dev.lockscope.report.rules.WaitClasses;
@@ -183,8 +182,10 @@ public final class JsonReport {
                     .put("startEpochNanos", p.startNanos()).put("durationNanos", p.durationNanos()));
         }
         ArrayNode locks = root.putArray("locks");
+        java.util.Map<LockMetrics, String> labels = dev.lockscope.core.LockLabels.of(contention.rows());
         for (LockMetrics m : contention.rows()) {
             ObjectNode lock = lock(m);
+            lock.put("label", labels.get(m)); // the row's name in the text table and the findings
             if (!contention.parts().isEmpty()) {
                 ArrayNode perRecording = lock.putArray("waitPerRecordingNanos");
                 for (long nanos : contention.waitPerPart(m)) {
@@ -214,7 +215,7 @@ public final class JsonReport {
         o.put("totalWaitNanos", m.totalWaitNanos());
         o.put("firstThread", m.firstThread());
         ArrayNode frames = o.putArray("firstFrames");
-        m.firstFrames().forEach(f -> frames.add(FrameFormat.print(f)));
+        m.firstFrames().forEach(frames::add);
         o.put("timesParked", m.timesParked());
         o.put("parkedNow", m.parkedNow());
         o.put("peakParked", m.peakParked());

@@ -25,22 +25,22 @@ class TextReportTest {
         assertThat(text).contains("recording /tmp/app.jfr: 2.00 s from 2026-01-01T00:00:00Z",
                 "3 more locks with fewer than 1 park left out (print threshold)");
         // the lock with the most wait comes first, as in the agent's table
-        assertThat(text.indexOf("[1] park java.util.concurrent.locks.ReentrantLock$NonfairSync @1b2c3d"))
-                .isPositive().isLessThan(text.indexOf("[2] monitor com.example.Cache @7f3a0001c0"));
+        assertThat(text.indexOf("[1] park ReentrantLock@1b2c3d\n    lock java.util.concurrent.locks.ReentrantLock$NonfairSync @1b2c3d"))
+                .isPositive().isLessThan(text.indexOf("[2] monitor Cache@7f3a0001c0"));
         assertThat(text).contains("thread-time 140.00 ms, real-time 100.00 ms", "avg park time 46.67 ms, avg hold time 33.33 ms",
                 "util %real-time 50.00, %thread-time 70.00", "first blocked by \"worker-2\"");
     }
 
     @Test
     void findingsWrapToOneHundredColumnsAndTheLastLinePointsToTheHtmlFile() {
-        String finding = "`ReentrantLock` in `Inventory.reserve` blocked 14 threads for 62% of wall time; it was held "
+        String finding = "`ReentrantLock at Inventory.reserve:42` blocked 14 threads for 62% of wall time; it was held "
                 + "in `com.example.inventory.Inventory.audit` 91% of that time, and this sentence goes on for a while.";
         Report small = Recordings.report(Recordings.small());
         Report report = new Report(small.contention(), small.blame(), null, null,
                 List.of(RuleResult.of("lock-bottleneck", 62, finding, "lock@1")), small.waits());
         String text = TextReport.render(report, Path.of("/tmp/app.html"));
         assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(LockTable.WIDTH));
-        assertThat(text).contains("top findings:\n  - ReentrantLock in Inventory.reserve blocked 14 threads")
+        assertThat(text).contains("top findings:\n  - ReentrantLock at Inventory.reserve:42 blocked 14 threads")
                 .doesNotContain("`");
         assertThat(text.lines().reduce((a, b) -> b)).hasValue(
                 "lockscope: interactive report (open in a browser): /tmp/app.html");

@@ -175,7 +175,7 @@ public final class BlockerRecord {
             if (n == frames.length) {
                 break;
             }
-            frames[n++] = dev.lockscope.core.Frames.format(e);
+            frames[n++] = dev.lockscope.core.Frame.format(e);
         }
         // the frames the report's classifier reads from this record's summary, so both say "idle" alike
         idleSite = IdlePlaces.ruleOf(java.util.Arrays.asList(frames).subList(0, n)) != null;

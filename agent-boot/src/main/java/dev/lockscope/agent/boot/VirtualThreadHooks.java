@@ -1,6 +1,6 @@
 package dev.lockscope.agent.boot;
 
-import dev.lockscope.core.Frames;
+import dev.lockscope.core.Frame;
 import jdk.internal.vm.annotation.DontInline;
 
 import java.lang.invoke.MethodHandle;
@@ -276,7 +276,7 @@ public final class VirtualThreadHooks {
             if (i > 0) {
                 sb.append('\n');
             }
-            sb.append(Frames.format(stack[i]));
+            sb.append(Frame.format(stack[i]));
         }
         return sb.toString();
     }

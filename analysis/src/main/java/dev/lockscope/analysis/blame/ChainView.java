@@ -1,5 +1,9 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.Frame;
+import dev.lockscope.core.FrameClassifier;
+import dev.lockscope.core.FrameKind;
+
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.VirtualThreads;
 
@@ -20,15 +24,6 @@ public final class ChainView {
     public static final ChainView RAW = new ChainView(true);
     /** Key of a thread, method or chain nobody knows. */
     public static final String UNKNOWN = "(unknown)";
-
-    /**
-     * Frames of these prefixes on top of a chain are lock machinery (Condition.await blocks through
-     * ForkJoinPool; a synchronizer without an owner is released inside its own methods).
-     */
-    private static final List<String> INTERNAL_PREFIXES = List.of("java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.",
-            "java.util.concurrent.Semaphore.", "java.util.concurrent.CountDownLatch.", "java.util.concurrent.CyclicBarrier.",
-            "sun.misc.Unsafe.", "java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
-            "java.lang.Object.wait");
 
     /**
      * Methods that wrap a lock operation when they call the JDK's lock internals directly: Jetty's
@@ -89,7 +84,7 @@ public final class ChainView {
     /** The innermost visible method, {@code package.Class.method}, or {@link #UNKNOWN}. */
     public String method(List<String> frames) {
         List<String> v = visible(frames);
-        return v.isEmpty() ? UNKNOWN : FrameText.method(v.get(0));
+        return v.isEmpty() ? UNKNOWN : Frame.parse(v.get(0)).function();
     }
 
     /** The visible chain as one key, innermost first, frames separated by {@code " <- "}. */
@@ -110,16 +105,12 @@ public final class ChainView {
         if (wrappers != null && wrappers.matcher(frame).find()) {
             return true;
         }
-        String method = FrameText.method(frame);
-        return belowLockCode && WRAPPER_METHODS.contains(method.substring(method.lastIndexOf('.') + 1));
+        Frame f = Frame.parse(frame);
+        return f.kind() == FrameKind.LOCK_WRAPPER || belowLockCode && WRAPPER_METHODS.contains(f.method());
     }
 
+    /** Lock machinery on top of a chain (a synchronizer without an owner is released inside its own methods). */
     private static boolean isInternal(String frame) {
-        for (String p : INTERNAL_PREFIXES) {
-            if (frame.startsWith(p)) {
-                return true;
-            }
-        }
-        return false;
+        return FrameClassifier.isLockMachinery(Frame.parse(frame));
     }
 }

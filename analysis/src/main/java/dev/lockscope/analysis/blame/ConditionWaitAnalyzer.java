@@ -1,5 +1,7 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.ThreadRef;
 
@@ -26,6 +28,6 @@ final class ConditionWaitAnalyzer implements BlockerAnalyzer {
 
     /** A lock park whose waiter is inside {@code await}: re-acquiring the lock after conditional waiting. */
     static boolean reacquiresAfterAwait(List<String> waiterFrames) {
-        return FrameText.anyMethodContains(waiterFrames, "$ConditionObject.await");
+        return Frame.anyFunctionContains(waiterFrames, "$ConditionObject.await");
     }
 }

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.DeepRelease;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ThreadRef;

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockId;
 /**
  * A lock's holds measured between hand-offs ({@link HandoffHolds}): the second hold-time estimate,
  * beside seed 000's.

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;

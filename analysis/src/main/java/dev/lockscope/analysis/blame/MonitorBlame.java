@@ -1,5 +1,8 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockId;
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.DeepRelease;
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -251,7 +254,7 @@ final class MonitorBlame {
 
     /** Object.wait on the stack, or the same thread's wait on this monitor ended just before. */
     private boolean reacquiresAfterWait(MonitorEnter e, LockId lock) {
-        if (FrameText.anyMethodStartsWith(e.frames(), "java.lang.Object.wait")) {
+        if (Frame.anyFunctionStartsWith(e.frames(), "java.lang.Object.wait")) {
             return true;
         }
         for (MonitorWait w : recentWaitsByThread.getOrDefault(e.thread().javaTid(), new ArrayDeque<>())) {

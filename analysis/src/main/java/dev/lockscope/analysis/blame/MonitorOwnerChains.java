@@ -1,5 +1,7 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockId;
+import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.model.ThreadRef;
 
 import java.util.ArrayDeque;
@@ -116,7 +118,7 @@ final class MonitorOwnerChains {
         waited(e.thread(), e.beginNanos(), e.endNanos(), e.frames(), lock);
         Monitor m = monitors.computeIfAbsent(lock, k -> new Monitor());
         if (!e.frames().isEmpty() && m.sites.size() < SITES_KEPT) {
-            m.sites.add(FrameText.method(e.frames().get(0)));
+            m.sites.add(Frame.parse(e.frames().get(0)).function());
         }
         m.enters.addLast(e);
         m.of(e.thread()).enters.addLast(e);
@@ -265,13 +267,13 @@ final class MonitorOwnerChains {
     }
 
     private static boolean isJdk(String frame) {
-        return frame.startsWith("java.") || frame.startsWith("jdk.") || frame.startsWith("sun.");
+        return !Frame.parse(frame).kind().isApplication();
     }
 
     /** Index of the innermost frame in a method that enters the monitor, or -1. */
     private static int holdingFrame(List<String> frames, Set<String> sites) {
         for (int i = 0; i < frames.size(); i++) {
-            if (sites.contains(FrameText.method(frames.get(i)))) {
+            if (sites.contains(Frame.parse(frames.get(i)).function())) {
                 return i;
             }
         }

@@ -1,5 +1,7 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.Unpark;
 
@@ -38,6 +40,6 @@ final class ReleaseBlameAnalyzer implements BlockerAnalyzer {
 
     /** Unparks issued inside AQS.acquire wake queued threads without releasing anything. */
     static boolean isRelease(Unpark u) {
-        return !FrameText.anyMethodStartsWith(u.frames(), AQS_ACQUIRE);
+        return !Frame.anyFunctionStartsWith(u.frames(), AQS_ACQUIRE);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.bottle;
 
+import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.JdkPark;
@@ -156,12 +157,7 @@ public final class JfrWaits implements RecordingVisitor, RecordingReader.ThreadV
 
     /** "app.Foo.bar:42": the first frame below the JDK's (and lockscope's hooks') wait/park machinery. */
     private static String where(List<String> frames) {
-        for (String frame : frames) {
-            if (!frame.startsWith("java.") && !frame.startsWith("jdk.") && !frame.startsWith("sun.")
-                    && !frame.startsWith("dev.lockscope.agent.boot.")) {
-                return frame;
-            }
-        }
-        return null;
+        Frame f = Frame.firstApplication(frames);
+        return f == null ? null : f.toString();
     }
 }

@@ -7,7 +7,7 @@ import dev.lockscope.analysis.jfr.JfrType;
 import dev.lockscope.analysis.jfr.ReadingProgress;
 import dev.lockscope.core.EventNames;
 import dev.lockscope.core.HoldHistogram;
-import dev.lockscope.core.Frames;
+import dev.lockscope.core.Frame;
 import dev.lockscope.core.ThreadNames;
 import dev.lockscope.core.VirtualMonitorEnters;
 
@@ -603,7 +603,7 @@ public final class RecordingReader {
                         continue;
                     }
                     String name = symbol(method, methodType, "name");
-                    out.add(text(Frames.format(cls, name, (int) longField(frame, frameType, "lineNumber"))));
+                    out.add(text(Frame.format(cls, name, (int) longField(frame, frameType, "lineNumber"))));
                 }
             }
             List<String> interned = stacks.computeIfAbsent(CallStack.of(out), k -> k);

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.core.Frame;
 import dev.lockscope.core.ThreadNames;
 import java.util.HashMap;
 import java.util.List;
@@ -40,10 +41,9 @@ public final class VirtualThreads {
                 String f = frames.get(i);
                 // a lambda's hidden class ("App$$Lambda.0x000000001f086450.run") is named anew in every
                 // run: the lambda's body, the next frame in, is the same in every recording
-                if (!f.startsWith("java.") && !f.startsWith("jdk.") && !f.startsWith("sun.")
-                        && (!f.contains("$$Lambda") || i == 0)) {
-                    int line = f.lastIndexOf(':');
-                    return "virtual: " + (line > 0 ? f.substring(0, line) : f);
+                Frame frame = Frame.parse(f);
+                if (frame.kind().isApplication() && (!frame.className().contains("$$Lambda") || i == 0)) {
+                    return "virtual: " + frame.function();
                 }
             }
             return "virtual";

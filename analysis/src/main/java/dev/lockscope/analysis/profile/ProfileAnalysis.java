@@ -1,5 +1,7 @@
 package dev.lockscope.analysis.profile;
 
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.model.CpuSample;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.JdkPark;
@@ -373,13 +375,9 @@ public final class ProfileAnalysis implements RecordingVisitor {
      * runs of one program have the same call paths (Hofer §3.4 normalises generated names likewise).
      */
     public static String method(String frame) {
-        int colon = frame.lastIndexOf(':');
-        String method = colon < 0 ? frame : frame.substring(0, colon);
-        int lambda = method.indexOf("$$Lambda");
-        if (lambda < 0) {
-            return method;
-        }
-        return method.substring(0, lambda + "$$Lambda".length()) + method.substring(method.lastIndexOf('.'));
+        Frame f = Frame.parse(frame);
+        int lambda = f.className().indexOf("$$Lambda");
+        return lambda < 0 ? f.function() : f.className().substring(0, lambda + "$$Lambda".length()) + "." + f.method();
     }
 
     private record Sample(long time, List<String> path, String group) {

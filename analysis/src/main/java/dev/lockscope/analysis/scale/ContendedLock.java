@@ -1,11 +1,13 @@
 package dev.lockscope.analysis.scale;
 
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameResult;
 import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.Contention;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.core.LockKind;
@@ -104,12 +106,7 @@ public record ContendedLock(LockKind kind, String className, String site, List<S
      */
     public String key() {
         String caller = LayerClassifier.defaults().firstUserFrame(waiterFrames).orElse(site);
-        return kind.label() + "|" + className + "|" + withoutLine(caller);
-    }
-
-    private static String withoutLine(String frame) {
-        int colon = frame.lastIndexOf(':');
-        return colon > 0 ? frame.substring(0, colon) : frame;
+        return kind.label() + "|" + className + "|" + Frame.parse(caller).function();
     }
 
     /** Call chains (lock machinery removed, cut to {@link #FRAMES_KEPT}) weighted by wait; the heaviest wins, ties by text. */

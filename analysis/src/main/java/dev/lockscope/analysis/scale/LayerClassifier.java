@@ -1,5 +1,8 @@
 package dev.lockscope.analysis.scale;
 
+import dev.lockscope.core.Frame;
+import dev.lockscope.core.FrameKind;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,8 +11,7 @@ import java.util.Optional;
 /**
  * Puts a frame ({@code package.Class.method:line}) or a thread into a {@link Layer}.
  *
- * <p>Frames: JDK by package ({@code java.}, {@code javax.}, {@code jdk.}, {@code sun.},
- * {@code com.sun.}); a JDK frame without a line number is taken as native (JFR reports no line for
+ * <p>Frames: JDK (and the recorder's own code) as {@link dev.lockscope.core.FrameClassifier} decides; a JDK frame without a line number is taken as native (JFR reports no line for
  * native methods; JDK classes otherwise all carry line tables); middleware by well-known framework
  * prefixes plus the user's; everything else is application. Threads: JVM by the HotSpot names of
  * GC, JIT and VM threads (they have no Java frames).
@@ -24,7 +26,6 @@ public final class LayerClassifier {
             "org.ehcache.", "com.hazelcast.", "org.infinispan.", "com.ibm.", "javassist.", "net.bytebuddy.",
             "kotlin.", "kotlinx.", "scala.", "akka.", "reactor.", "io.reactivex.", "org.quartz.", "freemarker.",
             "org.thymeleaf.", "com.itextpdf.", "com.lowagie.", "org.jfree.");
-    private static final List<String> JDK_PREFIXES = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.");
     /** HotSpot's names for its own threads (GC workers, JIT compilers, VM operations, JFR, service). */
     private static final List<String> JVM_THREAD_PREFIXES = List.of(
             "gc thread", "g1 ", "gc ", "pargc", "parallel gc", "vm thread", "vm periodic", "c1 compilerthread",
@@ -52,8 +53,9 @@ public final class LayerClassifier {
 
     /** The layer of one frame. */
     public Layer classify(String frame) {
-        if (startsWithAny(frame, JDK_PREFIXES)) {
-            return frame.indexOf(':') < 0 ? Layer.NATIVE : Layer.JDK;
+        Frame f = Frame.parse(frame);
+        if (f.kind() == FrameKind.JDK || f.kind() == FrameKind.RUNTIME) {
+            return f.line() < 0 ? Layer.NATIVE : Layer.JDK;
         }
         // User prefixes may name application sub-packages as middleware, so they win over "application".
         return startsWithAny(frame, middleware) ? Layer.MIDDLEWARE : Layer.APPLICATION;

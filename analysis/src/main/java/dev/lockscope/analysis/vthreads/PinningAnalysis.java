@@ -1,5 +1,7 @@
 package dev.lockscope.analysis.vthreads;
 
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingVisitor;
@@ -26,7 +28,6 @@ import java.util.Map;
  */
 public final class PinningAnalysis implements RecordingVisitor {
     static final int MAX_SPANS = 1 << 20;
-    private static final String[] RUNTIME_PACKAGES = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
 
     /** Pinned time at one site. */
     public record PinnedSite(String site, long nanos, long count) {
@@ -122,11 +123,7 @@ public final class PinningAnalysis implements RecordingVisitor {
 
     /** The innermost frame outside the Java runtime, or the innermost frame. */
     static String site(List<String> frames) {
-        for (String f : frames) {
-            if (Arrays.stream(RUNTIME_PACKAGES).noneMatch(f::startsWith)) {
-                return f;
-            }
-        }
-        return frames.isEmpty() ? "(no stack)" : frames.get(0);
+        Frame f = Frame.firstApplication(frames);
+        return f != null ? f.toString() : frames.isEmpty() ? "(no stack)" : frames.get(0);
     }
 }

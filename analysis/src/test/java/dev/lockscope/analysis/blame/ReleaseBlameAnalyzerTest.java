@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.ThreadRef;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.lockscope.analysis.whatif;
 
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.ThreadRef;
 import org.junit.jupiter.api.Test;
 

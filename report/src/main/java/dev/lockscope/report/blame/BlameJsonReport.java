@@ -10,11 +10,10 @@ import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.LockChainShare;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
-import dev.lockscope.report.model.FrameFormat;
 
 import java.util.List;
 
@@ -125,6 +124,6 @@ public final class BlameJsonReport {
     }
 
     private static void frames(ArrayNode into, List<String> frames) {
-        frames.forEach(f -> into.add(FrameFormat.print(f)));
+        frames.forEach(into::add);
     }
 }

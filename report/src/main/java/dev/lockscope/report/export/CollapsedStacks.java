@@ -1,7 +1,6 @@
 package dev.lockscope.report.export;
 
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.report.model.FrameFormat;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +40,7 @@ public final class CollapsedStacks {
             names.add(s.placeholder());
         }
         for (int i = frames.size() - 1; i >= 0; i--) {
-            names.add(name(FrameFormat.print(frames.get(i))));
+            names.add(name(frames.get(i)));
         }
         if (s.lock() != null) {
             names.add(name(s.lock()));

@@ -1,8 +1,8 @@
 package dev.lockscope.report.export;
 
+import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.LockContention;
-import dev.lockscope.report.model.FrameFormat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -74,7 +74,8 @@ public final class PprofProfile {
             }
             for (int i = 0; i < s.frames().size(); i++) {
                 String frame = s.frames().get(i);
-                ids[i + leaf] = location(FrameFormat.print(frame), FrameFormat.function(frame), FrameFormat.line(frame));
+                Frame f = Frame.parse(frame);
+                ids[i + leaf] = location(frame, f.function(), Math.max(0, f.line()));
             }
             ProtoWriter sample = new ProtoWriter().packed(SAMPLE_LOCATION_ID, ids)
                     .packed(SAMPLE_VALUE, countType == null ? new long[] {s.nanos()} : new long[] {s.nanos(), s.count()});
@@ -127,7 +128,7 @@ public final class PprofProfile {
         long id = functions.size() + 1L;
         functions.put(name, id);
         locationsAndFunctions.message(FUNCTION, new ProtoWriter().varint(FUNCTION_ID, id).varint(FUNCTION_NAME, string(name))
-                .varint(FUNCTION_SYSTEM_NAME, string(name)).varint(FUNCTION_FILENAME, string(FrameFormat.sourceFile(name))));
+                .varint(FUNCTION_SYSTEM_NAME, string(name)).varint(FUNCTION_FILENAME, string(Frame.parse(name).sourceFile())));
         return id;
     }
 

@@ -16,7 +16,6 @@ import dev.lockscope.report.bottle.BottleSvg;
 import dev.lockscope.report.cpu.ThreadCpuReport;
 import dev.lockscope.report.deep.DeepHtml;
 import dev.lockscope.report.model.BlameKeys;
-import dev.lockscope.report.model.FrameFormat;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.Timeline;
 
@@ -165,7 +164,7 @@ public final class HtmlReport {
     private static int chain(List<String> frames, Map<List<String>, Integer> ids, ArrayNode chains, StringTable strings) {
         return ids.computeIfAbsent(frames, k -> {
             ArrayNode c = chains.addArray();
-            k.forEach(f -> c.add(strings.id(FrameFormat.print(f))));
+            k.forEach(f -> c.add(strings.id(f)));
             return chains.size() - 1;
         });
     }

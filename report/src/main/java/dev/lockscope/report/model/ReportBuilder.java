@@ -14,7 +14,7 @@ import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.Contention;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.analysis.blame.LockChainShare;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.bottle.BottleGraph;

@@ -1,11 +1,12 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
-import dev.lockscope.report.model.FrameFormat;
 
 import java.util.HashSet;
 import java.util.List;
@@ -23,29 +24,26 @@ final class LockSentence {
     private LockSentence() {
     }
 
-    /** The lock's {@code class@id}: a finding's subject. */
-    static String subject(LockMetrics lock) {
-        return lock.label();
-    }
-
-    static String of(LockMetrics lock, List<BlameRow> blame) {
-        String name = outerSimpleName(lock.className());
+    /**
+     * @param label the lock's row as the table names it ({@link LockLabels}): the finding names the same row
+     */
+    static String of(LockMetrics lock, String label, List<BlameRow> blame) {
         String what = (switch (lock.kind()) {
-            case MONITOR -> "The monitor of `" + name + "`";
-            case WAIT -> WaitClassifier.isClassInitialisation(lock) ? "A class's initialisation (the JVM's init lock)"
-                    : "Object.wait on `" + name + "`";
-            case PARK -> "`" + name + "`";
-        })
-                + (lock.instances() > 1 ? " (" + lock.instances() + " objects at one site)" : "");
+            case MONITOR -> "The monitor of `" + label + "`";
+            case WAIT -> LockLabels.isClassInitialisation(lock) ? "`" + label + "`" : "Object.wait on `" + label + "`";
+            case PARK -> "`" + label + "`";
+        });
         Top waiterMethod = top(blame, r -> r.waiterFrames().isEmpty() ? null : appMethod(r.waiterFrames()));
         String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
+        // where most of the waiting was, when the row's name (its acquiring frame) does not say it already
+        String where = label.contains(waiter) ? "" : " in `" + waiter + "`";
         Set<String> waiters = new HashSet<>();
         blame.stream().filter(r -> !ConvoyWaiters.isGroup(r.waiterThread())).forEach(r -> waiters.add(r.waiterThread().name()));
         String threads = waiters.isEmpty() ? (lock.peakParked() == 1 ? "1 thread at a time"
                 : "up to " + lock.peakParked() + " threads at once") : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
         // a site's real-time is the union of its objects' waits (LockSites): a part of the wall time like any lock's
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s in `%s` blocked %s for %.0f%% of wall time "
-                + "(%.1f s of waiting in all)", what, waiter, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s%s blocked %s for %.0f%% of wall time "
+                + "(%.1f s of waiting in all)", what, where, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
         Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() ? null : appMethod(withoutOwnClass(r.ownerFrames(), lock)));
         Top ownerThread = ownerMethod != null ? null
                 : top(blame, r -> r.ownerThread() == null || r.ownerThread().equals(ThreadRef.UNKNOWN) ? null : r.ownerThread().name());
@@ -97,12 +95,12 @@ final class LockSentence {
             if (chosen == null) {
                 chosen = frame;
             }
-            if (!FrameFormat.isRuntime(frame)) {
+            if (Frame.parse(frame).kind().isApplication()) {
                 chosen = frame;
                 break;
             }
         }
-        return chosen == null ? "?" : FrameFormat.classAndMethod(chosen);
+        return chosen == null ? "?" : Frame.parse(chosen).classAndMethod();
     }
 
     /**
@@ -117,7 +115,7 @@ final class LockSentence {
         }
         String own = lock.className().substring(0, lock.className().lastIndexOf('.') + 1);
         int first = 0;
-        while (first < frames.size() - 1 && isIn(own, FrameFormat.function(frames.get(first)))) {
+        while (first < frames.size() - 1 && isIn(own, Frame.parse(frames.get(first)).function())) {
             first++;
         }
         return frames.subList(first, frames.size());
@@ -127,19 +125,5 @@ final class LockSentence {
     private static boolean isIn(String pkg, String function) {
         String cls = function.substring(0, Math.max(0, function.lastIndexOf('.')));
         return cls.startsWith(pkg) && cls.indexOf('.', pkg.length()) < 0;
-    }
-
-    /**
-     * {@code java.util.concurrent.locks.ReentrantLock$NonfairSync} → {@code ReentrantLock}; a
-     * {@code Condition} by its own name rather than its outer class {@code AbstractQueuedSynchronizer}
-     * (the recording does not tell which lock it belongs to; the sentence names where it was awaited).
-     */
-    static String outerSimpleName(String className) {
-        if (className.endsWith("$ConditionObject")) {
-            return "Condition";
-        }
-        String simple = className.substring(className.lastIndexOf('.') + 1);
-        int nested = simple.indexOf('$');
-        return nested > 0 ? simple.substring(0, nested) : simple;
     }
 }

@@ -40,13 +40,13 @@ record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMe
             if (candidates.test(lock) && lock.totalWaitNanos() > 0 && verdict.waitClass() == WaitClass.CONTENTION) {
                 if (lock.realTimeUtilPct() < MIN_REAL_TIME_PCT) {
                     return RuleResult.of(id, 0, noneMessage.replaceFirst("\\.$", "") + " for long enough to matter: "
-                            + "the most waited-for, `" + LockSentence.subject(lock) + "`, was waited for "
+                            + "the most waited-for, `" + input.label(lock) + "`, was waited for "
                             + String.format(Locale.ROOT, "%.2f ms", lock.totalWaitNanos() / 1e6)
                             + " in all.", null);
                 }
                 double weight = (double) lock.totalWaitNanos() / mostWaited;
-                return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.blameOf(lock))
-                        + " Contention by rule `" + verdict.rule() + "`.", LockSentence.subject(lock));
+                return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.label(lock), input.blameOf(lock))
+                        + " Contention by rule `" + verdict.rule() + "`.", input.label(lock));
             }
         }
         return RuleResult.of(id, 0, noneMessage, null);

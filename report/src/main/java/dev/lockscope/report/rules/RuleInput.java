@@ -4,7 +4,8 @@ import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
+import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
 
 import java.util.List;
@@ -20,9 +21,16 @@ public record RuleInput(LockContention contention, BlameSummary blame, WaitClass
         this(contention, blame, WaitClasses.of(contention, blame, WaitClassifier.DEFAULTS));
     }
 
+    /** The name of one row of the contention table, as the table prints it ({@link LockLabels}). */
+    public String label(LockMetrics lock) {
+        String label = LockLabels.of(contention.rows()).get(lock);
+        return label != null ? label : LockLabels.of(lock);
+    }
+
     /** The blame rows of one lock of the contention table. */
     public List<BlameRow> blameOf(LockMetrics lock) {
-        return blame.rows().stream().filter(r -> sameLock(contention.rowOf(r.lock()), lock)).toList();
+        LockId id = lock.id();
+        return blame.rows().stream().filter(r -> contention.rowOf(r.lock()).equals(id)).toList();
     }
 
     /** Whether the lock's waits were contention, idle or other, and by which rule. */
@@ -30,7 +38,4 @@ public record RuleInput(LockContention contention, BlameSummary blame, WaitClass
         return waits.verdictOf(lock);
     }
 
-    private static boolean sameLock(LockId id, LockMetrics lock) {
-        return id.kind() == lock.kind() && id.lockClass().equals(lock.className()) && id.id().equals(lock.identityHash());
-    }
 }

@@ -3,7 +3,7 @@ package dev.lockscope.report.rules;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.core.LockMetrics;
 

@@ -1,12 +1,14 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.Frame;
+import dev.lockscope.core.FrameKind;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.IdlePlaces;
+import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
-import dev.lockscope.report.model.FrameFormat;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,7 +102,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         if (idlePlace != null) {
             return idlePlace;
         }
-        if (lock.kind() == LockKind.WAIT && isClassInitialisation(lock)) {
+        if (lock.kind() == LockKind.WAIT && LockLabels.isClassInitialisation(lock)) {
             return new Verdict(WaitClass.CONTENTION, "class-initialization");
         }
         if (lock.kind() == LockKind.WAIT) {
@@ -140,11 +142,11 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         boolean own = false;
         List<String> functions = new ArrayList<>(stack.size());
         for (String frame : stack) {
-            contentionFrame |= contention != null && contention.matcher(FrameFormat.print(frame)).find();
-            idleFrame |= idle != null && idle.matcher(FrameFormat.print(frame)).find();
-            String function = FrameFormat.function(frame);
-            own |= function.startsWith("dev.lockscope.agent.") || function.startsWith("jdk.jfr.");
-            functions.add(function);
+            contentionFrame |= contention != null && contention.matcher(frame).find();
+            idleFrame |= idle != null && idle.matcher(frame).find();
+            Frame f = Frame.parse(frame);
+            own |= f.kind() == FrameKind.RUNTIME;
+            functions.add(f.function());
         }
         List<String> near = functions.subList(0, Math.min(IdlePlaces.DEPTH, functions.size()));
         int endWaits = 0;
@@ -156,16 +158,6 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         return new StackFacts(contentionFrame, idleFrame, own, endWaits, IdlePlaces.ruleOf(functions));
     }
 
-    /**
-     * A thread waiting for another to finish a class's static initialiser: JFR records it as an
-     * Object.wait on the class's init lock, which HotSpot makes an {@code int[0]}, with the frame that
-     * needed the class on top instead of {@code Object.wait} (seen on JDK 25: the virtual-thread
-     * unblocker waiting for {@code main} to initialise {@code VirtualThread}).
-     */
-    static boolean isClassInitialisation(LockMetrics lock) {
-        return lock.className().equals("[I") && !lock.firstFrames().isEmpty()
-                && !FrameFormat.function(lock.firstFrames().get(0)).startsWith("java.lang.Object.wait");
-    }
 
     /**
      * The idle verdict from where the lock's waiting happened, weighted by time: idle when most of the
@@ -207,7 +199,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
      */
     private static boolean monitorAtParkSite(LockMetrics lock) {
         return lock.kind() == LockKind.MONITOR && !lock.firstFrames().isEmpty()
-                && FrameFormat.function(lock.firstFrames().get(0)).startsWith("java.util.concurrent.locks.");
+                && Frame.parse(lock.firstFrames().get(0)).className().startsWith("java.util.concurrent.locks.");
     }
 
     /** ReentrantLock's and ReentrantReadWriteLock's syncs, StampedLock: parks there wait for a holder. */

@@ -1,5 +1,7 @@
 package dev.lockscope.report.scale;
 
+import dev.lockscope.core.Frame;
+
 import dev.lockscope.analysis.scale.LockGrowth;
 import dev.lockscope.analysis.scale.SweepPoint;
 import dev.lockscope.analysis.scale.SweepResult;
@@ -14,19 +16,13 @@ final class ScaleFormat {
 
     /** {@code java.util.Hashtable.get:385} → {@code Hashtable.get}. */
     static String method(String frame) {
-        int colon = frame.lastIndexOf(':');
-        String noLine = colon > 0 ? frame.substring(0, colon) : frame;
-        int methodDot = noLine.lastIndexOf('.');
-        if (methodDot <= 0) {
-            return noLine;
-        }
-        int classDot = noLine.lastIndexOf('.', methodDot - 1);
-        return noLine.substring(classDot + 1);
+        Frame f = Frame.parse(frame);
+        return f.className().isEmpty() ? f.method() : f.classAndMethod();
     }
 
     /** {@code java.util.concurrent.locks.ReentrantLock$NonfairSync} → {@code ReentrantLock$NonfairSync}. */
     static String simpleClass(String className) {
-        return className.substring(className.lastIndexOf('.') + 1);
+        return Frame.simpleName(className);
     }
 
     static String pct(double fraction) {

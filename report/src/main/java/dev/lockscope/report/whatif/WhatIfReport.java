@@ -3,7 +3,7 @@ package dev.lockscope.report.whatif;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.whatif.HoldCeiling;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;

@@ -7,7 +7,7 @@ import dev.lockscope.analysis.blame.BlameResult;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.blame.Cause;
 import dev.lockscope.analysis.blame.Contention;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.analysis.model.ThreadRef;

@@ -3,7 +3,7 @@ package dev.lockscope.report.rules;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.ThreadRef;
@@ -27,18 +27,18 @@ class RulesTest {
     void theBottleneckNamesLockWaiterMethodThreadsAndWallTimeShare() {
         // the ReentrantLock: parks 0..60 and 70..100 ms of 200 ms: 45% real time; 110 ms in all; no unparks recorded
         RuleResult r = result("lock-bottleneck");
-        assertThat(r.message()).isEqualTo("`ReentrantLock` in `Inventory.reserve` blocked 2 threads for 45% of wall time "
+        assertThat(r.message()).isEqualTo("`ReentrantLock at Inventory.reserve:42` blocked 2 threads for 45% of wall time "
                 + "(0.1 s of waiting in all); who held it meanwhile is not known. Contention by rule `lock-acquire`.");
         assertThat(r.score()).isEqualTo(45.0);
         assertThat(r.severity()).isEqualTo(Severity.INFO);
-        assertThat(r.subject()).isEqualTo(Recordings.LOCK + " at com.example.Inventory.reserve:42");
+        assertThat(r.subject()).isEqualTo("ReentrantLock at Inventory.reserve:42");
     }
 
     @Test
     void theMonitorRuleNamesWhereTheOwnerHeldIt() {
         // C blocked 20..25 ms on Cache, entered after worker-a (previousOwner), which was parked in
         // Inventory.reserve meanwhile: it held the monitor there
-        assertThat(result("monitor-contention").message()).isEqualTo("The monitor of `Cache` in `Cache.get` blocked 1 thread "
+        assertThat(result("monitor-contention").message()).isEqualTo("The monitor of `Cache at Cache.get:17` blocked 1 thread "
                 + "for 3% of wall time (0.0 s of waiting in all); it was held in `Inventory.reserve` 100% of that time. "
                 + "Contention by rule `monitor-enter`.");
         assertThat(result("monitor-contention").severity()).isEqualTo(Severity.OK);
@@ -90,7 +90,7 @@ class RulesTest {
         Report r = Recordings.report(longer);
         assertThat(r.findings()).extracting(RuleResult::message).containsExactly("No contention in this recording: no thread "
                 + "waited for a lock that another thread held for long enough to matter: the most waited-for, `"
-                + Recordings.LOCK + " at com.example.Inventory.reserve:42`, was waited for 110.00 ms in all.");
+                + "ReentrantLock at Inventory.reserve:42`, was waited for 110.00 ms in all.");
         assertThat(r.findings().get(0).score()).isZero();
     }
 
@@ -102,18 +102,11 @@ class RulesTest {
     }
 
     @Test
-    void aConditionIsNamedConditionNotItsOuterClass() {
-        assertThat(LockSentence.outerSimpleName("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject"))
-                .isEqualTo("Condition");
-        assertThat(LockSentence.outerSimpleName(Recordings.LOCK)).isEqualTo("ReentrantLock");
-    }
-
-    @Test
     void oneThreadAtATimeIsNotUpTo1Threads() {
         var lock = report.contention().locks().get(0);
         var single = new dev.lockscope.core.LockMetrics(lock.kind(), lock.className(), lock.identityHash(), lock.firstThread(),
                 lock.firstFrames(), dev.lockscope.core.ParkTally.empty(0).park(0).unpark(5), lock.totalExecutionNanos());
-        assertThat(LockSentence.of(single, List.of())).contains("blocked 1 thread at a time").doesNotContain("1 threads");
+        assertThat(LockSentence.of(single, dev.lockscope.core.LockLabels.of(single), List.of())).contains("blocked 1 thread at a time").doesNotContain("1 threads");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameRow;
@@ -70,8 +71,9 @@ class WaitClassifierTest {
         // Object.wait on an int[] is a lock built on wait/notify
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515",
                 "java.lang.Thread.run:1474")), List.of())).isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "class-initialization"));
-        assertThat(LockSentence.of(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515")), List.of()))
-                .startsWith("A class's initialisation (the JVM's init lock) in ");
+        LockMetrics init = lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515"));
+        assertThat(LockSentence.of(init, dev.lockscope.core.LockLabels.of(init), List.of()))
+                .startsWith("`class initialisation at VirtualThread.unblockVirtualThreads:1515` blocked");
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.Object.wait0", "java.lang.Object.wait:389",
                 "com.example.Rows.lock:12")), List.of()).rule()).isEqualTo("wait-notified");
         assertThat(classify(c, CONDITION, List.of("com.example.Queue.next:8")))
@@ -107,7 +109,7 @@ class WaitClassifierTest {
      */
     @Test
     void anIdlePlaceInAFewShortWaitsDoesNotMakeAHotLockIdle() {
-        dev.lockscope.analysis.blame.LockId id = dev.lockscope.analysis.blame.LockId.blocker("java.lang.Object", 1);
+        dev.lockscope.core.LockId id = dev.lockscope.core.LockId.blocker("java.lang.Object", 1);
         List<String> handler = List.of("com.example.Stock.reserve:30", "com.example.Server$1.handle:61");
         List<String> selecting = List.of("com.example.Stock.reserve:30", "sun.nio.ch.SelectorImpl.select:141");
         LockMetrics monitor = lock(LockKind.MONITOR, "java.lang.Object", handler);
@@ -152,7 +154,7 @@ class WaitClassifierTest {
     @Test
     void aConditionSignalledByAKnownThreadIsContention() {
         LockMetrics condition = lock(LockKind.PARK, CONDITION, List.of("com.example.Queue.next:8"));
-        dev.lockscope.analysis.blame.LockId id = dev.lockscope.analysis.blame.LockId.blocker(CONDITION, 1);
+        dev.lockscope.core.LockId id = dev.lockscope.core.LockId.blocker(CONDITION, 1);
         assertThat(WaitClassifier.DEFAULTS.classify(condition, List.of(), List.of(new dev.lockscope.analysis.blame.WaitRow(
                 id, Recordings.A, "com.example.Queue.next", Recordings.B, 5, 1, 0))))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "condition-signalled-by-releaser"));
@@ -193,11 +195,11 @@ class WaitClassifierTest {
                 parks, List.of(), List.of(), List.of(), List.of(), List.of());
         Report report = Recordings.report(both);
         assertThat(report.contention().locks().get(0).className()).isEqualTo(CONDITION); // the table ranks by wait
-        assertThat(report.findings().get(0).message()).startsWith("`ReentrantLock` in `Inventory.reserve`")
+        assertThat(report.findings().get(0).message()).startsWith("`ReentrantLock at Inventory.reserve:42` blocked")
                 .endsWith("Contention by rule `lock-acquire`.");
         // the text details only the contention: the idle conditions keep their rows (issue 13, short by default)
         String text = TextReport.render(report, null, 10);
-        assertThat(text).contains("] park " + Recordings.LOCK).doesNotContain("] park " + CONDITION)
+        assertThat(text).contains("] park ReentrantLock at Inventory.reserve:42").doesNotContain("] park ConditionObject")
                 .contains("(2 locks waited for by idle threads only: no details here; JSON and HTML have them)");
         // owner blame, in every format, is the contention's: the idle conditions' 300 ms are not in its tree
         long idle = 0;

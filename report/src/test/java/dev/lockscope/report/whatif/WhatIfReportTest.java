@@ -1,7 +1,7 @@
 package dev.lockscope.report.whatif;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lockscope.analysis.blame.LockId;
+import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.whatif.HoldCeiling;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.report.JsonReport;

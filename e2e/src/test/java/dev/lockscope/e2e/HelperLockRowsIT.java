@@ -1,0 +1,81 @@
+package dev.lockscope.e2e;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Issue 40: locks taken through one shared helper ({@link HelperLocksMain}: three ReentrantLocks and three
+ * monitors, each through {@code hold(lock, ms)}) are a row each, named by the method that called the helper,
+ * with the average hold the program measured itself; and {@code lockscope report} opens with the exit table's rows.
+ */
+class HelperLockRowsIT {
+    @TempDir
+    Path dir;
+
+    /** One row of a rendered table: its name (from the line under it when too long for the column), parks, avg hold. */
+    record Row(String kind, String label, long parks, double avgHoldMs) {
+    }
+
+    private static final Pattern ROW = Pattern.compile(
+            "^ {2}(\\d+)\\s+(park|monitor|wait)\\s+(\\d+)\\s+\\d+\\s+[\\d.]+\\s+([\\d.]+)\\s+[\\d.]+ {0,2}(.*)$");
+
+    static List<Row> rows(String table) {
+        List<String> lines = table.lines().toList();
+        List<Row> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = ROW.matcher(lines.get(i));
+            if (m.matches()) {
+                String label = m.group(5).isBlank() && i + 1 < lines.size() ? lines.get(i + 1).strip() : m.group(5).strip();
+                out.add(new Row(m.group(2), label, Long.parseLong(m.group(3)), Double.parseDouble(m.group(4))));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void eachLockTakenThroughTheHelperIsARowOfItsCallerWithItsOwnHoldTime() throws Exception {
+        Path jfr = dir.resolve("helper.jfr");
+        Proc app = Proc.run(dir, 180, List.of(Proc.JAVA, "-javaagent:" + Proc.AGENT_JAR + "=file=" + jfr + ",report=full",
+                "-cp", Proc.TEST_CLASSES, HelperLocksMain.class.getName(), "4"));
+        assertThat(app.exitCode()).as("stderr:\n%s", app.err()).isZero();
+        Map<String, Double> truth = new HashMap<>();
+        for (String line : app.out().lines().toList()) {
+            String[] parts = line.split(" ");
+            if (parts.length == 3 && parts[0].equals("truth")) {
+                truth.put(parts[1], Double.parseDouble(parts[2]));
+            }
+        }
+        assertThat(truth).hasSize(6);
+        String err = app.err();
+        String exitTable = err.substring(err.indexOf("lockscope: lock contention at JVM exit"));
+        List<Row> exit = rows(exitTable);
+        for (Map.Entry<String, Double> t : truth.entrySet()) {
+            String method = t.getKey();
+            String cls = method.startsWith("lock") ? "ReentrantLock" : "Object";
+            List<Row> named = exit.stream().filter(r -> r.label().startsWith(cls + " at HelperLocksMain." + method + ":")).toList();
+            assertThat(named).as("the row of %s in\n%s", method, exitTable).hasSize(1);
+            assertThat(named.get(0).avgHoldMs()).as("%s's average hold in\n%s", method, exitTable)
+                    .isCloseTo(t.getValue(), within(0.1 * t.getValue()));
+        }
+        assertThat(exit).noneMatch(r -> r.label().contains("HelperLocksMain.hold"));
+
+        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());
+        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
+        List<Row> reported = rows(report.out());
+        assertThat(reported.subList(0, Math.min(reported.size(), 6))).extracting(Row::kind, Row::label, Row::parks)
+                .as("report:\n%s\nexit:\n%s", report.out(), exitTable)
+                .isEqualTo(exit.subList(0, Math.min(exit.size(), 6)).stream()
+                        .map(r -> org.assertj.core.groups.Tuple.tuple(r.kind(), r.label(), r.parks())).toList());
+    }
+}

@@ -1,0 +1,131 @@
+package dev.lockscope.e2e;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Three {@code ReentrantLock}s (held 10, 20 and 50 ms) and three monitors (30, 60 and 120 ms), every one
+ * taken through one shared helper ({@link #hold(Lock, long)}, {@link #holdMonitor(Object, long)}) called from
+ * a method per lock: the program whose locks a row keyed by the innermost application frame merged into one.
+ * Two threads per lock take it in turn for {@code args[0]} seconds; each measures its own holds with
+ * {@link System#nanoTime} and at the end the program prints {@code truth <method> <average hold ms>} per lock.
+ * The ReentrantLocks are fair, and a monitor's holder pauses briefly after its release, so the other thread,
+ * waiting, gets every hand-off: each hold is then contended, as the table's average hold assumes.
+ */
+public final class HelperLocksMain {
+    /**
+     * A monitor has no fair hand-off: a holder that asks again at once takes it back before the woken waiter runs
+     * (on a loaded machine, about every other time). This pause lets the waiter in; it is short against the holds.
+     */
+    private static final long RELEASE_PAUSE_MILLIS = 2;
+
+    private static final Lock TEN = new ReentrantLock(true);
+    private static final Lock TWENTY = new ReentrantLock(true);
+    private static final Lock FIFTY = new ReentrantLock(true);
+    private static final Object THIRTY_MONITOR = new Object();
+    private static final Object SIXTY_MONITOR = new Object();
+    private static final Object ONE_TWENTY_MONITOR = new Object();
+
+    private static volatile long deadline;
+
+    private HelperLocksMain() {
+    }
+
+    /** Takes the lock it is given for its caller: the helper a row is seen through. */
+    static long hold(Lock lock, long millis) {
+        lock.lock();
+        try {
+            long start = System.nanoTime();
+            sleep(millis);
+            return System.nanoTime() - start;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static long holdMonitor(Object monitor, long millis) {
+        long held;
+        synchronized (monitor) {
+            long start = System.nanoTime();
+            sleep(millis);
+            held = System.nanoTime() - start;
+        }
+        sleep(RELEASE_PAUSE_MILLIS); // the waiter takes the monitor before this thread asks again
+        return held;
+    }
+
+    static long lockTen() {
+        return hold(TEN, 10);
+    }
+
+    static long lockTwenty() {
+        return hold(TWENTY, 20);
+    }
+
+    static long lockFifty() {
+        return hold(FIFTY, 50);
+    }
+
+    static long monitorThirty() {
+        return holdMonitor(THIRTY_MONITOR, 30);
+    }
+
+    static long monitorSixty() {
+        return holdMonitor(SIXTY_MONITOR, 60);
+    }
+
+    static long monitorOneTwenty() {
+        return holdMonitor(ONE_TWENTY_MONITOR, 120);
+    }
+
+    /** Holds by sleeping: twelve threads spinning on a small machine delay each waiter's wake-up by a scheduling quantum. */
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private interface Holder {
+        long hold();
+    }
+
+    public static void main(String[] args) throws Exception {
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[0]));
+        String[] names = {"lockTen", "lockTwenty", "lockFifty", "monitorThirty", "monitorSixty", "monitorOneTwenty"};
+        Holder[] holders = {HelperLocksMain::lockTen, HelperLocksMain::lockTwenty, HelperLocksMain::lockFifty,
+                HelperLocksMain::monitorThirty, HelperLocksMain::monitorSixty, HelperLocksMain::monitorOneTwenty};
+        long[][] sums = new long[names.length][2]; // per lock: nanos held, holds; guarded by itself
+        List<Thread> threads = new ArrayList<>();
+        for (int l = 0; l < names.length; l++) {
+            for (int t = 0; t < 2; t++) {
+                Holder h = holders[l];
+                long[] sum = sums[l];
+                Thread thread = new Thread(() -> {
+                    long nanos = 0;
+                    long count = 0;
+                    while (System.nanoTime() < deadline) {
+                        nanos += h.hold();
+                        count++;
+                    }
+                    synchronized (sum) {
+                        sum[0] += nanos;
+                        sum[1] += count;
+                    }
+                }, names[l] + "-" + t);
+                threads.add(thread);
+                thread.start();
+            }
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int l = 0; l < names.length; l++) {
+            System.out.printf(java.util.Locale.ROOT, "truth %s %.3f%n", names[l], sums[l][0] / 1e6 / Math.max(1, sums[l][1]));
+        }
+    }
+}
