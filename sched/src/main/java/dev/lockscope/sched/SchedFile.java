@@ -1,11 +1,17 @@
 package dev.lockscope.sched;
 
+import dev.lockscope.core.OutputFiles;
+
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import dev.lockscope.core.OutputFiles;
+
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,41 +58,56 @@ public final class SchedFile {
         return recording.resolveSibling(base + EXTENSION);
     }
 
+    /**
+     * Writes {@code trace} to {@code file} as every file lockscope writes ({@link OutputFiles}): a new 0600
+     * file of a random name beside it, renamed over it when complete, so no one else reads it (it names
+     * the threads) and a symlink planted at {@code file} is replaced, not followed.
+     */
     public static void write(SchedTrace trace, Path file) {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (LineWriter w = new LineWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
-            w.line(MAGIC + "\t" + VERSION);
-            w.line("source\t" + trace.source().fileName());
-            if (trace.approximate()) {
-                w.line("approximate\t" + escape(trace.approximateReason()));
-            }
-            w.line("pid\t" + trace.pid());
-            w.line("cpus\t" + trace.cpus());
-            w.line("window\t" + trace.startNanos() + "\t" + trace.endNanos());
-            if (trace.epochOffsetNanos() != SchedTrace.UNKNOWN_OFFSET) {
-                w.line("clock\t" + trace.epochOffsetNanos());
-            }
-            for (Map.Entry<Integer, String> e : new java.util.TreeMap<>(trace.names()).entrySet()) {
-                w.line("thread\t" + e.getKey() + "\t" + escape(e.getValue()));
-            }
-            StringBuilder line = new StringBuilder(40);
-            for (Transition t : trace.transitions()) {
-                line.setLength(0);
-                line.append("t\t").append(t.nanos()).append('\t').append(t.tid()).append('\t')
-                        .append(t.state().code());
-                w.line(line);
-            }
-            for (RunQueueWait q : trace.runQueueWaits()) {
-                w.line("rq\t" + q.nanos() + "\t" + q.tid() + "\t" + q.waitNanos());
-            }
-            w.end();
+        Path tmp;
+        try {
+            tmp = OutputFiles.partFor(file, OutputFiles.OWNER_ONLY);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
         try {
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            try (LineWriter w = new LineWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS))) {
+                w.line(MAGIC + "\t" + VERSION);
+                w.line("source\t" + trace.source().fileName());
+                if (trace.approximate()) {
+                    w.line("approximate\t" + escape(trace.approximateReason()));
+                }
+                w.line("pid\t" + trace.pid());
+                w.line("cpus\t" + trace.cpus());
+                w.line("window\t" + trace.startNanos() + "\t" + trace.endNanos());
+                if (trace.epochOffsetNanos() != SchedTrace.UNKNOWN_OFFSET) {
+                    w.line("clock\t" + trace.epochOffsetNanos());
+                }
+                for (Map.Entry<Integer, String> e : new java.util.TreeMap<>(trace.names()).entrySet()) {
+                    w.line("thread\t" + e.getKey() + "\t" + escape(e.getValue()));
+                }
+                StringBuilder line = new StringBuilder(40);
+                for (Transition t : trace.transitions()) {
+                    line.setLength(0);
+                    line.append("t\t").append(t.nanos()).append('\t').append(t.tid()).append('\t')
+                            .append(t.state().code());
+                    w.line(line);
+                }
+                for (RunQueueWait q : trace.runQueueWaits()) {
+                    w.line("rq\t" + q.nanos() + "\t" + q.tid() + "\t" + q.waitNanos());
+                }
+                w.end();
+            }
+            OutputFiles.moveOnto(tmp, file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the part file is ours and random-named; a leftover harms no one
+            }
         }
     }
 
