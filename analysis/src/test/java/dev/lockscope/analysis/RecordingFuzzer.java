@@ -1,5 +1,6 @@
 package dev.lockscope.analysis;
 
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.bottle.JfrWaits;
 import dev.lockscope.analysis.model.RecordingInfo;

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis;
 
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;

@@ -1,6 +1,6 @@
 package dev.lockscope.bench;
 
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;

@@ -1,6 +1,6 @@
 package dev.lockscope.bench;
 
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.profile.CallTree;
 import dev.lockscope.analysis.profile.ProfileAnalysis;

@@ -1,7 +1,7 @@
 package dev.lockscope.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.model.JdkPark;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.RecordingReader;

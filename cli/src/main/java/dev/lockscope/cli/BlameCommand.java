@@ -1,6 +1,6 @@
 package dev.lockscope.cli;
 
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.blame.BlameSummary;

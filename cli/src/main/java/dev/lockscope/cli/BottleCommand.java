@@ -1,6 +1,6 @@
 package dev.lockscope.cli;
 
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;

@@ -1,7 +1,7 @@
 package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.profile.ProfileDiff;
 import dev.lockscope.analysis.profile.Profiles;

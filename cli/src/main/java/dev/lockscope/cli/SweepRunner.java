@@ -2,7 +2,7 @@ package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContentionAnalysis;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;

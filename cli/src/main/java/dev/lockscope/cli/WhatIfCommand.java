@@ -3,7 +3,7 @@ package dev.lockscope.cli;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;

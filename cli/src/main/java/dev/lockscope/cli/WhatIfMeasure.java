@@ -3,7 +3,7 @@ package dev.lockscope.cli;
 import dev.lockscope.core.Frame;
 
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;

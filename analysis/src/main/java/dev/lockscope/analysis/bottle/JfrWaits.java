@@ -1,7 +1,7 @@
 package dev.lockscope.analysis.bottle;
 
 import dev.lockscope.core.Frame;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.JdkPark;
 import dev.lockscope.analysis.model.MonitorEnter;

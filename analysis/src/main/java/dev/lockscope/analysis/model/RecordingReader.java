@@ -1,6 +1,5 @@
 package dev.lockscope.analysis.model;
 
-import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.jfr.JfrChunk;
 import dev.lockscope.analysis.jfr.JfrFile;
 import dev.lockscope.analysis.jfr.JfrType;

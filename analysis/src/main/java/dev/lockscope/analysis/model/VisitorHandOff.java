@@ -1,6 +1,5 @@
 package dev.lockscope.analysis.model;
 
-import dev.lockscope.analysis.RecordingException;
 
 import java.io.IOException;
 import java.util.List;

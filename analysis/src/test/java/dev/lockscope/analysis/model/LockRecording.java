@@ -3,7 +3,6 @@ package dev.lockscope.analysis.model;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
-import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.blame.BlameResult;
 

@@ -1,6 +1,5 @@
 package dev.lockscope.analysis.model;
 
-import dev.lockscope.analysis.RecordingException;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

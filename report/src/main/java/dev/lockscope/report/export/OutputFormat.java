@@ -1,7 +1,7 @@
 package dev.lockscope.report.export;
 
 import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.TextReport;

@@ -3,7 +3,7 @@ package dev.lockscope.report.model;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
-import dev.lockscope.analysis.RecordingException;
+import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameAnalysis;
 import dev.lockscope.analysis.blame.BlameResult;

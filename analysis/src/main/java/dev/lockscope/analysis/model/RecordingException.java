@@ -1,4 +1,4 @@
-package dev.lockscope.analysis;
+package dev.lockscope.analysis.model;
 
 /** A recording that cannot be read: missing, truncated, or not JFR. The message is one line for the user. */
 public final class RecordingException extends Exception {
