@@ -46,12 +46,12 @@ import java.util.concurrent.Callable;
                 "  lockscope whatif app.jfr --site Catalog.search --factor 0.25",
                 "  lockscope whatif app.jfr --lock 1 --remove --format json",
                 "With --measure, an experiment instead of a replay: runs COMMAND (which prints its throughput) once "
-                        + "profiled, to find the lock sites waited for most, then again and again, as it is and with "
-                        + "every release at one site delayed by a known share of its hold (the lock still held); "
-                        + "how much the throughput drops ranks the sites by sensitivity and extrapolates the gain "
-                        + "of halving their holds.",
+                        + "profiled, to find the application's lock sites waited for most, once with every hold there "
+                        + "timed, then alternately as it is and with every release at one site delayed by a share of "
+                        + "its mean hold (the lock still held), until the change's interval is narrower than the change "
+                        + "or --runs is spent; the change ranks the sites and extrapolates the gain of halving their holds.",
                 "  lockscope whatif --measure -- java -jar app.jar",
-                "  lockscope whatif --measure --site Catalog.search --repeat 3 -- java -jar app.jar"})
+                "  lockscope whatif --measure --site Catalog.search --runs 6 -- java -jar app.jar"})
 final class WhatIfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -64,13 +64,15 @@ final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--measure", description = "measure by experiment, running the COMMAND with longer holds")
     boolean measure;
 
-    @Option(names = "--delay", paramLabel = "PCT", defaultValue = "25", description = "with --measure: each delayed "
-            + "release waits this percent of the site's average hold (default: ${DEFAULT-VALUE})")
+    @Option(names = "--delay", paramLabel = "PCT", defaultValue = "50", description = "with --measure: each delayed "
+            + "release waits this percent of the site's mean hold, every hold timed (default: ${DEFAULT-VALUE}: the "
+            + "holds 1.5× as long)")
     double delayPct;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "2", description = "with --measure: repeats of the "
-            + "experiment; each gives every site its own sensitivity (default: ${DEFAULT-VALUE})")
-    int repeats;
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "10", description = "with --measure: the most delayed "
+            + "runs per site (each between two runs as it is) before its change is said not to be resolved; it stops "
+            + "sooner once the change's interval is narrower than the change (default: ${DEFAULT-VALUE})")
+    int runs;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "3", description = "with --measure and no --site: the "
             + "lock sites waited for most that are measured (default: ${DEFAULT-VALUE})")
@@ -194,8 +196,11 @@ final class WhatIfCommand implements Callable<Integer> {
         if (!(delayPct > 0 && delayPct <= 400)) {
             throw new UserError("--delay must be between 0 and 400 percent, not " + delayPct);
         }
-        if (repeats < 1 || repeats > 20 || top < 1 || top > 20) {
-            throw new UserError("--repeat and --top must be between 1 and 20");
+        if (runs < Measured.MIN_RUNS || runs > 100) {
+            throw new UserError("--runs must be between " + Measured.MIN_RUNS + " and 100, not " + runs);
+        }
+        if (top < 1 || top > 20) {
+            throw new UserError("--top must be between 1 and 20");
         }
         Path dir;
         try {
@@ -204,19 +209,19 @@ final class WhatIfCommand implements Callable<Integer> {
             throw new UserError("cannot create a temporary directory: " + e.getMessage());
         }
         WhatIfMeasure experiment = new WhatIfMeasure(arguments, throughput.pattern(), dir, 900);
-        List<Measured> measured = experiment.run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100,
-                repeats, format.equals("html"));
+        List<Measured> measured = experiment.run(site == null ? List.of() : List.of(site.split(",")), top,
+                1 + delayPct / 100, runs, format.equals("html"));
         deleteRuns(dir); // kept when a run failed: the error names its output there
         String out;
         if (format.equals("html")) {
             out = HtmlReport.render(experiment.report(measured));
         } else if (format.equals("json")) {
             com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-            root.put("repeats", repeats);
+            experiment.candidates().forEach(root.putArray("candidates")::add);
             root.set("measured", WhatIfReport.measuredJson(measured));
             out = JsonReport.write(root);
         } else {
-            out = WhatIfReport.measuredText(measured, repeats);
+            out = WhatIfReport.measuredText(measured);
         }
         return print(out);
     }
