@@ -12,6 +12,7 @@ import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.whatif.LockTrace;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
+import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.report.model.Report;
@@ -82,11 +83,14 @@ final class WhatIfMeasure {
 
     private List<String> candidates = List.of();
     private double holdTimingSeconds;
+    private long holdInflationNanos;
 
     /** One site's experiment: A B A B ... A, until {@link Measured#stop} says so or a delayed run breaks the workload. */
     private Measured measure(LockMetrics site, DeepCounts holds, double factor, int budget) {
-        double meanHold = (double) holds.holdNanos() / holds.sections();
-        double heldShare = holds.holdNanos() / (holdTimingSeconds * 1e9);
+        // less what the probes add to each timed hold (measured by the agent at start), unless that is all of it
+        double timed = (double) holds.holdNanos() / holds.sections();
+        double meanHold = timed > holdInflationNanos ? timed - holdInflationNanos : timed;
+        double heldShare = meanHold * holds.sections() / (holdTimingSeconds * 1e9);
         long asked = Measured.delayNanos(meanHold, factor);
         String delay = method(site) + ":" + asked + "ns";
         List<Double> changes = new ArrayList<>();
@@ -195,9 +199,18 @@ final class WhatIfMeasure {
     static boolean isApplicationLock(LockMetrics site) {
         String m = method(site);
         String siteClass = m.substring(0, Math.max(0, m.lastIndexOf('.')));
-        return JDK_CODE.stream().noneMatch(siteClass::startsWith) && PROFILER_CODE.stream().noneMatch(siteClass::startsWith)
-                && BOOKKEEPING_LOCKS.stream().noneMatch(site.className()::startsWith);
+        // a monitor entered in the JDK's code under the application's frame: class loading's lock, a JDK class's
+        // synchronized method (the agent delays no release there)
+        String top = site.firstFrames().isEmpty() ? siteClass : site.firstFrames().get(0);
+        boolean enteredByJdk = site.kind() == LockKind.MONITOR && JDK_CODE.stream().anyMatch(top::startsWith);
+        return !enteredByJdk && JDK_CODE.stream().noneMatch(siteClass::startsWith)
+                && PROFILER_CODE.stream().noneMatch(siteClass::startsWith)
+                && BOOKKEEPING_LOCKS.stream().noneMatch(site.className()::startsWith)
+                && !site.className().equals(CLASS_INIT_LOCK);
     }
+
+    /** HotSpot's class-initialisation lock, an {@code int[0]}: threads wait on it while another initialises a class. */
+    private static final String CLASS_INIT_LOCK = "[I";
 
     /**
      * The hold-timing run: deep mode on the candidates' classes times every hold taken at their sites, whose mean
@@ -220,12 +233,16 @@ final class WhatIfMeasure {
         }
         DeepResult result = deep.result();
         holdTimingSeconds = result == null ? Double.NaN : result.durationNanos() / 1e9;
+        holdInflationNanos = result == null || result.info() == null ? 0 : Math.max(0, result.info().holdInflationNanos());
         Map<LockMetrics, DeepCounts> out = new LinkedHashMap<>();
         for (LockMetrics c : candidates) {
             String name = c.identityHash().substring(LockSites.SITE_PREFIX.length());
-            DeepCounts counts = result == null ? null : result.sites().stream().filter(d -> d.site().equals(name))
-                    .map(DeepSite::counts).filter(k -> k.sections() > 0 && k.holdNanos() > 0).findFirst().orElse(null);
-            if (counts != null) {
+            // by method, not line: the experiment delays every release in the method, and a wait's line (JFR's, where
+            // the thread blocked) need not be the line deep mode names (that of the monitorenter)
+            List<DeepCounts> inMethod = result == null ? List.of() : result.sites().stream()
+                    .filter(d -> d.site().startsWith(method(c) + ":")).map(DeepSite::counts).toList();
+            DeepCounts counts = inMethod.isEmpty() ? null : DeepAnalysis.sum(inMethod);
+            if (counts != null && counts.sections() > 0 && counts.holdNanos() > 0) {
                 out.put(c, counts);
             } else if (asked) {
                 throw new UserError("--site " + name + ": deep mode timed no hold there (a lock taken in one method and "

@@ -11,8 +11,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class WhatIfMeasureTest {
-    private static LockMetrics site(LockKind kind, String lockClass, String frame) {
-        return new LockMetrics(kind, lockClass, LockSites.SITE_PREFIX + frame, "t", List.of(frame), ParkTally.empty(0), 0);
+    private static LockMetrics site(LockKind kind, String lockClass, String frame, String... above) {
+        List<String> frames = new java.util.ArrayList<>(List.of(above));
+        frames.add(frame);
+        return new LockMetrics(kind, lockClass, LockSites.SITE_PREFIX + frame, "t", frames, ParkTally.empty(0), 0);
     }
 
     @Test
@@ -21,7 +23,8 @@ class WhatIfMeasureTest {
                 "org.apache.logging.log4j.core.appender.OutputStreamManager.writeBytes:365"))).isTrue();
         // the application's use of a JDK lock, waited for in the application's method
         assertThat(WhatIfMeasure.isApplicationLock(site(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync",
-                "dev.lockscope.demo.LargeCriticalSection.juc3:73"))).isTrue();
+                "dev.lockscope.demo.LargeCriticalSection.juc3:73", "jdk.internal.misc.Unsafe.park",
+                "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire:938"))).isTrue();
         assertThat(WhatIfMeasure.isApplicationLock(site(LockKind.PARK,
                 "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
                 "dev.lockscope.bench.LibraryWorkloads.lambda$main$3:80"))).isTrue();
@@ -47,5 +50,11 @@ class WhatIfMeasureTest {
                 "com.example.App.run:3"))).isFalse();
         assertThat(WhatIfMeasure.isApplicationLock(site(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync",
                 "jdk.internal.misc.InnocuousThread.run:1"))).isFalse();
+        // seen on log4j2: class loading's lock under the application's frame, and class initialisation's int[0]
+        assertThat(WhatIfMeasure.isApplicationLock(site(LockKind.MONITOR, "java.lang.Object",
+                "org.apache.logging.log4j.core.layout.StringBuilderEncoder.encode:67",
+                "jdk.internal.loader.BuiltinClassLoader.loadClassOrNull:651", "java.lang.ClassLoader.loadClass:525"))).isFalse();
+        assertThat(WhatIfMeasure.isApplicationLock(site(LockKind.WAIT, "[I",
+                "org.apache.logging.log4j.message.ReusableParameterizedMessage.init:124"))).isFalse();
     }
 }

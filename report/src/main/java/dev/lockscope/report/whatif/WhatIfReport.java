@@ -199,7 +199,7 @@ public final class WhatIfReport {
             sb.append(String.format(Locale.ROOT, "    mean hold %s%s, each release delayed %s: holds %s as long%n",
                     duration(m.holdNanos()), Double.isNaN(m.heldShare()) ? "" : String.format(Locale.ROOT,
                             " (held %.1f%% of the run)", 100 * m.heldShare()), duration(m.delayNanos()),
-                    factor(1 + m.delayNanos() / m.holdNanos())));
+                    String.format(Locale.ROOT, "%.2f×", 1 + m.delayNanos() / m.holdNanos())));
             sb.append("    throughput ").append(change(m)).append('\n');
             sb.append("    holds halved: ").append(m.halvingRefusal() == null ? String.format(Locale.ROOT,
                     "%s (sensitivity %.2f)", pct(m.halvingPct()), m.sensitivity()) : m.halvingRefusal());

@@ -94,7 +94,7 @@ class WhatIfReportTest {
 
         assertThat(text).startsWith("measured: each site's holds lengthened")
                 .contains("  dev.lockscope.demo.LargeCriticalSection.juc3:73\n"
-                        + "    mean hold 68.00 ms (held 95.0% of the run), each release delayed 34.00 ms: holds 1.5× as long\n"
+                        + "    mean hold 68.00 ms (held 95.0% of the run), each release delayed 34.00 ms: holds 1.50× as long\n"
                         + "    throughput -31.0% [-32.0%, -30.0%] in 3 delayed runs: resolved\n"
                         + "    holds halved: +88.6% (sensitivity 0.92)\n    the replay, holds halved: +94.1% high\n")
                 .contains("    throughput -99.8% in delayed run 1, near zero: the delay broke the workload\n"
