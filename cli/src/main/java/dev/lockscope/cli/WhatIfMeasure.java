@@ -90,7 +90,12 @@ final class WhatIfMeasure {
         // less what the probes add to each timed hold (measured by the agent at start), unless that is all of it
         double timed = (double) holds.holdNanos() / holds.sections();
         double meanHold = timed > holdInflationNanos ? timed - holdInflationNanos : timed;
-        double heldShare = meanHold * holds.sections() / (holdTimingSeconds * 1e9);
+        // the share of the time the lock was in use: the whole recording (the JVM's start and exit, a warm-up without
+        // it) would understate it, and Amdahl's bound with it; in use from its first wait to its last in the profiled
+        // run, that fraction of the hold-timing run
+        double inUse = site.totalExecutionNanos() > 0 && site.tally().lifeTimeNanos() > 0
+                ? Math.min(1, (double) site.tally().lifeTimeNanos() / site.totalExecutionNanos()) : 1;
+        double heldShare = meanHold * holds.sections() / (holdTimingSeconds * 1e9 * inUse);
         long asked = Measured.delayNanos(meanHold, factor);
         String delay = method(site) + ":" + asked + "ns";
         List<Double> changes = new ArrayList<>();

@@ -38,7 +38,7 @@ public final class AmdahlBound {
             return null;
         }
         return String.format(Locale.ROOT, "%+.1f%% is more than Amdahl's bound %+.1f%% for holds %s as long %s", changePct,
-                max, java.math.BigDecimal.valueOf(factor).stripTrailingZeros().toPlainString() + "×", known ? String.format(Locale.ROOT, "that take %.1f%% of the run", 100 * Math.min(1, heldShare))
+                max, java.math.BigDecimal.valueOf(factor).stripTrailingZeros().toPlainString() + "×", known ? String.format(Locale.ROOT, "held %.1f%% of the time", 100 * Math.min(1, heldShare))
                         : "(the lock held all the time)");
     }
 }

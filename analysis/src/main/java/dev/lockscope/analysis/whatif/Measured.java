@@ -12,7 +12,8 @@ import java.util.List;
  *
  * @param site       {@code pkg.Class.method:line}, as the report names lock sites
  * @param holdNanos  its mean hold, every hold at the site timed (deep mode) in the hold-timing run
- * @param heldShare  the share of that run (0..1) its holds took, for {@link AmdahlBound}; NaN when not known
+ * @param heldShare  the share (0..1) of the time its lock was in use that its holds took, for {@link AmdahlBound};
+ *                   NaN when not known
  * @param factor     the holds were lengthened to this many times their mean (1.5: by half)
  * @param delayNanos what each delayed release waited, on average over the delayed runs
  * @param changesPct each delayed run's throughput change, percent

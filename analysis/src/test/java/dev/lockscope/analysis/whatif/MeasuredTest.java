@@ -52,7 +52,7 @@ class MeasuredTest {
         Measured overstated = new Measured("A.b:1", 5_780, 0.1, 1.5, 2_890, List.of(-20.0, -21.0, -22.0), Measured.Outcome.RESOLVED, null);
         assertThat(overstated.halvingPct()).isNaN();
         assertThat(overstated.halvingRefusal()).isEqualTo("refused (2^s - 1): +49.6% is more than Amdahl's bound +5.3% "
-                + "for holds 0.5× as long that take 10.0% of the run");
+                + "for holds 0.5× as long held 10.0% of the time");
         Measured broken = new Measured("A.c:1", 5_780, 0.1, 1.5, 2_890, List.of(-99.8), Measured.Outcome.BROKE, null);
         assertThat(broken.sensitivity()).isNaN();
         assertThat(broken.halvingPct()).isNaN();

@@ -198,7 +198,7 @@ public final class WhatIfReport {
             sb.append("  ").append(m.site()).append('\n');
             sb.append(String.format(Locale.ROOT, "    mean hold %s%s, each release delayed %s: holds %s as long%n",
                     duration(m.holdNanos()), Double.isNaN(m.heldShare()) ? "" : String.format(Locale.ROOT,
-                            " (held %.1f%% of the run)", 100 * m.heldShare()), duration(m.delayNanos()),
+                            " (held %.1f%% of the time in use)", 100 * m.heldShare()), duration(m.delayNanos()),
                     String.format(Locale.ROOT, "%.2f×", 1 + m.delayNanos() / m.holdNanos())));
             sb.append("    throughput ").append(change(m)).append('\n');
             sb.append("    holds halved: ").append(m.halvingRefusal() == null ? String.format(Locale.ROOT,

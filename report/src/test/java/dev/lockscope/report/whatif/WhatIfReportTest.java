@@ -94,13 +94,13 @@ class WhatIfReportTest {
 
         assertThat(text).startsWith("measured: each site's holds lengthened")
                 .contains("  dev.lockscope.demo.LargeCriticalSection.juc3:73\n"
-                        + "    mean hold 68.00 ms (held 95.0% of the run), each release delayed 34.00 ms: holds 1.50× as long\n"
+                        + "    mean hold 68.00 ms (held 95.0% of the time in use), each release delayed 34.00 ms: holds 1.50× as long\n"
                         + "    throughput -31.0% [-32.0%, -30.0%] in 3 delayed runs: resolved\n"
                         + "    holds halved: +88.6% (sensitivity 0.92)\n    the replay, holds halved: +94.1% high\n")
                 .contains("    throughput -99.8% in delayed run 1, near zero: the delay broke the workload\n"
                         + "    holds halved: not extrapolated: the delay broke the workload\n")
                 .contains("    holds halved: refused (2^s - 1): +49.6% is more than Amdahl's bound +5.3% for holds 0.5× as "
-                        + "long that take 10.0% of the run")
+                        + "long held 10.0% of the time")
                 .contains("    throughput +1.0% [-3.0%, +2.0%] in 3 delayed runs: could not be resolved (the interval is "
                         + "wider than the change)\n    holds halved: not extrapolated: could not be resolved\n    the replay, holds halved: -\n");
         assertThat(text).doesNotContain("NaN").doesNotContain("Infinity");
