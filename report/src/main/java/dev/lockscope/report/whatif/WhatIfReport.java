@@ -203,7 +203,7 @@ public final class WhatIfReport {
             sb.append("    throughput ").append(change(m)).append('\n');
             sb.append("    holds halved: ").append(m.halvingRefusal() == null ? String.format(Locale.ROOT,
                     "%s (sensitivity %.2f)", pct(m.halvingPct()), m.sensitivity()) : m.halvingRefusal());
-            sb.append("\n    the replay, holds halved: ").append(replay(m.predicted())).append('\n');
+            sb.append("\n    the replay, holds halved: ").append(replay(m)).append('\n');
         }
         sb.append("  throughput: the median change of the delayed runs, each against the runs as it is before and after it,\n"
                 + "  with its distribution-free interval; holds halved: 2^s - 1 for the sensitivity s = -ln(T'/T) / ln(holds'/holds)\n"
@@ -229,13 +229,20 @@ public final class WhatIfReport {
         return nanos >= 1e6 ? String.format(Locale.ROOT, "%.2f ms", nanos / 1e6) : String.format(Locale.ROOT, "%.2f µs", nanos / 1e3);
     }
 
-    /** The replay's prediction: {@code +94.1% high}, {@code -} when it saw no hold there, or why it is refused. */
-    private static String replay(WhatIf.Prediction p) {
+    /** The replay's prediction beside a measured site: {@code +94.1% high}, {@code -} when it saw no hold there, or why it is refused. */
+    private static String replay(Measured m) {
+        WhatIf.Prediction p = m.predicted();
         if (p == null) {
             return "-";
         }
-        String refused = refusal(p);
+        String refused = refusal(m);
         return refused != null ? "refused: " + refused : pct(p.changePct()) + " " + p.confidence();
+    }
+
+    /** Why the replay's prediction beside a measured site is refused: bounded by the share of the time the site's holds took. */
+    private static String refusal(Measured m) {
+        WhatIf.Prediction p = m.predicted();
+        return p.removed() ? refusal(p) : AmdahlBound.refusal(p.changePct(), m.heldShare(), p.factor());
     }
 
     /**
@@ -268,7 +275,12 @@ public final class WhatIfReport {
             o.put("sensitivity", round(m.sensitivity()));
             o.put("halvingPct", round(m.halvingPct()));
             o.put("halvingRefused", m.halvingRefusal());
-            o.set("predicted", m.predicted() == null ? null : json(m.predicted()));
+            ObjectNode predicted = m.predicted() == null ? null : json(m.predicted());
+            if (predicted != null && refusal(m) != null) {
+                predicted.putNull("changePct");
+                predicted.put("refused", refusal(m));
+            }
+            o.set("predicted", predicted);
         }
         return a;
     }

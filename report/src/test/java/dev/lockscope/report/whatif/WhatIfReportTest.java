@@ -94,7 +94,7 @@ class WhatIfReportTest {
 
         assertThat(text).startsWith("measured: each site's holds lengthened")
                 .contains("  dev.lockscope.demo.LargeCriticalSection.juc3:73\n"
-                        + "    mean hold 68.00 ms (held 95.0% of the time in use), each release delayed 34.00 ms: holds 1.50× as long\n"
+                        + "    mean hold 68.00 ms (held 99.0% of the time in use), each release delayed 34.00 ms: holds 1.50× as long\n"
                         + "    throughput -31.0% [-32.0%, -30.0%] in 3 delayed runs: resolved\n"
                         + "    holds halved: +88.6% (sensitivity 0.92)\n    the replay, holds halved: +94.1% high\n")
                 .contains("    throughput -99.8% in delayed run 1, near zero: the delay broke the workload\n"
@@ -119,6 +119,14 @@ class WhatIfReportTest {
         assertThat(refused.get("halvingPct").isNull()).isTrue();
         assertThat(refused.get("halvingRefused").textValue()).contains("Amdahl's bound +5.3%");
         assertThat(WhatIfReport.measuredJson(List.of(LOCK1)).get(0).get("predicted").isNull()).isTrue();
+        // beside a site held 10% of the time, the replay's +94.1% for halving its holds is beyond Amdahl's +5.3%
+        Measured replayed = new Measured(REFUSED.site(), 5_780, 0.1, 1.5, 2_890, List.of(-2.0, -2.5, -2.2),
+                Measured.Outcome.RESOLVED, HALVED);
+        assertThat(WhatIfReport.measuredText(List.of(replayed))).contains("    the replay, holds halved: refused: +94.1% is "
+                + "more than Amdahl's bound +5.3% for holds 0.5× as long held 10.0% of the time\n");
+        JsonNode predicted = WhatIfReport.measuredJson(List.of(replayed)).get(0).get("predicted");
+        assertThat(predicted.get("changePct").isNull()).isTrue();
+        assertThat(predicted.get("refused").textValue()).contains("Amdahl's bound +5.3%");
     }
 
     @Test
@@ -136,7 +144,7 @@ class WhatIfReportTest {
     }
 
     private static final Measured LOCK3 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
-            68e6, 0.95, 1.5, 34e6, List.of(-30.0, -32.0, -31.0), Measured.Outcome.RESOLVED, HALVED);
+            68e6, 0.99, 1.5, 34e6, List.of(-30.0, -32.0, -31.0), Measured.Outcome.RESOLVED, HALVED);
     private static final Measured LOCK1 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
             4.5e6, 0.2, 1.5, 2.25e6, List.of(1.0, -3.0, 2.0), Measured.Outcome.UNRESOLVED, null);
     private static final Measured BROKEN = new Measured("org.apache.logging.log4j.core.appender.OutputStreamManager.writeBytes:365",
