@@ -2,21 +2,23 @@ package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.RecordingException;
 import dev.lockscope.analysis.blame.LockId;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
-import dev.lockscope.analysis.deep.DeepAnalysis;
+import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.whatif.HoldCeiling;
-import dev.lockscope.analysis.whatif.HoldTrace;
 import dev.lockscope.analysis.whatif.LockTrace;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.html.HtmlReport;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.whatif.WhatIfReport;
+import dev.lockscope.report.whatif.WhyNoPrediction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -130,41 +132,45 @@ final class WhatIfCommand implements Callable<Integer> {
         if (remove && site != null) {
             throw new UserError("--remove removes a whole lock; leave out --site");
         }
-        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
-        HoldTrace holds = new HoldTrace();
-        DeepAnalysis deep = new DeepAnalysis(); // a removal is bounded by the locks deep mode timed
+        // the report's one pass: its table (--lock's ranks, the rows the replay could not predict), the waits'
+        // classes, deep mode's locks (a removal is bounded by them) and the holds the replay reads
+        ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, false);
         RecordingInfo info;
+        Report report;
         try {
-            info = RecordingReader.read(recording, contention, holds, deep);
+            info = RecordingReader.read(recording, builder.visitors().toArray(RecordingVisitor[]::new));
+            report = builder.build(info);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
         info.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
-        long sampled = contention.result().sampledParks();
+        long sampled = report.contention().sampledParks();
         if (sampled > 0) {
             System.err.println("lockscope: warning: the agent sampled the recording's short parks (" + sampled
                     + " recorded of those under its --sample-below): the replay misses the holds the others would show; "
                     + "record with --sample-below 0 for what-if");
         }
-        LockTrace trace = holds.result();
+        LockTrace trace = builder.holdTrace();
         String out;
         if (lock == null && site == null) {
-            List<WhatIf.Prediction> ranking = WhatIf.ranking(trace);
+            List<WhatIf.Prediction> ranking = report.whatWouldHelp();
             if (format.equals("json")) {
                 com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
                 root.set("whatWouldHelp", WhatIfReport.json(ranking));
+                root.set("noPrediction", WhyNoPrediction.json(report));
                 root.set("whatIfAssumptions", WhatIfReport.assumptions());
                 out = JsonReport.write(root);
             } else {
                 out = ranking.isEmpty() ? "lockscope: no thread waited for a lock in " + recording.getFileName()
                         + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE, true).substring(1)
+                        + WhyNoPrediction.text(report)
                         + "assumptions:\n" + String.join("", WhatIf.ASSUMPTIONS.stream().map(a -> "  - " + a + "\n").toList());
             }
         } else {
-            LockId id = lock == null ? null : resolve(lock, contention.result(), trace);
+            LockId id = lock == null ? null : resolve(lock, report.contention(), trace);
             WhatIf.Prediction p;
             try {
-                p = remove ? WhatIf.remove(trace, id, deep.result() == null ? null : HoldCeiling.of(deep.result()))
+                p = remove ? WhatIf.remove(trace, id, report.deep() == null ? null : HoldCeiling.of(report.deep()))
                         : WhatIf.predict(trace, id, site, factor);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());
