@@ -314,9 +314,9 @@ public final class OverheadHarness {
                 Stats mem = stats(rs, c.name(), true);
                 double[] iv = Stats.throughputOverheadInterval(s, base);
                 double[] mv = Stats.memoryOverheadInterval(mem, baseMem);
-                double[] opsCi = Stats.medianInterval(values(rs, c.name(), false));
+                double[] opsCi = dev.lockscope.analysis.stats.MedianInterval.of(values(rs, c.name(), false));
                 List<Double> cpu = perRun(rs, c.name(), Run::windowCpuNanosPerOp);
-                double[] cpuCi = Stats.medianInterval(cpu);
+                double[] cpuCi = dev.lockscope.analysis.stats.MedianInterval.of(cpu);
                 double cpuMedian = Stats.of(cpu).median();
                 double outside = Stats.of(perRun(rs, c.name(), Run::cpuSecondsOutsideWindow)).median();
                 md.append(String.format(Locale.ROOT, "| %s | %d | %.1f [%.1f, %.1f] | %.1f | %.1f | %.2f | %s | %s [%s, %s] | %.1f [%.1f, %.1f] | %s | %.2f | %.0f | %.3f [%.3f, %.3f] |%n",
@@ -377,7 +377,7 @@ public final class OverheadHarness {
             md.append("| ").append(w.name()).append(" |");
             for (Config c : others) {
                 List<Double> ratios = pairedCpuRatios(byWorkload.get(w.name()), c.name(), reference);
-                double[] ci = Stats.medianInterval(ratios);
+                double[] ci = dev.lockscope.analysis.stats.MedianInterval.of(ratios);
                 md.append(ratios.isEmpty() ? " n/a |" : " " + pct(Stats.of(ratios).median() - 1) + " [" + pct(ci[0] - 1)
                         + ", " + pct(ci[1] - 1) + "] |");
             }

@@ -1,11 +1,14 @@
 package dev.lockscope.bench;
 
+import dev.lockscope.analysis.stats.MedianInterval;
+
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * The statistics of seed 000 §4.2 over repeated measurements t_1..t_N: mean µ, σ = sqrt(1/N Σ(t_i − µ)²)
- * (the population form, as the seed writes it), SE = σ/√N, RLE% = 100·SE/µ; plus the median.
+ * (the population form, as the seed writes it), SE = σ/√N, RLE% = 100·SE/µ; plus the median
+ * (its interval: {@link MedianInterval}).
  */
 public record Stats(int n, double mean, double sigma, double standardError, double median) {
     public static Stats of(List<Double> values) {
@@ -16,26 +19,7 @@ public record Stats(int n, double mean, double sigma, double standardError, doub
         double mean = Arrays.stream(v).sum() / v.length;
         double var = Arrays.stream(v).map(t -> (t - mean) * (t - mean)).sum() / v.length;
         double sigma = Math.sqrt(var);
-        double[] sorted = v.clone();
-        Arrays.sort(sorted);
-        int m = sorted.length / 2;
-        double median = sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
-        return new Stats(v.length, mean, sigma, sigma / Math.sqrt(v.length), median);
-    }
-
-    /**
-     * A distribution-free interval of about 95% for the median: the order statistics at
-     * (n-1)/2 − k and n/2 + k, k = ⌊0.98·√n⌋ (the normal approximation to the binomial), clamped to
-     * the sample. With 5 runs it is the whole range; it narrows as runs are added.
-     */
-    public static double[] medianInterval(List<Double> values) {
-        if (values.isEmpty()) {
-            return new double[] {Double.NaN, Double.NaN};
-        }
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int n = sorted.length;
-        int k = (int) Math.floor(0.98 * Math.sqrt(n));
-        return new double[] {sorted[Math.max(0, (n - 1) / 2 - k)], sorted[Math.min(n - 1, n / 2 + k)]};
+        return new Stats(v.length, mean, sigma, sigma / Math.sqrt(v.length), MedianInterval.median(values));
     }
 
     /** RLE% = 100 × SE / µ. */

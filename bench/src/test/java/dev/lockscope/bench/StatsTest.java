@@ -43,16 +43,4 @@ class StatsTest {
     void emptyIsNotANumber() {
         assertThat(Stats.of(List.of()).mean()).isNaN();
     }
-
-    @Test
-    void medianIntervalSpansFewRunsAndNarrowsWithMore() {
-        assertThat(Stats.medianInterval(List.of(5.0, 1.0, 3.0, 2.0, 4.0))).containsExactly(1.0, 5.0); // k = 2: all of them
-        List<Double> hundred = new java.util.ArrayList<>();
-        for (int i = 1; i <= 100; i++) {
-            hundred.add((double) i);
-        }
-        // k = floor(0.98 * 10) = 9: order statistics 49 - 9 and 50 + 9 (0-based), around the median 50.5
-        assertThat(Stats.medianInterval(hundred)).containsExactly(41.0, 60.0);
-        assertThat(Stats.medianInterval(List.of())).containsExactly(Double.NaN, Double.NaN);
-    }
 }

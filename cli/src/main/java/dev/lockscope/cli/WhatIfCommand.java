@@ -2,21 +2,23 @@ package dev.lockscope.cli;
 
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
-import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.model.RecordingException;
+import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
-import dev.lockscope.analysis.deep.DeepAnalysis;
+import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.whatif.HoldCeiling;
-import dev.lockscope.analysis.whatif.HoldTrace;
 import dev.lockscope.analysis.whatif.LockTrace;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.report.JsonReport;
 import dev.lockscope.report.html.HtmlReport;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.whatif.WhatIfReport;
+import dev.lockscope.report.whatif.WhyNoPrediction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -46,12 +48,12 @@ import java.util.concurrent.Callable;
                 "  lockscope whatif app.jfr --site Catalog.search --factor 0.25",
                 "  lockscope whatif app.jfr --lock 1 --remove --format json",
                 "With --measure, an experiment instead of a replay: runs COMMAND (which prints its throughput) once "
-                        + "profiled, to find the lock sites waited for most, then again and again, as it is and with "
-                        + "every release at one site delayed by a known share of its hold (the lock still held); "
-                        + "how much the throughput drops ranks the sites by sensitivity and extrapolates the gain "
-                        + "of halving their holds.",
+                        + "profiled, to find the application's lock sites waited for most, once with every hold there "
+                        + "timed, then alternately as it is and with every release at one site delayed by a share of "
+                        + "its mean hold (the lock still held), until the change's interval is narrower than the change "
+                        + "or --runs is spent; the change ranks the sites and extrapolates the gain of halving their holds.",
                 "  lockscope whatif --measure -- java -jar app.jar",
-                "  lockscope whatif --measure --site Catalog.search --repeat 3 -- java -jar app.jar"})
+                "  lockscope whatif --measure --site Catalog.search --runs 6 -- java -jar app.jar"})
 final class WhatIfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -64,13 +66,15 @@ final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--measure", description = "measure by experiment, running the COMMAND with longer holds")
     boolean measure;
 
-    @Option(names = "--delay", paramLabel = "PCT", defaultValue = "25", description = "with --measure: each delayed "
-            + "release waits this percent of the site's average hold (default: ${DEFAULT-VALUE})")
+    @Option(names = "--delay", paramLabel = "PCT", defaultValue = "50", description = "with --measure: each delayed "
+            + "release waits this percent of the site's mean hold, every hold timed (default: ${DEFAULT-VALUE}: the "
+            + "holds 1.5× as long)")
     double delayPct;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "2", description = "with --measure: repeats of the "
-            + "experiment; each gives every site its own sensitivity (default: ${DEFAULT-VALUE})")
-    int repeats;
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "10", description = "with --measure: the most delayed "
+            + "runs per site (each between two runs as it is) before its change is said not to be resolved; it stops "
+            + "sooner once the change's interval is narrower than the change (default: ${DEFAULT-VALUE})")
+    int runs;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "3", description = "with --measure and no --site: the "
             + "lock sites waited for most that are measured (default: ${DEFAULT-VALUE})")
@@ -128,41 +132,45 @@ final class WhatIfCommand implements Callable<Integer> {
         if (remove && site != null) {
             throw new UserError("--remove removes a whole lock; leave out --site");
         }
-        LockContentionAnalysis contention = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
-        HoldTrace holds = new HoldTrace();
-        DeepAnalysis deep = new DeepAnalysis(); // a removal is bounded by the locks deep mode timed
+        // the report's one pass: its table (--lock's ranks, the rows the replay could not predict), the waits'
+        // classes, deep mode's locks (a removal is bounded by them) and the holds the replay reads
+        ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, false);
         RecordingInfo info;
+        Report report;
         try {
-            info = RecordingReader.read(recording, contention, holds, deep);
+            info = RecordingReader.read(recording, builder.visitors().toArray(RecordingVisitor[]::new));
+            report = builder.build(info);
         } catch (RecordingException e) {
             throw new UserError(e.getMessage());
         }
         info.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
-        long sampled = contention.result().sampledParks();
+        long sampled = report.contention().sampledParks();
         if (sampled > 0) {
             System.err.println("lockscope: warning: the agent sampled the recording's short parks (" + sampled
                     + " recorded of those under its --sample-below): the replay misses the holds the others would show; "
                     + "record with --sample-below 0 for what-if");
         }
-        LockTrace trace = holds.result();
+        LockTrace trace = builder.holdTrace();
         String out;
         if (lock == null && site == null) {
-            List<WhatIf.Prediction> ranking = WhatIf.ranking(trace);
+            List<WhatIf.Prediction> ranking = report.whatWouldHelp();
             if (format.equals("json")) {
                 com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
                 root.set("whatWouldHelp", WhatIfReport.json(ranking));
+                root.set("noPrediction", WhyNoPrediction.json(report));
                 root.set("whatIfAssumptions", WhatIfReport.assumptions());
                 out = JsonReport.write(root);
             } else {
                 out = ranking.isEmpty() ? "lockscope: no thread waited for a lock in " + recording.getFileName()
                         + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE, true).substring(1)
+                        + WhyNoPrediction.text(report)
                         + "assumptions:\n" + String.join("", WhatIf.ASSUMPTIONS.stream().map(a -> "  - " + a + "\n").toList());
             }
         } else {
-            LockId id = lock == null ? null : resolve(lock, contention.result(), trace);
+            LockId id = lock == null ? null : resolve(lock, report.contention(), trace);
             WhatIf.Prediction p;
             try {
-                p = remove ? WhatIf.remove(trace, id, deep.result() == null ? null : HoldCeiling.of(deep.result()))
+                p = remove ? WhatIf.remove(trace, id, report.deep() == null ? null : HoldCeiling.of(report.deep()))
                         : WhatIf.predict(trace, id, site, factor);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());
@@ -194,8 +202,11 @@ final class WhatIfCommand implements Callable<Integer> {
         if (!(delayPct > 0 && delayPct <= 400)) {
             throw new UserError("--delay must be between 0 and 400 percent, not " + delayPct);
         }
-        if (repeats < 1 || repeats > 20 || top < 1 || top > 20) {
-            throw new UserError("--repeat and --top must be between 1 and 20");
+        if (runs < Measured.MIN_RUNS || runs > 100) {
+            throw new UserError("--runs must be between " + Measured.MIN_RUNS + " and 100, not " + runs);
+        }
+        if (top < 1 || top > 20) {
+            throw new UserError("--top must be between 1 and 20");
         }
         Path dir;
         try {
@@ -204,19 +215,19 @@ final class WhatIfCommand implements Callable<Integer> {
             throw new UserError("cannot create a temporary directory: " + e.getMessage());
         }
         WhatIfMeasure experiment = new WhatIfMeasure(arguments, throughput.pattern(), dir, 900);
-        List<Measured> measured = experiment.run(site == null ? List.of() : List.of(site.split(",")), top, delayPct / 100,
-                repeats, format.equals("html"));
+        List<Measured> measured = experiment.run(site == null ? List.of() : List.of(site.split(",")), top,
+                1 + delayPct / 100, runs, format.equals("html"));
         deleteRuns(dir); // kept when a run failed: the error names its output there
         String out;
         if (format.equals("html")) {
             out = HtmlReport.render(experiment.report(measured));
         } else if (format.equals("json")) {
             com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-            root.put("repeats", repeats);
+            experiment.candidates().forEach(root.putArray("candidates")::add);
             root.set("measured", WhatIfReport.measuredJson(measured));
             out = JsonReport.write(root);
         } else {
-            out = WhatIfReport.measuredText(measured, repeats);
+            out = WhatIfReport.measuredText(measured);
         }
         return print(out);
     }

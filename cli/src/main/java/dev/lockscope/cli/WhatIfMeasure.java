@@ -5,11 +5,16 @@ import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.deep.DeepAnalysis;
+import dev.lockscope.analysis.deep.DeepResult;
+import dev.lockscope.analysis.model.DeepCounts;
+import dev.lockscope.analysis.model.DeepSite;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.whatif.LockTrace;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
+import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.report.model.Report;
@@ -20,23 +25,26 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code lockscope whatif --measure -- COMMAND}: the causal experiment. One profiled run finds the lock sites
- * waited for most and their average hold; then the command runs again and again, as it is and with the
- * releases at one site delayed by a known share of its hold (agent option {@code delayRelease}), each delayed
- * run between two runs as it is, whose mean it is compared with (a drift of the machine's load cancels). The throughput's
- * response to the longer holds is the site's sensitivity: {@code s = -ln(T'/T) / ln(1 + d/h)}, the exponent
- * of {@code T ~ h^-s} (1 for a lock every operation waits for, 0 for one nobody does), and halving the holds
- * is expected to give {@code 2^s - 1}. Every repeat gives its own sensitivity; their spread is shown.
+ * {@code lockscope whatif --measure -- COMMAND}: the causal experiment. One profiled run finds the application's
+ * lock sites waited for most; a second, with deep mode on their classes, times every hold there (the report's
+ * average hold counts only holds somebody waited for, which on a lock mostly taken without waiting spans many
+ * holds). Then the command runs as it is and with the releases at one site delayed by {@code factor - 1} of its
+ * mean hold (agent option {@code delayRelease}), alternately (A B A B ... A), each delayed run compared with the
+ * mean of the runs as it is just before and after it (a drift of the machine's load cancels), until the median
+ * change's interval is narrower than the change or the run budget is spent ({@link Measured#stop}). A delayed run
+ * whose throughput is near zero, or that does not finish, ends the site's experiment: the delay broke the
+ * workload, and nothing is extrapolated from it.
  */
 final class WhatIfMeasure {
     private static final Pattern DELAYED = Pattern.compile("release delay at \\S+: (\\d+) releases delayed, (\\d+) ns in all");
@@ -57,46 +65,74 @@ final class WhatIfMeasure {
     private Report profiled;
     private LockTrace profiledHolds;
 
-    /** The sites measured, the most sensitive first, each with the replay's prediction from the profiled run. */
-    List<Measured> run(List<String> sites, int top, double delayShare, int repeats, boolean withTimeline) {
+    /** The sites measured, the greatest slow-down first, each with the replay's prediction from the profiled run. */
+    List<Measured> run(List<String> sites, int top, double factor, int budget, boolean withTimeline) {
         List<LockMetrics> candidates = profile(sites, top, withTimeline);
-        List<List<Double>> sens = new ArrayList<>(), change = new ArrayList<>();
-        double[] delay = new double[candidates.size()];
-        for (int i = 0; i < candidates.size(); i++) {
-            sens.add(new ArrayList<>());
-            change.add(new ArrayList<>());
-        }
-        for (int r = 0; r < repeats; r++) {
-            // as it is, then each site delayed with a run as it is after it: a delayed run is compared with the
-            // mean of the runs just before and after it, so a drift of the machine's load cancels
-            double before = measure("repeat " + (r + 1) + ", as it is", null).throughput;
-            for (int i = 0; i < candidates.size(); i++) {
-                LockMetrics site = candidates.get(i);
-                long asked = Math.max(1_000, Math.round(site.avgHoldNanos() * delayShare));
-                Run delayed = measure("repeat " + (r + 1) + ", " + method(site) + String.format(Locale.ROOT, " +%.3f ms", asked / 1e6), method(site) + ":" + asked + "ns");
-                if (delayed.releases == 0) {
-                    throw new UserError("no release at " + method(site) + " was delayed: its lock is not released in that "
-                            + "method (a lock taken in one method and released in another), give --site");
-                }
-                double after = measure("repeat " + (r + 1) + ", as it is", null).throughput;
-                double perRelease = (double) delayed.delayedNanos / delayed.releases;
-                delay[i] = perRelease;
-                double ratio = delayed.throughput / ((before + after) / 2);
-                before = after;
-                change.get(i).add(100 * (ratio - 1));
-                sens.get(i).add(-Math.log(ratio) / Math.log(1 + perRelease / site.avgHoldNanos()));
-            }
-        }
+        Map<LockMetrics, DeepCounts> timed = timeHolds(candidates, !sites.isEmpty());
         List<Measured> out = new ArrayList<>();
-        for (int i = 0; i < candidates.size(); i++) {
-            LockMetrics s = candidates.get(i);
-            double mean = sens.get(i).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-            out.add(new Measured(s.identityHash().substring(LockSites.SITE_PREFIX.length()), s.avgHoldNanos(),
-                    delay[i], mean, Collections.min(sens.get(i)), Collections.max(sens.get(i)),
-                    100 * (Math.pow(2, mean) - 1), change.get(i), predicted(s)));
+        for (Map.Entry<LockMetrics, DeepCounts> e : timed.entrySet()) {
+            out.add(measure(e.getKey(), e.getValue(), factor, budget));
         }
-        out.sort(Comparator.comparingDouble(Measured::sensitivity).reversed());
+        out.sort(Comparator.comparing((Measured m) -> m.outcome() != Measured.Outcome.BROKE)
+                .thenComparingDouble(m -> Double.isNaN(m.changePct()) ? 0 : m.changePct()));
         return out;
+    }
+
+    /** The application's lock sites the profiling run ranked, before any was measured (JSON {@code candidates}). */
+    List<String> candidates() {
+        return candidates;
+    }
+
+    private List<String> candidates = List.of();
+    private double holdTimingSeconds;
+    private long holdInflationNanos;
+
+    /** One site's experiment: A B A B ... A, until {@link Measured#stop} says so or a delayed run breaks the workload. */
+    private Measured measure(LockMetrics site, DeepCounts holds, double factor, int budget) {
+        // less what the probes add to each timed hold (measured by the agent at start), unless that is all of it
+        double timed = (double) holds.holdNanos() / holds.sections();
+        double meanHold = timed > holdInflationNanos ? timed - holdInflationNanos : timed;
+        // the share of the time the lock was in use: the whole recording (the JVM's start and exit, a warm-up without
+        // it) would understate it, and Amdahl's bound with it; in use from its first wait to its last in the profiled
+        // run, that fraction of the hold-timing run
+        double inUse = site.totalExecutionNanos() > 0 && site.tally().lifeTimeNanos() > 0
+                ? Math.min(1, (double) site.tally().lifeTimeNanos() / site.totalExecutionNanos()) : 1;
+        double heldShare = meanHold * holds.sections() / (holdTimingSeconds * 1e9 * inUse);
+        long asked = Measured.delayNanos(meanHold, factor);
+        String delay = method(site) + ":" + asked + "ns";
+        List<Double> changes = new ArrayList<>();
+        long releases = 0, delayedNanos = 0;
+        Measured.Outcome outcome = null;
+        Run before = measure(method(site) + ", run 1 as it is", null, timeoutSeconds);
+        // a delayed run is given a few times the runs as it is took: a delay that stalls the program is found out
+        long delayedTimeout = Math.min(timeoutSeconds, Math.max(30, 4 * Math.round(before.seconds)));
+        while (outcome == null) {
+            int n = changes.size() + 1;
+            Run delayed;
+            try {
+                delayed = measure(method(site) + String.format(Locale.ROOT, ", delayed run %d, +%.1f µs per release", n,
+                        asked / 1e3), delay, delayedTimeout);
+            } catch (TimedOut t) {
+                System.err.println("lockscope: whatif --measure: " + method(site) + ": the delayed run did not finish in "
+                        + delayedTimeout + " s: the delay broke the workload");
+                outcome = Measured.Outcome.BROKE;
+                break;
+            }
+            if (delayed.releases == 0) {
+                throw new UserError("no release at " + method(site) + " was delayed: its lock is not released in that "
+                        + "method (a lock taken in one method and released in another), give --site");
+            }
+            releases += delayed.releases;
+            delayedNanos += delayed.delayedNanos;
+            Run after = measure(method(site) + ", run " + (n + 1) + " as it is", null, timeoutSeconds);
+            double ratio = delayed.throughput / ((before.throughput + after.throughput) / 2);
+            before = after;
+            changes.add(100 * (ratio - 1));
+            outcome = Measured.breaks(ratio) ? Measured.Outcome.BROKE : Measured.stop(changes, budget);
+        }
+        double perRelease = releases == 0 ? asked : (double) delayedNanos / releases;
+        return new Measured(site.identityHash().substring(LockSites.SITE_PREFIX.length()), meanHold, heldShare, factor,
+                perRelease, changes, outcome, predicted(site));
     }
 
     /** The profiled run's report with the measured sites in it: the page of {@code whatif --measure --format html}. */
@@ -118,7 +154,7 @@ final class WhatIfMeasure {
         Path jfr = dir.resolve("profile.jfr");
         System.err.println("lockscope: whatif --measure: profiling run, to find the lock sites and their holds ...");
         // every park recorded: the replay follows each hold, which sampled short waits would leave out
-        Run run = run(List.of("file=" + jfr, "report=off", "quiet", "sampleBelow=0"));
+        Run run = run(List.of("file=" + jfr, "report=off", "quiet", "sampleBelow=0"), timeoutSeconds);
         // one pass: the report (its table gives the sites and their holds) and the holds the replay reads
         ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, withTimeline);
         try {
@@ -128,7 +164,8 @@ final class WhatIfMeasure {
         }
         profiledHolds = builder.holdTrace();
         List<LockMetrics> sites = profiled.contention().sites().stream()
-                .filter(s -> s.avgHoldNanos() > 0 && !s.identityHash().endsWith("?") && method(s).indexOf('.') > 0).toList();
+                .filter(s -> s.avgHoldNanos() > 0 && !s.identityHash().endsWith("?") && method(s).indexOf('.') > 0)
+                .filter(WhatIfMeasure::isApplicationLock).toList();
         List<LockMetrics> chosen = new ArrayList<>();
         if (asked.isEmpty()) {
             chosen.addAll(sites.subList(0, Math.min(top, sites.size())));
@@ -142,10 +179,91 @@ final class WhatIfMeasure {
             }
         }
         if (chosen.isEmpty()) {
-            throw new UserError("no thread waited for a lock in the profiling run (throughput "
+            throw new UserError("no thread waited for an application lock in the profiling run (throughput "
                     + String.format(Locale.ROOT, "%.1f", run.throughput) + "): nothing to measure");
         }
+        candidates = chosen.stream().map(s -> s.identityHash().substring(LockSites.SITE_PREFIX.length())).toList();
         return chosen;
+    }
+
+    /** The JDK's packages, whose code the agent never instruments and whose locks are the JDK's bookkeeping. */
+    private static final List<String> JDK_CODE = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.");
+    /** lockscope's own code in the profiled JVM: the agent (and its boot part), core, their shaded libraries. */
+    private static final List<String> PROFILER_CODE = List.of("dev.lockscope.agent.", "dev.lockscope.core.",
+            "dev.lockscope.shaded.");
+    /** Lock classes that are JFR's, the JDK's internals' or lockscope's, wherever they are taken. */
+    private static final List<String> BOOKKEEPING_LOCKS = List.of("jdk.jfr.", "jdk.internal.", "sun.", "com.sun.",
+            "java.lang.ref.", "dev.lockscope.agent.", "dev.lockscope.core.", "dev.lockscope.shaded.");
+
+    /**
+     * Whether a lock site of the report's table is the application's, a candidate for the experiment: not when the
+     * site's method is the JDK's or lockscope's (JFR's recorder, the agent's HTTP server, class loading: the agent
+     * cannot delay their releases, and they are not the program's), nor when the lock's class is JFR's, the JDK
+     * internals' or lockscope's (a reference queue's lock, {@code PlatformRecorder}). The application's use of a
+     * JDK lock ({@code ReentrantLock}, a queue's condition) is taken in the application's method and stays.
+     * This is a frame classification of the kind FrameClassifier (issue 40) is to own: fold it in there.
+     */
+    static boolean isApplicationLock(LockMetrics site) {
+        String m = method(site);
+        String siteClass = m.substring(0, Math.max(0, m.lastIndexOf('.')));
+        // a monitor entered in the JDK's code under the application's frame: class loading's lock, a JDK class's
+        // synchronized method (the agent delays no release there)
+        String top = site.firstFrames().isEmpty() ? siteClass : site.firstFrames().get(0);
+        boolean enteredByJdk = site.kind() == LockKind.MONITOR && JDK_CODE.stream().anyMatch(top::startsWith);
+        return !enteredByJdk && JDK_CODE.stream().noneMatch(siteClass::startsWith)
+                && PROFILER_CODE.stream().noneMatch(siteClass::startsWith)
+                && BOOKKEEPING_LOCKS.stream().noneMatch(site.className()::startsWith)
+                && !site.className().equals(CLASS_INIT_LOCK);
+    }
+
+    /** HotSpot's class-initialisation lock, an {@code int[0]}: threads wait on it while another initialises a class. */
+    private static final String CLASS_INIT_LOCK = "[I";
+
+    /**
+     * The hold-timing run: deep mode on the candidates' classes times every hold taken at their sites, whose mean
+     * the delay is a share of. A candidate whose site deep mode saw no hold at (its lock released in another
+     * method, or taken nowhere the agent instruments) is left out, said on stderr; asked for by name, it is an error.
+     */
+    private Map<LockMetrics, DeepCounts> timeHolds(List<LockMetrics> candidates, boolean asked) {
+        Path jfr = dir.resolve("holds.jfr");
+        String classes = String.join(":", candidates.stream().map(s -> {
+            String m = method(s);
+            return m.substring(0, m.lastIndexOf('.'));
+        }).distinct().toList());
+        System.err.println("lockscope: whatif --measure: hold-timing run, every hold at those sites timed (deep mode) ...");
+        run(List.of("file=" + jfr, "report=off", "quiet", "deep=" + classes), timeoutSeconds);
+        DeepAnalysis deep = new DeepAnalysis();
+        try {
+            RecordingReader.read(jfr, deep);
+        } catch (RecordingException e) {
+            throw new UserError("the hold-timing run wrote no readable recording: " + e.getMessage());
+        }
+        DeepResult result = deep.result();
+        holdTimingSeconds = result == null ? Double.NaN : result.durationNanos() / 1e9;
+        holdInflationNanos = result == null || result.info() == null ? 0 : Math.max(0, result.info().holdInflationNanos());
+        Map<LockMetrics, DeepCounts> out = new LinkedHashMap<>();
+        for (LockMetrics c : candidates) {
+            String name = c.identityHash().substring(LockSites.SITE_PREFIX.length());
+            // by method, not line: the experiment delays every release in the method, and a wait's line (JFR's, where
+            // the thread blocked) need not be the line deep mode names (that of the monitorenter)
+            List<DeepCounts> inMethod = result == null ? List.of() : result.sites().stream()
+                    .filter(d -> d.site().startsWith(method(c) + ":")).map(DeepSite::counts).toList();
+            DeepCounts counts = inMethod.isEmpty() ? null : DeepAnalysis.sum(inMethod);
+            if (counts != null && counts.sections() > 0 && counts.holdNanos() > 0) {
+                out.put(c, counts);
+            } else if (asked) {
+                throw new UserError("--site " + name + ": deep mode timed no hold there (a lock taken in one method and "
+                        + "released in another, or in code the agent does not instrument): nothing to lengthen");
+            } else {
+                System.err.println("lockscope: whatif --measure: " + name + " left out: deep mode timed no hold there "
+                        + "(its lock is taken in one method and released in another, or in code the agent does not instrument)");
+            }
+        }
+        if (out.isEmpty()) {
+            throw new UserError("deep mode timed no hold at any of the sites waited for most (" + String.join(", ",
+                    candidates()) + "): nothing to lengthen");
+        }
+        return out;
     }
 
     /** {@code pkg.Class.method} of a site {@code at pkg.Class.method:line}. */
@@ -153,30 +271,41 @@ final class WhatIfMeasure {
         return Frame.parse(site.identityHash().substring(LockSites.SITE_PREFIX.length())).function();
     }
 
-    private record Run(double throughput, long releases, long delayedNanos) {
+    private record Run(double throughput, long releases, long delayedNanos, double seconds) {
     }
 
-    private Run measure(String what, String delayRelease) {
+    /** A run that did not finish within its time. */
+    private static final class TimedOut extends RuntimeException {
+        TimedOut(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private Run measure(String what, String delayRelease, long timeout) {
         System.err.println("lockscope: whatif --measure: " + what + " ...");
         List<String> args = new ArrayList<>(List.of("file=" + dir.resolve("run.jfr"), "report=off", "quiet", "maxSize=64m"));
         if (delayRelease != null) {
             args.add("delayRelease=" + delayRelease);
         }
-        return run(args);
+        return run(args, timeout);
     }
 
     /** Runs the command once with the agent, its output kept in a file, and reads the throughput it printed. */
-    private Run run(List<String> agentArgs) {
+    private Run run(List<String> agentArgs, long timeout) {
         Path log = dir.resolve("run.log");
         ProcessBuilder pb = ChildJvm.withJvmOptions(command, List.of("-javaagent:" + EmbeddedJars.agent() + "="
                 + String.join(",", agentArgs))).redirectErrorStream(true).redirectOutput(log.toFile());
         String output;
+        long start = System.nanoTime();
         try {
             Process p = pb.start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroy();
+            if (!p.waitFor(timeout, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
                 p.waitFor(30, TimeUnit.SECONDS);
-                throw new UserError("the command ran longer than " + timeoutSeconds + " s: " + String.join(" ", command));
+                if (agentArgs.stream().anyMatch(a -> a.startsWith("delayRelease="))) {
+                    throw new TimedOut("the delayed run ran longer than " + timeout + " s");
+                }
+                throw new UserError("the command ran longer than " + timeout + " s: " + String.join(" ", command));
             }
             output = Files.readString(log, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
@@ -188,16 +317,21 @@ final class WhatIfMeasure {
             Thread.currentThread().interrupt();
             throw new UserError("interrupted");
         }
+        double seconds = (System.nanoTime() - start) / 1e9;
         OptionalDouble t = throughput.find(output);
         if (t.isEmpty() || !(t.getAsDouble() > 0)) {
+            if (agentArgs.stream().anyMatch(a -> a.startsWith("delayRelease=")) && t.isPresent()) {
+                return new Run(0, releases(output)[0], releases(output)[1], seconds); // throughput zero: the delay broke it
+            }
             throw new UserError("no throughput in the command's output (see --throughput-regex; its output: " + log + ")");
         }
+        long[] r = releases(output);
+        return new Run(t.getAsDouble(), r[0], r[1], seconds);
+    }
+
+    /** The agent's exit line: releases delayed and the time they waited in all. */
+    private static long[] releases(String output) {
         Matcher m = DELAYED.matcher(output);
-        long releases = 0, delayed = 0;
-        if (m.find()) {
-            releases = Long.parseLong(m.group(1));
-            delayed = Long.parseLong(m.group(2));
-        }
-        return new Run(t.getAsDouble(), releases, delayed);
+        return m.find() ? new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))} : new long[] {0, 0};
     }
 }

@@ -48,8 +48,7 @@ public final class TextReport {
         StringBuilder sb = new StringBuilder(render(report.contention(), top, header,
                 lock -> report.waits().verdictOf(lock).waitClass() == WaitClass.IDLE));
         sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
-                .append(report.measured().isEmpty() ? "" : "\n" + WhatIfReport.measuredText(report.measured(),
-                        report.measured().get(0).repeats()))
+                .append(report.measured().isEmpty() ? "" : "\n" + WhatIfReport.measuredText(report.measured()))
                 .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
         if (report.deep() != null) {

@@ -75,7 +75,7 @@ public final class DeepAnalysis implements RecordingVisitor {
     }
 
     /** Sums counts (the totals row). */
-    static DeepCounts sum(List<DeepCounts> all) {
+    public static DeepCounts sum(List<DeepCounts> all) {
         long gets = 0, nonRec = 0, slow = 0, rec = 0, tries = 0, waits = 0, notifies = 0, sections = 0, hold = 0, max = 0;
         long blocked = 0, timed = 0;
         long[] histogram = new long[HoldHistogram.BUCKETS];

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.whatif.HoldCeiling;
+import dev.lockscope.analysis.whatif.AmdahlBound;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockTable;
@@ -68,7 +69,7 @@ public final class WhatIfReport {
         sb.append(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s%n", "predicted", "quarters alone", "conf.", "lock",
                 "then waited for most"));
         for (WhatIf.Prediction p : ranking.subList(0, Math.min(top, ranking.size()))) {
-            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s", pct(p.changePct()),
+            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s", refusal(p) == null ? pct(p.changePct()) : "refused",
                     range(p), p.confidence(), LockTable.abbreviate(label(p.lock()), 31), LockTable.abbreviate(label(p.topLockAfter()), 28))))
                     .append('\n');
         }
@@ -81,8 +82,9 @@ public final class WhatIfReport {
     public static String text(WhatIf.Prediction p) {
         StringBuilder sb = new StringBuilder();
         sb.append("what if ").append(question(p)).append('\n');
-        sb.append(String.format(Locale.ROOT, "  predicted throughput change: %s  (confidence %s)%n", pct(p.changePct()),
-                p.confidence()));
+        String refused = refusal(p);
+        sb.append(refused == null ? String.format(Locale.ROOT, "  predicted throughput change: %s  (confidence %s)%n",
+                pct(p.changePct()), p.confidence()) : "  predicted throughput change: refused: " + refused + "\n");
         sb.append(String.format(Locale.ROOT, "  each quarter of the recording replayed alone: %s%n", range(p)));
         sb.append(String.format(Locale.ROOT, "  holds changed: %d, %.0f%% of them recorded whole (the rest estimated)%n",
                 p.holds(), p.holdsSeenPct()));
@@ -136,15 +138,16 @@ public final class WhatIfReport {
 
     /** One prediction: {@code lock, kind, site, factor, removed, changePct, lowPct, highPct, parts, confidence,
      * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants, replayedNanos, truncated,
-     * replayChangePct, ceilingsChecked, bounded, ceiling}. */
+     * replayChangePct, ceilingsChecked, bounded, ceiling, refused}; {@code changePct} null when {@code refused} says why. */
     public static ObjectNode json(WhatIf.Prediction p) {
         ObjectNode o = MAPPER.createObjectNode();
+        String refused = refusal(p);
         o.put("lock", p.lock() == null ? null : p.lock().label());
         o.put("kind", p.lock() == null ? null : p.lock().kind().label());
         o.put("site", p.site());
         o.put("factor", p.factor());
         o.put("removed", p.removed());
-        o.put("changePct", round(p.changePct()));
+        o.put("changePct", refused == null ? round(p.changePct()) : null);
         o.put("lowPct", round(p.lowPct()));
         o.put("highPct", round(p.highPct()));
         o.put("parts", p.parts());
@@ -169,6 +172,7 @@ public final class WhatIfReport {
             c.put("utilisationPct", round(p.ceiling().utilisationPct()));
             c.put("maxChangePct", round(p.ceiling().maxChangePct()));
         }
+        o.put("refused", refused);
         return o;
     }
 
@@ -186,46 +190,97 @@ public final class WhatIfReport {
         return a;
     }
 
-    /** The experiment's table, the most sensitive site first, the replay's prediction of each site beside it. */
-    public static String measuredText(List<Measured> sites, int repeats) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "measured: each lock site's releases delayed, "
-                + "the lock held; %d %s, the most sensitive first%n", repeats, repeats == 1 ? "repeat" : "repeats"));
-        sb.append(String.format(Locale.ROOT, "  %7s %8s %8s %-19s %-6s %8s  %s%n      %s%n", "hold ms", "delay ms", "thruput",
-                "sensitivity", "conf.", "halving", "replay (conf.)", "lock site"));
+    /** The experiment, the site whose longer holds slowed the program most first, the replay's prediction beside each. */
+    public static String measuredText(List<Measured> sites) {
+        StringBuilder sb = new StringBuilder("measured: each site's holds lengthened, its releases delayed (the lock held), "
+                + "runs as it is and delayed in turn\n");
         for (Measured m : sites) {
-            double change = m.throughputChangePct().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-            sb.append(String.format(Locale.ROOT, "  %7.2f %8.2f %8s %-19s %-6s %8s  %s%n      %s%n",
-                    m.holdNanos() / 1e6, m.delayNanos() / 1e6, pct(change),
-                    String.format(Locale.ROOT, "%.2f [%.2f,%.2f]", m.sensitivity(), m.low(), m.high()), m.confidence(),
-                    pct(m.halvingPct()), replay(m.predicted()), LockTable.abbreviate(m.site(), LockTable.WIDTH - 6)));
+            sb.append("  ").append(m.site()).append('\n');
+            sb.append(String.format(Locale.ROOT, "    mean hold %s%s, each release delayed %s: holds %s as long%n",
+                    duration(m.holdNanos()), Double.isNaN(m.heldShare()) ? "" : String.format(Locale.ROOT,
+                            " (held %.1f%% of the time in use)", 100 * m.heldShare()), duration(m.delayNanos()),
+                    String.format(Locale.ROOT, "%.2f×", 1 + m.delayNanos() / m.holdNanos())));
+            sb.append("    throughput ").append(change(m)).append('\n');
+            sb.append("    holds halved: ").append(m.halvingRefusal() == null ? String.format(Locale.ROOT,
+                    "%s (sensitivity %.2f)", pct(m.halvingPct()), m.sensitivity()) : m.halvingRefusal());
+            sb.append("\n    the replay, holds halved: ").append(replay(m)).append('\n');
         }
-        sb.append("  sensitivity s: throughput goes as hold^-s (1: the program runs at this lock's pace, 0: not at\n"
-                + "  all); halving: 2^s - 1, extrapolated from longer holds to shorter ones; replay: what the replay of\n"
-                + "  the profiled run predicts for halving the holds in the site's method, and its confidence\n");
+        sb.append("  throughput: the median change of the delayed runs, each against the runs as it is before and after it,\n"
+                + "  with its distribution-free interval; holds halved: 2^s - 1 for the sensitivity s = -ln(T'/T) / ln(holds'/holds)\n"
+                + "  (throughput goes as hold^-s), bounded by Amdahl's law; the replay: its prediction for halving the holds in\n"
+                + "  the site's method, from the profiled run; nothing is extrapolated from a change not resolved\n");
         return sb.toString();
     }
 
-    /** The replay's prediction in a column: {@code +94.1% high}, or {@code -} when it saw no hold there. */
-    private static String replay(WhatIf.Prediction p) {
-        return p == null ? "-" : pct(p.changePct()) + " " + p.confidence();
+    /** {@code -4.2% [-7.1%, -1.0%] in 5 delayed runs: resolved}, or what the delay broke. */
+    private static String change(Measured m) {
+        double[] ci = m.intervalPct();
+        String runs = m.runs() + (m.runs() == 1 ? " delayed run" : " delayed runs");
+        if (m.outcome() == Measured.Outcome.BROKE) {
+            return (m.runs() == 0 ? "not measured: the delayed run did not finish"
+                    : pct(m.changesPct().get(m.runs() - 1)) + " in delayed run " + m.runs() + ", near zero")
+                    + ": " + m.outcome().text();
+        }
+        return pct(m.changePct()) + " [" + pct(ci[0]) + ", " + pct(ci[1]) + "] in " + runs + ": " + m.outcome().text()
+                + (m.outcome() == Measured.Outcome.UNRESOLVED ? " (the interval is wider than the change)" : "");
     }
 
-    /** The experiment as a JSON array, the most sensitive site first. */
+    private static String duration(double nanos) {
+        return nanos >= 1e6 ? String.format(Locale.ROOT, "%.2f ms", nanos / 1e6) : String.format(Locale.ROOT, "%.2f µs", nanos / 1e3);
+    }
+
+    /** The replay's prediction beside a measured site: {@code +94.1% high}, {@code -} when it saw no hold there, or why it is refused. */
+    private static String replay(Measured m) {
+        WhatIf.Prediction p = m.predicted();
+        if (p == null) {
+            return "-";
+        }
+        String refused = refusal(m);
+        return refused != null ? "refused: " + refused : pct(p.changePct()) + " " + p.confidence();
+    }
+
+    /** Why the replay's prediction beside a measured site is refused: bounded by the share of the time the site's holds took. */
+    private static String refusal(Measured m) {
+        WhatIf.Prediction p = m.predicted();
+        return p.removed() ? refusal(p) : AmdahlBound.refusal(p.changePct(), m.heldShare(), p.factor());
+    }
+
+    /**
+     * Why a replay's prediction is not shown: outside Amdahl's bound for its factor (the replay does not know the
+     * lock's share of the run, so the bound is that of a lock held all the time), or not a finite number; null
+     * when it is shown.
+     */
+    public static String refusal(WhatIf.Prediction p) {
+        return p.removed() ? (Double.isFinite(p.changePct()) ? null : "not a finite number")
+                : AmdahlBound.refusal(p.changePct(), Double.NaN, p.factor());
+    }
+
+    /** The experiment as a JSON array, the site whose longer holds slowed the program most first. */
     public static ArrayNode measuredJson(List<Measured> sites) {
         ArrayNode a = MAPPER.createArrayNode();
         for (Measured m : sites) {
             ObjectNode o = a.addObject();
             o.put("site", m.site());
             o.put("holdNanos", Math.round(m.holdNanos()));
+            o.put("heldPct", round(100 * m.heldShare()));
             o.put("delayNanos", Math.round(m.delayNanos()));
+            o.put("outcome", m.outcome().text());
+            o.put("runs", m.runs());
+            double[] ci = m.intervalPct();
+            o.put("changePct", round(m.changePct()));
+            o.put("lowPct", round(ci[0]));
+            o.put("highPct", round(ci[1]));
+            ArrayNode changes = o.putArray("changesPct");
+            m.changesPct().forEach(c -> changes.add(round(c)));
             o.put("sensitivity", round(m.sensitivity()));
-            o.put("lowSensitivity", round(m.low()));
-            o.put("highSensitivity", round(m.high()));
-            o.put("confidence", m.confidence());
             o.put("halvingPct", round(m.halvingPct()));
-            ArrayNode changes = o.putArray("throughputChangePct");
-            m.throughputChangePct().forEach(c -> changes.add(round(c)));
-            o.set("predicted", m.predicted() == null ? null : json(m.predicted()));
+            o.put("halvingRefused", m.halvingRefusal());
+            ObjectNode predicted = m.predicted() == null ? null : json(m.predicted());
+            if (predicted != null && refusal(m) != null) {
+                predicted.putNull("changePct");
+                predicted.put("refused", refusal(m));
+            }
+            o.set("predicted", predicted);
         }
         return a;
     }
@@ -259,6 +314,6 @@ public final class WhatIfReport {
     }
 
     private static BigDecimal round(double v) {
-        return Double.isNaN(v) ? null : BigDecimal.valueOf(v).setScale(2, RoundingMode.HALF_UP);
+        return !Double.isFinite(v) ? null : BigDecimal.valueOf(v).setScale(2, RoundingMode.HALF_UP);
     }
 }

@@ -135,19 +135,19 @@
     // whatif --measure's page: the experiment (WhatIfReport.measuredJson), each site's replay prediction beside it
     const measured = () => {
       if (!data.measured) return;
-      const head = el('tr', {}, ['measured halving', 'sensitivity', 'confidence', 'replay predicted', 'hold ms', 'delay ms', 'lock site']
+      const head = el('tr', {}, ['measured change [interval]', 'outcome', 'holds halved', 'replay predicted', 'mean hold µs', 'delay µs', 'lock site']
         .map((h, i) => el('th', { class: i === 6 ? 'text' : '' }, h)));
       const body = data.measured.map(m => el('tr', { class: 'measured-row' },
-        el('td', {}, fmtPct(m.halvingPct)),
-        el('td', {}, Number(m.sensitivity).toFixed(2) + ' [' + Number(m.lowSensitivity).toFixed(2) + ', ' + Number(m.highSensitivity).toFixed(2) + ']'),
-        el('td', {}, m.confidence),
-        el('td', {}, m.predicted ? fmtPct(m.predicted.changePct) + ' (' + m.predicted.confidence + ')' : '–'),
-        el('td', {}, (m.holdNanos / 1e6).toFixed(2)), el('td', {}, (m.delayNanos / 1e6).toFixed(2)),
+        el('td', {}, fmtPct(m.changePct) + ' [' + fmtPct(m.lowPct) + ', ' + fmtPct(m.highPct) + '] in ' + m.runs + ' runs'),
+        el('td', {}, m.outcome),
+        el('td', {}, m.halvingRefused ? m.halvingRefused : fmtPct(m.halvingPct) + ' (s ' + Number(m.sensitivity).toFixed(2) + ')'),
+        el('td', {}, m.predicted ? (m.predicted.refused ? 'refused: ' + m.predicted.refused : fmtPct(m.predicted.changePct) + ' (' + m.predicted.confidence + ')') : '–'),
+        el('td', {}, (m.holdNanos / 1e3).toFixed(2)), el('td', {}, (m.delayNanos / 1e3).toFixed(2)),
         el('td', { class: 'text' }, el('code', {}, m.site))));
-      box.append(el('h3', {}, 'Measured: each site\'s releases delayed (whatif --measure)'),
+      box.append(el('h3', {}, 'Measured: each site\'s holds lengthened, its releases delayed (whatif --measure)'),
         el('table', { id: 'whatif-measured' }, el('thead', {}, head), el('tbody', {}, body)),
-        el('p', { class: 'hint' }, 'Sensitivity s: throughput goes as hold^-s (1: the program runs at this lock\'s pace, 0: not at all); '
-          + 'measured halving 2^s - 1, extrapolated from longer holds; replay predicted: the replay of the profiled run, holds in the site\'s method halved.'));
+        el('p', { class: 'hint' }, 'Measured change: the median of the delayed runs, each against the runs as it is before and after it, with its distribution-free interval; '
+          + 'holds halved: 2^s - 1 for the sensitivity s (throughput goes as hold^-s), bounded by Amdahl\'s law; replay predicted: the replay of the profiled run, holds in the site\'s method halved.'));
     };
     if (all.length === 0) { missing(box, 'No prediction.', 'No thread waited for a lock, so no lock\'s holds would help.'); measured(); return; }
     // low confidence is no advice: only medium and high are ranked (WhatIfReport.section does the same)
@@ -161,7 +161,7 @@
     const head = el('tr', {}, ['predicted', 'quarters alone', 'confidence', 'lock', 'holds seen', 'then waited for most']
       .map((h, i) => el('th', { class: i >= 3 && i !== 4 ? 'text' : '' }, h)));
     const body = rows.map(p => el('tr', { class: 'whatif-row' },
-      el('td', {}, fmtPct(p.changePct)), el('td', {}, p.parts ? fmtPct(p.lowPct) + ' … ' + fmtPct(p.highPct) : '–'),
+      el('td', {}, p.refused ? 'refused: ' + p.refused : fmtPct(p.changePct)), el('td', {}, p.parts ? fmtPct(p.lowPct) + ' … ' + fmtPct(p.highPct) : '–'),
       el('td', {}, p.confidence), el('td', { class: 'text' }, el('code', {}, p.lock)),
       el('td', {}, Number(p.holdsSeenPct).toFixed(0) + '%'),
       el('td', { class: 'text' }, p.topLockAfter ? el('code', {}, p.topLockAfter) : 'nobody waits')));

@@ -89,35 +89,77 @@ class WhatIfReportTest {
     }
 
     @Test
-    void theExperimentsTableStatesEachSitesSensitivityAndItsSpread() {
-        String text = WhatIfReport.measuredText(List.of(LOCK3, LOCK1), 2);
+    void theExperimentStatesEachSitesChangeWithItsIntervalAndRefusesWhatItCannotMean() {
+        String text = WhatIfReport.measuredText(List.of(LOCK3, BROKEN, REFUSED, LOCK1));
 
-        assertThat(text).startsWith("measured: each lock site's releases delayed, the lock held; 2 repeats")
-                .contains("    68.00    34.00   -46.0% 1.07 [1.00,1.14]    medium  +110.0%  +94.1% high\n"
-                        + "      dev.lockscope.demo.LargeCriticalSection.juc3:73\n")
-                .contains("0.02 [-0.10,0.60]   low       +1.4%  -\n      dev.lockscope.demo.LargeCriticalSection.juc1:53");
-        assertThat(text.lines()).allMatch(l -> l.length() <= 100);
-        JsonNode json = WhatIfReport.measuredJson(List.of(LOCK3)).get(0);
-        assertThat(json.get("sensitivity").decimalValue()).isEqualByComparingTo("1.07");
-        assertThat(json.get("confidence").textValue()).isEqualTo("medium");
-        assertThat(json.get("throughputChangePct")).hasSize(2);
+        assertThat(text).startsWith("measured: each site's holds lengthened")
+                .contains("  dev.lockscope.demo.LargeCriticalSection.juc3:73\n"
+                        + "    mean hold 68.00 ms (held 99.0% of the time in use), each release delayed 34.00 ms: holds 1.50× as long\n"
+                        + "    throughput -31.0% [-32.0%, -30.0%] in 3 delayed runs: resolved\n"
+                        + "    holds halved: +88.6% (sensitivity 0.92)\n    the replay, holds halved: +94.1% high\n")
+                .contains("    throughput -99.8% in delayed run 1, near zero: the delay broke the workload\n"
+                        + "    holds halved: not extrapolated: the delay broke the workload\n")
+                .contains("    holds halved: refused (2^s - 1): +49.6% is more than Amdahl's bound +5.3% for holds 0.5× as "
+                        + "long held 10.0% of the time")
+                .contains("    throughput +1.0% [-3.0%, +2.0%] in 3 delayed runs: could not be resolved (the interval is "
+                        + "wider than the change)\n    holds halved: not extrapolated: could not be resolved\n    the replay, holds halved: -\n");
+        assertThat(text).doesNotContain("NaN").doesNotContain("Infinity");
+        JsonNode json = WhatIfReport.measuredJson(List.of(LOCK3, BROKEN, REFUSED)).get(0);
+        assertThat(json.get("changePct").decimalValue()).isEqualByComparingTo("-31.00");
+        assertThat(json.get("lowPct").decimalValue()).isEqualByComparingTo("-32.00");
+        assertThat(json.get("outcome").textValue()).isEqualTo("resolved");
+        assertThat(json.get("halvingPct").decimalValue()).isEqualByComparingTo("88.58");
+        assertThat(json.get("halvingRefused").isNull()).isTrue();
         assertThat(json.get("predicted").get("changePct").decimalValue()).isEqualByComparingTo("94.06");
+        JsonNode broken = WhatIfReport.measuredJson(List.of(BROKEN)).get(0);
+        assertThat(broken.get("outcome").textValue()).isEqualTo("the delay broke the workload");
+        assertThat(broken.get("halvingPct").isNull()).isTrue();
+        assertThat(broken.get("sensitivity").isNull()).isTrue();
+        JsonNode refused = WhatIfReport.measuredJson(List.of(REFUSED)).get(0);
+        assertThat(refused.get("halvingPct").isNull()).isTrue();
+        assertThat(refused.get("halvingRefused").textValue()).contains("Amdahl's bound +5.3%");
         assertThat(WhatIfReport.measuredJson(List.of(LOCK1)).get(0).get("predicted").isNull()).isTrue();
+        // beside a site held 10% of the time, the replay's +94.1% for halving its holds is beyond Amdahl's +5.3%
+        Measured replayed = new Measured(REFUSED.site(), 5_780, 0.1, 1.5, 2_890, List.of(-2.0, -2.5, -2.2),
+                Measured.Outcome.RESOLVED, HALVED);
+        assertThat(WhatIfReport.measuredText(List.of(replayed))).contains("    the replay, holds halved: refused: +94.1% is "
+                + "more than Amdahl's bound +5.3% for holds 0.5× as long held 10.0% of the time\n");
+        JsonNode predicted = WhatIfReport.measuredJson(List.of(replayed)).get(0).get("predicted");
+        assertThat(predicted.get("changePct").isNull()).isTrue();
+        assertThat(predicted.get("refused").textValue()).contains("Amdahl's bound +5.3%");
+    }
+
+    @Test
+    void aReplayPredictionBeyondAmdahlsBoundIsRefusedInEveryFormat() {
+        WhatIf.Prediction impossible = new WhatIf.Prediction(BOTTLENECK, null, 0.5, false, 4125510959.3, 91.2,
+                96.04, 4, BOTTLENECK, OTHER, 62.4, 1234, 98.0, 0, 8_000_000_000L, false, false, null, 4125510959.3);
+
+        assertThat(WhatIfReport.text(impossible)).contains("predicted throughput change: refused: +4125510959.3% is more "
+                + "than Amdahl's bound +100.0% for holds 0.5× as long (the lock held all the time)").doesNotContain("+4125510959.3%  (");
+        assertThat(WhatIfReport.section(List.of(impossible), 10, true)).contains("  refused ");
+        JsonNode json = WhatIfReport.json(impossible);
+        assertThat(json.get("changePct").isNull()).isTrue();
+        assertThat(json.get("refused").textValue()).contains("Amdahl's bound +100.0%");
+        assertThat(WhatIfReport.json(HALVED).get("refused").isNull()).isTrue();
     }
 
     private static final Measured LOCK3 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
-            68e6, 34e6, 1.07, 1.0, 1.14, 110.0, List.of(-45.0, -47.0), HALVED);
+            68e6, 0.99, 1.5, 34e6, List.of(-30.0, -32.0, -31.0), Measured.Outcome.RESOLVED, HALVED);
     private static final Measured LOCK1 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
-            4.5e6, 2.3e6, 0.02, -0.1, 0.6, 1.4, List.of(1.0), null);
+            4.5e6, 0.2, 1.5, 2.25e6, List.of(1.0, -3.0, 2.0), Measured.Outcome.UNRESOLVED, null);
+    private static final Measured BROKEN = new Measured("org.apache.logging.log4j.core.appender.OutputStreamManager.writeBytes:365",
+            5780, 0.1, 1.5, 2890, List.of(-99.8), Measured.Outcome.BROKE, null);
+    private static final Measured REFUSED = new Measured("org.apache.logging.log4j.core.appender.OutputStreamManager.flush:307",
+            5780, 0.1, 1.5, 2890, List.of(-20.0, -21.0, -22.0), Measured.Outcome.RESOLVED, null);
 
     @Test
     void theReportOfTheProfiledRunCarriesTheMeasuredSitesInEveryFormat() {
         Report plain = Recordings.report(Recordings.small());
         Report report = plain.withMeasured(List.of(LOCK3, LOCK1));
 
-        assertThat(TextReport.render(plain, null)).doesNotContain("measured: each lock site");
-        assertThat(TextReport.render(report, null)).contains("measured: each lock site's releases delayed, the lock held; "
-                + "2 repeats").contains("+110.0%  +94.1% high\n      dev.lockscope.demo.LargeCriticalSection.juc3:73");
+        assertThat(TextReport.render(plain, null)).doesNotContain("measured: each site");
+        assertThat(TextReport.render(report, null)).contains("measured: each site's holds lengthened")
+                .contains("    holds halved: +88.6% (sensitivity 0.92)\n    the replay, holds halved: +94.1% high\n");
         JsonNode json = JsonReport.toJson(report);
         assertThat(json.get("measured")).hasSize(2);
         assertThat(json.get("measured").get(0).get("site").textValue()).isEqualTo(LOCK3.site());
@@ -136,7 +178,7 @@ class WhatIfReportTest {
 
         assertThat(names).containsExactly("lock", "kind", "site", "factor", "removed", "changePct", "lowPct", "highPct",
                 "parts", "confidence", "topLockBefore", "topLockAfter", "topWaitSharePct", "holds", "holdsSeenPct",
-                "forcedGrants", "replayedNanos", "truncated", "replayChangePct", "ceilingsChecked", "bounded", "ceiling");
+                "forcedGrants", "replayedNanos", "truncated", "replayChangePct", "ceilingsChecked", "bounded", "ceiling", "refused");
         assertThat(o.get("lock").textValue()).isEqualTo(BOTTLENECK.label());
         assertThat(o.get("changePct").decimalValue()).isEqualByComparingTo("94.06");
         assertThat(o.get("confidence").textValue()).isEqualTo("high");
