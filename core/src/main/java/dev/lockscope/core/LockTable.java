@@ -56,6 +56,37 @@ public final class LockTable {
     }
 
     /**
+     * The share of wall time (a row's %real) the largest contention must reach to be a finding. Under it, the
+     * lock had waiters for less than one twentieth of the run: taking it away entirely could shorten the run
+     * by at most that much, which is within the run-to-run spread of the applications the tests profile.
+     */
+    public static final double SIGNIFICANT_PCT = 5.0;
+
+    /**
+     * The first line of a first screen when nothing is significantly contended: {@code no significant lock
+     * contention: the largest, <label>, cost 0.8% of wall time (a finding needs 5%)}; empty when the largest of
+     * {@code contention} (rows of contention only, idle and the profiler's own left out) reaches
+     * {@link #SIGNIFICANT_PCT}. A row with no stack is not counted: it names no place to look at.
+     */
+    public static String noSignificantContention(List<LockMetrics> contention, Map<LockMetrics, String> labels) {
+        LockMetrics largest = null;
+        for (LockMetrics row : contention) {
+            if (!row.firstFrames().isEmpty() && (largest == null || row.realTimeUtilPct() > largest.realTimeUtilPct())) {
+                largest = row;
+            }
+        }
+        if (largest == null) {
+            return "no significant lock contention: no contended lock with a stack";
+        }
+        if (largest.realTimeUtilPct() >= SIGNIFICANT_PCT) {
+            return "";
+        }
+        String label = labels.containsKey(largest) ? labels.get(largest) : LockLabels.of(List.of(largest)).get(largest);
+        return String.format(Locale.ROOT, "no significant lock contention: the largest, %s, cost %.1f%% of wall time "
+                + "(a finding needs %.0f%%)", label, largest.realTimeUtilPct(), SIGNIFICANT_PCT);
+    }
+
+    /**
      * @param title          first line, e.g. "lockscope: lock contention at JVM exit"
      * @param locks          locks to print (filtered by the caller's print threshold)
      * @param printThreshold §3.3.2: locks with fewer parks were left out; echoed in the header
@@ -72,16 +103,6 @@ public final class LockTable {
      */
     public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
                                 double detailShare) {
-        return render(title, locks, printThreshold, notes, detailShare, lock -> false);
-    }
-
-    /**
-     * The same with no details either for the locks {@code idle} says only idle threads waited for (workers
-     * waiting for work, which a report shows apart): on a server their pool queues carry most of the
-     * waiting, and their details filled a third of Jetty's report.
-     */
-    public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
-                                double detailShare, java.util.function.Predicate<LockMetrics> idle) {
         StringBuilder sb = new StringBuilder();
         sb.append(title).append('\n');
         for (String note : notes) {
@@ -105,7 +126,6 @@ public final class LockTable {
         }
         int i = 1;
         int undetailed = 0;
-        int idleUndetailed = 0;
         String verb = "parked";
         for (LockMetrics m : sorted) {
             verb = switch (m.kind()) {
@@ -116,11 +136,6 @@ public final class LockTable {
             if (m.threadTimeNanos() < detailShare * allWait) {
                 i++;
                 undetailed++;
-                continue;
-            }
-            if (idle.test(m)) {
-                i++;
-                idleUndetailed++;
                 continue;
             }
             sb.append(String.format(Locale.ROOT, "[%d] %s %s%n", i++, m.kind().label(), labels.get(m)));
@@ -149,10 +164,6 @@ public final class LockTable {
         if (undetailed > 0) {
             sb.append(String.format(Locale.ROOT, "(%d %s under %s%% of all waiting: no details here; JSON and HTML have them)%n",
                     undetailed, undetailed == 1 ? "lock" : "locks", pct(100 * detailShare)));
-        }
-        if (idleUndetailed > 0) {
-            sb.append(String.format(Locale.ROOT, "(%d %s waited for by idle threads only: no details here; JSON and HTML have them)%n",
-                    idleUndetailed, idleUndetailed == 1 ? "lock" : "locks"));
         }
         return clipLines(sb.toString());
     }
