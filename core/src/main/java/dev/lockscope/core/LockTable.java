@@ -34,25 +34,34 @@ public final class LockTable {
             .thenComparing(LockMetrics::identityHash);
 
     /**
-     * {@code rows} without the profiler's own locks ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's
-     * and its metrics server's), which are not the application's contention; a note added to
-     * {@code notes} counts their waits. The agent's exit table and {@code lockscope report} both.
+     * {@code rows} without the profiler's own locks ({@link #isProfilersOwn}); {@link #profilersOwnNote} added to
+     * {@code notes} counts their waits. The agent's exit table; the report leaves them out once, in its model.
      */
     public static List<LockMetrics> withoutProfilersOwn(List<LockMetrics> rows, List<String> notes) {
         List<LockMetrics> application = new ArrayList<>(rows.size());
         long waits = 0;
         for (LockMetrics row : rows) {
-            if (FrameClassifier.isProfilersOwn(row.firstFrames())) {
+            if (isProfilersOwn(row)) {
                 waits += row.timesParked();
             } else {
                 application.add(row);
             }
         }
         if (application.size() < rows.size()) {
-            notes.add(waits + (waits == 1 ? " wait" : " waits") + " on the profiler's own locks (JFR's, lockscope's, "
-                    + "its metrics server's) left out");
+            notes.add(profilersOwnNote(waits));
         }
         return application;
+    }
+
+    /** Whether a row is the profiler's own ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's, its metrics server's). */
+    public static boolean isProfilersOwn(LockMetrics row) {
+        return FrameClassifier.isProfilersOwn(row.firstFrames());
+    }
+
+    /** What every table says of the {@code waits} on the profiler's own locks it left out. */
+    public static String profilersOwnNote(long waits) {
+        return waits + (waits == 1 ? " wait" : " waits") + " on the profiler's own locks (JFR's, lockscope's, "
+                + "its metrics server's) left out";
     }
 
     /**

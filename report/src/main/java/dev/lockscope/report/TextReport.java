@@ -69,10 +69,10 @@ public final class TextReport {
 
     /**
      * {@link LockTable#noSignificantContention} of the report's contention rows (the locks classified as
-     * contention, the profiler's own left out), with its line end; empty when the largest is significant.
+     * contention), with its line end; empty when the largest is significant.
      */
     public static String firstLine(Report report) {
-        List<LockMetrics> rows = LockTable.withoutProfilersOwn(report.contention().rows(), new ArrayList<>());
+        List<LockMetrics> rows = report.contention().rows();
         List<LockMetrics> contention = rows.stream()
                 .filter(lock -> report.waits().verdictOf(lock).waitClass() == WaitClass.CONTENTION).toList();
         String line = LockTable.noSignificantContention(contention, LockLabels.of(rows));
@@ -195,7 +195,10 @@ public final class TextReport {
             notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
                     + " left out (print threshold)");
         }
-        List<LockMetrics> locks = LockTable.withoutProfilersOwn(contention.rows(), notes);
+        if (contention.profilersOwnWaits() > 0) {
+            notes.add(LockTable.profilersOwnNote(contention.profilersOwnWaits()));
+        }
+        List<LockMetrics> locks = contention.rows();
         List<LockMetrics> busy = locks.stream().filter(idle.negate()).toList();
         if (busy.size() < locks.size()) {
             notes.add(count(locks.size() - busy.size(), "lock") + " only idle threads waited for (workers waiting for work) "
