@@ -53,6 +53,30 @@ public final class LockTable {
         return application;
     }
 
+    /**
+     * {@code rows} without those only idle threads waited for, by {@link IdlePlaces}' rule on the first waiter's
+     * stack (a worker polling its queue, java.util.Timer's thread, an idle {@code main} in a termination or latch
+     * wait); {@link #idleNote} added to {@code notes} counts them. The agent's exit table, which has no owner blame
+     * to weigh; the report's classifier applies the same places to its blame rows' stacks, weighted by time.
+     */
+    public static List<LockMetrics> withoutIdle(List<LockMetrics> rows, List<String> notes) {
+        List<LockMetrics> busy = new ArrayList<>(rows.size());
+        for (LockMetrics row : rows) {
+            if (IdlePlaces.ruleOf(row.firstFrames()) == null) {
+                busy.add(row);
+            }
+        }
+        if (busy.size() < rows.size()) {
+            notes.add(idleNote(rows.size() - busy.size()));
+        }
+        return busy;
+    }
+
+    /** What every table says of the {@code locks} that only idle threads waited for, which it left out. */
+    public static String idleNote(int locks) {
+        return locks + (locks == 1 ? " lock" : " locks") + " only idle threads waited for (workers waiting for work) left out";
+    }
+
     /** Whether a row is the profiler's own ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's, its metrics server's). */
     public static boolean isProfilersOwn(LockMetrics row) {
         return FrameClassifier.isProfilersOwn(row.firstFrames());

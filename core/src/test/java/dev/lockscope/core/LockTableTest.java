@@ -105,6 +105,18 @@ class LockTableTest {
                 .isEqualTo("no significant lock contention: no contended lock with a stack");
     }
 
+    /** A lock only a pool's workers waited for (its first waiter at an idle place) leaves the exit table, in a note. */
+    @Test
+    void idleRowsLeaveTheTableInANote() {
+        LockMetrics pool = lock(LockKind.PARK, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", "q1",
+                1_000_000_000L, List.of("java.util.concurrent.LinkedBlockingQueue.take:435",
+                        "java.util.concurrent.ThreadPoolExecutor.getTask:1070"));
+        LockMetrics hot = lock(LockKind.MONITOR, "com.example.Hot", "h1", 500_000_000L, List.of("a.Hot.hold:2"));
+        List<String> notes = new java.util.ArrayList<>();
+        assertThat(LockTable.withoutIdle(List.of(pool, hot), notes)).containsExactly(hot);
+        assertThat(notes).containsExactly("1 lock only idle threads waited for (workers waiting for work) left out");
+    }
+
     @Test
     void emptyTableSaysSoAndEchoesThePrintThreshold() {
         assertThat(LockTable.render("t", List.of(), 5, List.of())).contains("no contended locks with at least 5 parks");

@@ -201,8 +201,7 @@ public final class TextReport {
         List<LockMetrics> locks = contention.rows();
         List<LockMetrics> busy = locks.stream().filter(idle.negate()).toList();
         if (busy.size() < locks.size()) {
-            notes.add(count(locks.size() - busy.size(), "lock") + " only idle threads waited for (workers waiting for work) "
-                    + "left out: the idle section below sums them per pool");
+            notes.add(LockTable.idleNote(locks.size() - busy.size()) + ": the idle section below sums them per pool");
             locks = busy;
         }
         if (locks.size() > top) {
