@@ -11,6 +11,7 @@ import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
+import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.OptionValues;
 import dev.lockscope.core.OutputFiles;
@@ -601,9 +602,11 @@ final class RecordingSession {
                 sites.add(site);
             }
         }
-        sites = LockTable.withoutProfilersOwn(sites, notes);
-        return full ? LockTable.render(title, sites, options.printThreshold, notes)
+        sites = LockTable.withoutIdle(LockTable.withoutProfilersOwn(sites, notes), notes);
+        // the first line, as `lockscope report`'s, when nothing reaches a finding's share of wall time
+        String first = LockTable.noSignificantContention(sites, LockLabels.of(sites));
+        return (first.isEmpty() ? "" : first + "\n") + (full ? LockTable.render(title, sites, options.printThreshold, notes)
                 : LockTable.renderShort(title, sites, options.printThreshold, notes, SHORT_TABLE_SITES,
-                "lockscope report " + file + " has them all; report=full prints them at exit");
+                "lockscope report " + file + " has them all; report=full prints them at exit"));
     }
 }

@@ -6,6 +6,7 @@ import dev.lockscope.analysis.blame.Contention;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.WaitRecord;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockTable;
 import dev.lockscope.core.LockSites;
 
 import java.nio.file.Path;
@@ -35,10 +36,13 @@ import java.util.Map;
  * @param sampledParks        recorded parks the agent sampled (shorter than its {@code sampleBelow}): what is
  *                            summed over recorded parks (blame, profiles) estimates the parks it left out; this
  *                            table, from the agent's summaries, counts every park exactly
+ * @param profilersOwnWaits   waits on the profiler's own locks {@link #withoutProfilersOwn} left out (every format
+ *                            says how many, as the agent's exit table does)
  */
 public record LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                              List<LockMetrics> locks, int belowPrintThreshold, List<LockMetrics> sites,
-                             Map<String, String> siteOfLock, List<LockContention> parts, long sampledParks) {
+                             Map<String, String> siteOfLock, List<LockContention> parts, long sampledParks,
+                             long profilersOwnWaits) {
     public LockContention {
         locks = List.copyOf(locks);
         sites = List.copyOf(sites);
@@ -50,7 +54,23 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
     public LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                           List<LockMetrics> locks, int belowPrintThreshold) {
         this(source, startNanos, durationNanos, options, locks, belowPrintThreshold,
-                LockSites.group(locks, durationNanos), sitesOf(locks, durationNanos), List.of(), 0);
+                LockSites.group(locks, durationNanos), sitesOf(locks, durationNanos), List.of(), 0, 0);
+    }
+
+    /**
+     * This result without the profiler's own locks ({@link dev.lockscope.core.FrameClassifier#isProfilersOwn}:
+     * JFR's, lockscope's, its metrics server's), which are not the application's contention: the one place
+     * every format's table leaves them out, their waits counted in {@link #profilersOwnWaits}.
+     */
+    public LockContention withoutProfilersOwn() {
+        long waits = rows().stream().filter(LockTable::isProfilersOwn).mapToLong(LockMetrics::timesParked).sum();
+        if (waits == 0 && rows().stream().noneMatch(LockTable::isProfilersOwn)) {
+            return this;
+        }
+        List<LockMetrics> keptLocks = locks.stream().filter(m -> !LockTable.isProfilersOwn(m)).toList();
+        List<LockMetrics> keptSites = sites.stream().filter(m -> !LockTable.isProfilersOwn(m)).toList();
+        return new LockContention(source, startNanos, durationNanos, options, keptLocks, belowPrintThreshold, keptSites,
+                siteOfLock, parts, sampledParks, profilersOwnWaits + waits);
     }
 
     /** The rows every report ranks: the sites, or the objects one by one with {@code --instances}. */
@@ -139,7 +159,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
             total.add(withTotal(m, duration));
         }
         return new LockContention(first.source(), start, duration, first.options(),
-                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts, sampled);
+                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts, sampled, 0);
     }
 
     private static LockMetrics withTotal(LockMetrics m, long totalExecutionNanos) {

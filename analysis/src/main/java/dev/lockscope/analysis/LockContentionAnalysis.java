@@ -246,7 +246,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         Map<String, String> siteOfLock = LockContention.sitesOf(collected, total);
         siteOfCollected.forEach(siteOfLock::putIfAbsent);
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
-                sites, siteOfLock, List.of(), sampledParks);
+                sites, siteOfLock, List.of(), sampledParks, 0);
     }
 
     private List<LockMetrics> aboveThreshold(List<LockMetrics> rows) {

@@ -34,25 +34,89 @@ public final class LockTable {
             .thenComparing(LockMetrics::identityHash);
 
     /**
-     * {@code rows} without the profiler's own locks ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's
-     * and its metrics server's), which are not the application's contention; a note added to
-     * {@code notes} counts their waits. The agent's exit table and {@code lockscope report} both.
+     * {@code rows} without the profiler's own locks ({@link #isProfilersOwn}); {@link #profilersOwnNote} added to
+     * {@code notes} counts their waits. The agent's exit table; the report leaves them out once, in its model.
      */
     public static List<LockMetrics> withoutProfilersOwn(List<LockMetrics> rows, List<String> notes) {
         List<LockMetrics> application = new ArrayList<>(rows.size());
         long waits = 0;
         for (LockMetrics row : rows) {
-            if (FrameClassifier.isProfilersOwn(row.firstFrames())) {
+            if (isProfilersOwn(row)) {
                 waits += row.timesParked();
             } else {
                 application.add(row);
             }
         }
         if (application.size() < rows.size()) {
-            notes.add(waits + (waits == 1 ? " wait" : " waits") + " on the profiler's own locks (JFR's, lockscope's, "
-                    + "its metrics server's) left out");
+            notes.add(profilersOwnNote(waits));
         }
         return application;
+    }
+
+    /**
+     * {@code rows} without those only idle threads waited for, by {@link IdlePlaces}' rule on the first waiter's
+     * stack (a worker polling its queue, java.util.Timer's thread, an idle {@code main} in a termination or latch
+     * wait); {@link #idleNote} added to {@code notes} counts them. The agent's exit table, which has no owner blame
+     * to weigh; the report's classifier applies the same places to its blame rows' stacks, weighted by time.
+     */
+    public static List<LockMetrics> withoutIdle(List<LockMetrics> rows, List<String> notes) {
+        List<LockMetrics> busy = new ArrayList<>(rows.size());
+        for (LockMetrics row : rows) {
+            if (IdlePlaces.ruleOf(row.firstFrames()) == null) {
+                busy.add(row);
+            }
+        }
+        if (busy.size() < rows.size()) {
+            notes.add(idleNote(rows.size() - busy.size()));
+        }
+        return busy;
+    }
+
+    /** What every table says of the {@code locks} that only idle threads waited for, which it left out. */
+    public static String idleNote(int locks) {
+        return locks + (locks == 1 ? " lock" : " locks") + " only idle threads waited for (workers waiting for work) left out";
+    }
+
+    /** Whether a row is the profiler's own ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's, its metrics server's). */
+    public static boolean isProfilersOwn(LockMetrics row) {
+        return FrameClassifier.isProfilersOwn(row.firstFrames());
+    }
+
+    /** What every table says of the {@code waits} on the profiler's own locks it left out. */
+    public static String profilersOwnNote(long waits) {
+        return waits + (waits == 1 ? " wait" : " waits") + " on the profiler's own locks (JFR's, lockscope's, "
+                + "its metrics server's) left out";
+    }
+
+    /**
+     * The share of wall time (a row's %real) the largest contention must reach to be a finding. Under it, the
+     * lock had waiters for less than one twentieth of the run: taking it away entirely could shorten the run
+     * by at most that much, which is within the run-to-run spread of the applications the tests profile.
+     */
+    public static final double SIGNIFICANT_PCT = 5.0;
+
+    /**
+     * The first line of a first screen when nothing is significantly contended: {@code no significant lock
+     * contention: the largest, <label>, cost 0.8% of wall time (a finding needs 5%)}; empty when the largest of
+     * {@code contention} (rows of contention only, idle and the profiler's own left out) reaches
+     * {@link #SIGNIFICANT_PCT}. A row with no stack is not counted: it names no place to look at.
+     */
+    public static String noSignificantContention(List<LockMetrics> contention, Map<LockMetrics, String> labels) {
+        LockMetrics largest = null;
+        for (LockMetrics row : contention) {
+            if (!row.firstFrames().isEmpty() && (largest == null || row.realTimeUtilPct() > largest.realTimeUtilPct())) {
+                largest = row;
+            }
+        }
+        if (largest == null) {
+            return "no significant lock contention: no contended lock with a stack";
+        }
+        if (largest.realTimeUtilPct() >= SIGNIFICANT_PCT) {
+            return "";
+        }
+        String label = labels.containsKey(largest) ? labels.get(largest) : LockLabels.of(List.of(largest)).get(largest);
+        return String.format(Locale.ROOT, "no significant lock contention: the largest, %s, cost %.1f%% of wall time "
+                + "(a finding needs %.0f%%)", label, largest.realTimeUtilPct(), SIGNIFICANT_PCT);
     }
 
     /**
@@ -72,16 +136,6 @@ public final class LockTable {
      */
     public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
                                 double detailShare) {
-        return render(title, locks, printThreshold, notes, detailShare, lock -> false);
-    }
-
-    /**
-     * The same with no details either for the locks {@code idle} says only idle threads waited for (workers
-     * waiting for work, which a report shows apart): on a server their pool queues carry most of the
-     * waiting, and their details filled a third of Jetty's report.
-     */
-    public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
-                                double detailShare, java.util.function.Predicate<LockMetrics> idle) {
         StringBuilder sb = new StringBuilder();
         sb.append(title).append('\n');
         for (String note : notes) {
@@ -105,7 +159,6 @@ public final class LockTable {
         }
         int i = 1;
         int undetailed = 0;
-        int idleUndetailed = 0;
         String verb = "parked";
         for (LockMetrics m : sorted) {
             verb = switch (m.kind()) {
@@ -116,11 +169,6 @@ public final class LockTable {
             if (m.threadTimeNanos() < detailShare * allWait) {
                 i++;
                 undetailed++;
-                continue;
-            }
-            if (idle.test(m)) {
-                i++;
-                idleUndetailed++;
                 continue;
             }
             sb.append(String.format(Locale.ROOT, "[%d] %s %s%n", i++, m.kind().label(), labels.get(m)));
@@ -149,10 +197,6 @@ public final class LockTable {
         if (undetailed > 0) {
             sb.append(String.format(Locale.ROOT, "(%d %s under %s%% of all waiting: no details here; JSON and HTML have them)%n",
                     undetailed, undetailed == 1 ? "lock" : "locks", pct(100 * detailShare)));
-        }
-        if (idleUndetailed > 0) {
-            sb.append(String.format(Locale.ROOT, "(%d %s waited for by idle threads only: no details here; JSON and HTML have them)%n",
-                    idleUndetailed, idleUndetailed == 1 ? "lock" : "locks"));
         }
         return clipLines(sb.toString());
     }

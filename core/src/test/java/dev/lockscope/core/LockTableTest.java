@@ -82,14 +82,39 @@ class LockTableTest {
         assertThat(LockTable.render("t", List.of(big, small), 0, List.of())).contains("] monitor Small@s1");
     }
 
+    /** The largest contention under 5% of wall time is said plainly, by the table's label and its share. */
     @Test
-    void locksOfIdleThreadsKeepTheirRowButNotTheirDetails() {
-        LockMetrics pool = lock(LockKind.PARK, "com.example.PoolQueue", "q1", 1_000_000_000L, List.of("a.Pool.take:1"));
+    void aSmallLargestContentionIsSaidInTheFirstLine() {
+        LockMetrics small = lock(LockKind.MONITOR, "com.example.Small", "s1", 8_000L, List.of("a.Small.hold:2"));
+        LockMetrics smaller = lock(LockKind.PARK, "com.example.Tiny", "t1", 1_000L, List.of("a.Tiny.hold:3"));
+        assertThat(LockTable.noSignificantContention(List.of(smaller, small), LockLabels.of(List.of(small, smaller))))
+                .isEqualTo("no significant lock contention: the largest, Small@s1, cost 0.8% of wall time "
+                        + "(a finding needs 5%)");
+    }
+
+    /** At or over the threshold there is no such line; a row with no stack never counts as the largest. */
+    @Test
+    void aSignificantContentionHasNoFirstLineAndAStacklessRowIsNotOne() {
+        LockMetrics big = lock(LockKind.PARK, "com.example.Big", "b1", 100_000L, List.of("a.Big.hold:1"));
+        assertThat(LockTable.noSignificantContention(List.of(big), LockLabels.of(List.of(big)))).isEmpty();
+        LockMetrics stackless = lock(LockKind.PARK, "java.util.concurrent.Semaphore$NonfairSync", "n1", 900_000L, List.of());
+        LockMetrics small = lock(LockKind.MONITOR, "com.example.Small", "s1", 8_000L, List.of("a.Small.hold:2"));
+        assertThat(LockTable.noSignificantContention(List.of(stackless, small), LockLabels.of(List.of(stackless, small))))
+                .startsWith("no significant lock contention: the largest, Small@s1, cost 0.8%");
+        assertThat(LockTable.noSignificantContention(List.of(stackless), LockLabels.of(List.of(stackless))))
+                .isEqualTo("no significant lock contention: no contended lock with a stack");
+    }
+
+    /** A lock only a pool's workers waited for (its first waiter at an idle place) leaves the exit table, in a note. */
+    @Test
+    void idleRowsLeaveTheTableInANote() {
+        LockMetrics pool = lock(LockKind.PARK, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", "q1",
+                1_000_000_000L, List.of("java.util.concurrent.LinkedBlockingQueue.take:435",
+                        "java.util.concurrent.ThreadPoolExecutor.getTask:1070"));
         LockMetrics hot = lock(LockKind.MONITOR, "com.example.Hot", "h1", 500_000_000L, List.of("a.Hot.hold:2"));
-        String text = LockTable.render("t", List.of(pool, hot), 0, List.of(), 0.01, m -> m == pool);
-        assertThat(text).contains("PoolQueue@q1", "] monitor Hot@h1", "at a.Hot.hold:2")
-                .doesNotContain("] park PoolQueue@q1", "at a.Pool.take:1")
-                .contains("(1 lock waited for by idle threads only: no details here; JSON and HTML have them)");
+        List<String> notes = new java.util.ArrayList<>();
+        assertThat(LockTable.withoutIdle(List.of(pool, hot), notes)).containsExactly(hot);
+        assertThat(notes).containsExactly("1 lock only idle threads waited for (workers waiting for work) left out");
     }
 
     @Test

@@ -196,4 +196,40 @@ class ExitTableMatchesReportIT {
                 .isLessThanOrEqualTo(Double.parseDouble(profiled.group(1)) * 1000)
                 .isCloseTo(reportRealMs, org.assertj.core.data.Percentage.withPercentage(15));
     }
+
+    /** A table's rows: "kind parks label" and their %real, in order (the row lines under the header). */
+    private static Map<String, Double> rows(String table) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        // a label too long for its column is on the next line, indented by six
+        Matcher row = Pattern.compile("(?m)^  \\d+ +(\\w+) +(\\d+) +\\d+ +[\\d.]+ +[\\d.]+ +([\\d.]+)(?:  (.+)|\\n      (.+))$")
+                .matcher(table);
+        while (row.find()) {
+            String label = row.group(4) != null ? row.group(4) : row.group(5);
+            out.put(row.group(1) + " " + row.group(2) + " " + label, Double.parseDouble(row.group(3)));
+        }
+        return out;
+    }
+
+    /**
+     * Issue 40: the exit table's rows are the report's first rows, in the same order, with the same parks, and the
+     * report's first screen is its findings, before its table.
+     */
+    @Test
+    void theExitTablesRowsAreTheReportsFirstRows() throws Exception {
+        Path jfr = dir.resolve("rows.jfr");
+        String exitTable = exitTable("file=" + jfr + ",report=full", "scale-global-lock", "--threads", "4", "--seconds", "2");
+        Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());
+        assertThat(report.exitCode()).as("report stderr: %s", report.err()).isZero();
+        String text = report.out();
+        assertThat(text.indexOf("top findings:")).as(text).isNotNegative().isLessThan(text.indexOf("lockscope: lock contention in"));
+        Map<String, Double> exit = rows(exitTable);
+        Map<String, Double> recorded = rows(text.substring(text.indexOf("lockscope: lock contention in")));
+        assertThat(exit).as("exit table:\n%s", exitTable).isNotEmpty();
+        List<String> exitRows = List.copyOf(exit.keySet());
+        List<String> reportRows = List.copyOf(recorded.keySet());
+        assertThat(reportRows.subList(0, Math.min(reportRows.size(), exitRows.size())))
+                .as("exit table:\n%s\nreport:\n%s", exitTable, text).isEqualTo(exitRows);
+        // not yet asserted: %real within a point. The exit table divides by the agent's profiled time, the report by the
+        // recording's length; on JDK 25 the same row read 27.89 at exit and 30.04 in the report (issue 40, item 4)
+    }
 }

@@ -176,6 +176,7 @@ public final class JsonReport {
         options.put("byInstance", contention.options().byInstance());
         root.put("locksBelowPrintThreshold", contention.belowPrintThreshold());
         root.put("sampledParks", contention.sampledParks());
+        root.put("profilersOwnWaits", contention.profilersOwnWaits());
         if (!contention.parts().isEmpty()) {
             ArrayNode recordings = root.putArray("recordings");
             contention.parts().forEach(p -> recordings.addObject().put("path", p.source().toString())

@@ -1,6 +1,7 @@
 package dev.lockscope.report;
 
 import dev.lockscope.analysis.LockContention;
+import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.report.blame.BlameTextReport;
@@ -29,9 +30,10 @@ public final class TextReport {
     }
 
     /**
-     * The table, then the top findings (sentences, {@code `code`} marks dropped) wrapped to
-     * {@link LockTable#WIDTH} columns, then the blame tree, then {@link #htmlPointer} when an HTML
-     * report was written.
+     * The first screen, then the rest: {@link #findings} (under a {@link LockTable#noSignificantContention}
+     * line when nothing reaches its threshold), the table of contention (idle locks left out, they are the
+     * idle section's), the idle pools, then what-if, the blame tree, and {@link #htmlPointer} when an HTML
+     * report was written. The agent's exit table opens alike.
      *
      * @param html the HTML report written with this one, or null
      */
@@ -45,9 +47,10 @@ public final class TextReport {
      */
     public static String render(Report report, Path html, int top) {
         List<String> header = report.cpuTimes() == null ? List.of() : List.of(ThreadCpuReport.headerLine(report.cpuTimes()));
-        StringBuilder sb = new StringBuilder(render(report.contention(), top, header,
-                lock -> report.waits().verdictOf(lock).waitClass() == WaitClass.IDLE));
-        sb.append(findings(report, top)).append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
+        Predicate<LockMetrics> idle = lock -> report.waits().verdictOf(lock).waitClass() == WaitClass.IDLE;
+        StringBuilder sb = new StringBuilder(firstLine(report)).append(findings(report, top).substring(1)).append('\n')
+                .append(render(report.contention(), top, header, idle));
+        sb.append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
                 .append(report.measured().isEmpty() ? "" : "\n" + WhatIfReport.measuredText(report.measured()))
                 .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));
@@ -61,6 +64,18 @@ public final class TextReport {
             sb.append(htmlPointer(html)).append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * {@link LockTable#noSignificantContention} of the report's contention rows (the locks classified as
+     * contention), with its line end; empty when the largest is significant.
+     */
+    public static String firstLine(Report report) {
+        List<LockMetrics> rows = report.contention().rows();
+        List<LockMetrics> contention = rows.stream()
+                .filter(lock -> report.waits().verdictOf(lock).waitClass() == WaitClass.CONTENTION).toList();
+        String line = LockTable.noSignificantContention(contention, LockLabels.of(rows));
+        return line.isEmpty() ? "" : line + "\n";
     }
 
     /**
@@ -151,8 +166,8 @@ public final class TextReport {
     }
 
     /**
-     * The same with {@code header} lines under the recording's (the machine's steal time), and no details for the
-     * locks {@code idle} says only idle threads waited for (the report shows their time apart, one line per pool).
+     * The same with {@code header} lines under the recording's (the machine's steal time), and without the locks
+     * {@code idle} says only idle threads waited for (the report shows their time apart, one line per pool).
      */
     static String render(LockContention contention, int top, List<String> header, Predicate<LockMetrics> idle) {
         List<String> notes = new ArrayList<>();
@@ -179,7 +194,15 @@ public final class TextReport {
             notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
                     + " left out (print threshold)");
         }
-        List<LockMetrics> locks = LockTable.withoutProfilersOwn(contention.rows(), notes);
+        if (contention.profilersOwnWaits() > 0) {
+            notes.add(LockTable.profilersOwnNote(contention.profilersOwnWaits()));
+        }
+        List<LockMetrics> locks = contention.rows();
+        List<LockMetrics> busy = locks.stream().filter(idle.negate()).toList();
+        if (busy.size() < locks.size()) {
+            notes.add(LockTable.idleNote(locks.size() - busy.size()) + ": the idle section below sums them per pool");
+            locks = busy;
+        }
         if (locks.size() > top) {
             notes.add(count(locks.size() - top, contention.options().byInstance() ? "more lock" : "more lock site")
                     + " left out (--top " + top + "; JSON and HTML have all)");
@@ -187,10 +210,10 @@ public final class TextReport {
         }
         if (contention.parts().isEmpty()) {
             return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
-                    locks, print, notes, DETAIL_SHARE, idle);
+                    locks, print, notes, DETAIL_SHARE);
         }
         return LockTable.render("lockscope: lock contention in " + count(contention.parts().size(), "recording")
-                + " merged", locks, print, notes, DETAIL_SHARE, idle) + perRecording(contention, locks);
+                + " merged", locks, print, notes, DETAIL_SHARE) + perRecording(contention, locks);
     }
 
     /** What a table of a recording with sampled short parks says about them (the text table and the HTML page). */

@@ -30,7 +30,7 @@ class JsonReportTest {
     @Test
     void topLevelMembersInStableOrder() throws Exception {
         JsonNode root = parse();
-        assertThat(names(root)).containsExactly("schemaVersion", "recording", "options", "locksBelowPrintThreshold", "sampledParks", "locks");
+        assertThat(names(root)).containsExactly("schemaVersion", "recording", "options", "locksBelowPrintThreshold", "sampledParks", "profilersOwnWaits", "locks");
         assertThat(root.get("schemaVersion").intValue()).isEqualTo(JsonReport.SCHEMA_VERSION);
         assertThat(names(root.get("recording"))).containsExactly("path", "start", "startEpochNanos", "durationNanos");
         assertThat(root.at("/recording/path").textValue()).isEqualTo("/tmp/app.jfr");
@@ -105,5 +105,22 @@ class JsonReportTest {
         JsonReport.write(tree, out);
         out.write("more");
         assertThat(names(new ObjectMapper().readTree(out.toString().replace("more", "")))).endsWith("locks", "blame");
+    }
+
+    /** The profiler's own lock leaves the model once (LockContention.withoutProfilersOwn): JSON counts its waits, lists no row. */
+    @Test
+    void theProfilersOwnLockIsACountNotALock() throws Exception {
+        dev.lockscope.core.LockMetrics jfr = new dev.lockscope.core.LockMetrics(dev.lockscope.core.LockKind.MONITOR,
+                "java.lang.Object", "abc", "JFR Periodic Tasks", List.of("jdk.jfr.internal.PlatformRecorder.periodicTask:499"),
+                dev.lockscope.core.ParkTally.empty(0).park(0).unpark(5).park(6).unpark(9), 1_000_000);
+        var c = Fixtures.contention();
+        var all = new dev.lockscope.analysis.LockContention(c.source(), c.startNanos(), c.durationNanos(), c.options(),
+                dev.lockscope.core.LockTable.ranked(java.util.stream.Stream.concat(c.locks().stream(), java.util.stream.Stream.of(jfr)).toList()),
+                0);
+        JsonNode root = new ObjectMapper().readTree(JsonReport.write(JsonReport.table(all.withoutProfilersOwn())));
+        assertThat(root.get("profilersOwnWaits").longValue()).isEqualTo(2);
+        assertThat(root.get("locks")).hasSize(c.locks().size());
+        root.get("locks").forEach(lock -> assertThat(lock.get("className").textValue()).isNotEqualTo("java.lang.Object"));
+        assertThat(TextReport.render(all.withoutProfilersOwn())).contains("2 waits on the profiler's own locks");
     }
 }

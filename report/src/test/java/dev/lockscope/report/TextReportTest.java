@@ -63,4 +63,15 @@ class TextReportTest {
                 .contains("[1]").doesNotContain("[2]");
         assertThat(TextReport.render(Fixtures.contention(), 10)).contains("[2]").doesNotContain("--top");
     }
+
+    /** The first screen is the findings, then the table: {@code report} opens as the agent's exit table does. */
+    @Test
+    void findingsComeBeforeTheTable() {
+        Report small = Recordings.report(Recordings.small());
+        Report report = new Report(small.contention(), small.blame(), null, null,
+                List.of(RuleResult.of("lock-bottleneck", 62, "A lock.", "lock@1")), small.waits());
+        String text = TextReport.render(report, null);
+        assertThat(text.indexOf("top findings:\n  - A lock.")).isNotNegative()
+                .isLessThan(text.indexOf("lockscope: lock contention in"));
+    }
 }

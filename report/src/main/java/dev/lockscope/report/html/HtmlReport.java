@@ -10,6 +10,7 @@ import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.analysis.profile.CallTree;
 import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.JsonReport;
+import dev.lockscope.core.LockTable;
 import dev.lockscope.report.TextReport;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
@@ -52,7 +53,7 @@ public final class HtmlReport {
      * section already say, and the contract's bookkeeping stay in the JSON report).
      */
     private static final List<String> NOT_SHOWN = List.of("schemaVersion", "options", "locksBelowPrintThreshold", "sampledParks",
-            "instances", "recordings");
+            "profilersOwnWaits", "instances", "recordings");
     private static final List<String> LOCK_FIELDS_NOT_SHOWN = List.of("totalExecutionNanos", "site", "instances",
             "waitClass", "waitRule", "waitPerRecordingNanos");
 
@@ -64,6 +65,9 @@ public final class HtmlReport {
         data.remove(NOT_SHOWN);
         if (report.contention().sampledParks() > 0) {
             data.put("sampledParksNote", TextReport.sampledParksNote(report.contention().sampledParks()));
+        }
+        if (report.contention().profilersOwnWaits() > 0) {
+            data.put("profilersOwnNote", LockTable.profilersOwnNote(report.contention().profilersOwnWaits()));
         }
         ((ObjectNode) data.get("recording")).remove("startEpochNanos");
         data.get("locks").forEach(lock -> ((ObjectNode) lock).remove(LOCK_FIELDS_NOT_SHOWN));

@@ -42,6 +42,7 @@ import dev.lockscope.report.rules.Rules;
 import dev.lockscope.report.rules.WaitClasses;
 import dev.lockscope.report.rules.WaitClassifier;
 import dev.lockscope.core.LockMetrics;
+import dev.lockscope.core.LockTable;
 import dev.lockscope.sched.SchedFile;
 import dev.lockscope.sched.SchedTrace;
 
@@ -184,7 +185,7 @@ public final class ReportBuilder {
                 null, null, null, List.of(), null);
     }
 
-    private Report build(RecordingInfo recording, LockContention table, BlameResult result,
+    private Report build(RecordingInfo recording, LockContention everyLock, BlameResult result,
                          PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
                          Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
                          ThreadCpuTimes cpuTimes) {
@@ -192,8 +193,15 @@ public final class ReportBuilder {
         // the locks are classified on all their blame rows (the waiting stacks decide), then the blame that every
         // format shows leaves out idle locks and the profiler's own: a worker waiting for work is nobody's fault,
         // so the tree, like the findings, leads with contention, and idle time is shown apart, one line per pool
+        // the profiler's own locks leave the model here, once, so that no format shows them (each says how many waits)
+        LockContention table = everyLock.withoutProfilersOwn();
         WaitClasses classes = WaitClasses.of(table, all, classifier);
         Set<LockId> notBlamed = new HashSet<>();
+        for (LockMetrics lock : everyLock.rows()) {
+            if (LockTable.isProfilersOwn(lock)) {
+                notBlamed.add(new LockId(lock.kind(), lock.className(), lock.identityHash()));
+            }
+        }
         for (int i = 0; i < table.rows().size(); i++) {
             if (!classes.of(i).blamed()) {
                 LockMetrics lock = table.rows().get(i);
