@@ -1,5 +1,7 @@
 package dev.lockscope.report;
 
+import dev.lockscope.report.text.Prose;
+
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
@@ -91,14 +93,14 @@ public final class TextReport {
         StringBuilder sb = new StringBuilder("\ntop findings:\n");
         List<RuleResult> shown = report.findings();
         for (RuleResult finding : shown.subList(0, Math.min(top, shown.size()))) {
-            wrap(sb, finding.message().replace("`", ""), "  - ", "    ");
+            Prose.wrap(sb, finding.message().replace("`", ""), "  - ", "    ");
         }
         if (shown.size() > top) {
             sb.append("  (").append(shown.size() - top).append(" more, --top)\n");
         }
         for (RuleResult r : report.rules()) {
             if (r.severity() == Severity.NA && !report.findings().contains(r)) {
-                wrap(sb, "not evaluated: " + r.rule() + " (no " + String.join(" or ", r.missingEvents())
+                Prose.wrap(sb, "not evaluated: " + r.rule() + " (no " + String.join(" or ", r.missingEvents())
                         + " events in the recording)", "  - ", "    ");
             }
         }
@@ -117,7 +119,7 @@ public final class TextReport {
         StringBuilder sb = new StringBuilder("\nidle (threads waiting for work, not contention):\n");
         for (WaitClasses.IdlePool p : pools.subList(0, Math.min(top, pools.size()))) {
             sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %-40s %10.1f s in %s  (rule %s)",
-                    LockTable.abbreviate(p.pool(), 40), p.nanos() / 1e9, count(p.waits(), "wait"),
+                    LockTable.abbreviate(p.pool(), 40), p.nanos() / 1e9, Prose.count(p.waits(), "wait"),
                     String.join(", ", p.rules())))).append('\n');
         }
         if (pools.size() > top) {
@@ -126,27 +128,9 @@ public final class TextReport {
         return sb.toString();
     }
 
-    /** {@code 1 lock}, {@code 2 locks}: a count and its noun, plural when it is not one. */
-    public static String count(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
-    }
-
     /** The last line of the terminal output when an HTML report was written. */
     public static String htmlPointer(Path html) {
         return "lockscope: interactive report (open in a browser): " + html;
-    }
-
-    /** {@code text} in lines of at most {@link LockTable#WIDTH} columns, the first begun with {@code first}, the rest with {@code next}. */
-    public static void wrap(StringBuilder sb, String text, String first, String next) {
-        StringBuilder line = new StringBuilder(first);
-        for (String word : text.split(" ")) {
-            if (line.length() + word.length() + 1 > LockTable.WIDTH && line.length() > next.length()) {
-                sb.append(line.toString().stripTrailing()).append('\n');
-                line = new StringBuilder(next);
-            }
-            line.append(word).append(' ');
-        }
-        sb.append(line.toString().stripTrailing()).append('\n');
     }
 
     public static String render(LockContention contention) {
@@ -191,7 +175,7 @@ public final class TextReport {
             notes.add(sampledParksNote(contention.sampledParks()));
         }
         if (contention.belowPrintThreshold() > 0) {
-            notes.add(count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + count(print, "park")
+            notes.add(Prose.count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + Prose.count(print, "park")
                     + " left out (print threshold)");
         }
         if (contention.profilersOwnWaits() > 0) {
@@ -204,7 +188,7 @@ public final class TextReport {
             locks = busy;
         }
         if (locks.size() > top) {
-            notes.add(count(locks.size() - top, contention.options().byInstance() ? "more lock" : "more lock site")
+            notes.add(Prose.count(locks.size() - top, contention.options().byInstance() ? "more lock" : "more lock site")
                     + " left out (--top " + top + "; JSON and HTML have all)");
             locks = locks.subList(0, top);
         }
@@ -212,13 +196,13 @@ public final class TextReport {
             return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
                     locks, print, notes, DETAIL_SHARE);
         }
-        return LockTable.render("lockscope: lock contention in " + count(contention.parts().size(), "recording")
+        return LockTable.render("lockscope: lock contention in " + Prose.count(contention.parts().size(), "recording")
                 + " merged", locks, print, notes, DETAIL_SHARE) + perRecording(contention, locks);
     }
 
     /** What a table of a recording with sampled short parks says about them (the text table and the HTML page). */
     public static String sampledParksNote(long sampledParks) {
-        return "short parks sampled by the agent (" + count(sampledParks, "recorded park")
+        return "short parks sampled by the agent (" + Prose.count(sampledParks, "recorded park")
                 + " under its sampleBelow, or idle ones under 10 ms, each standing for 1/p like it): blame and profiles estimate them; this table is exact";
     }
 

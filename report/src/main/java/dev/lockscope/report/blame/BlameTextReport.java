@@ -1,5 +1,7 @@
 package dev.lockscope.report.blame;
 
+import dev.lockscope.report.text.Prose;
+
 import dev.lockscope.core.LockTable;
 import dev.lockscope.report.TextReport;
 import dev.lockscope.analysis.blame.Aspect;
@@ -50,7 +52,7 @@ public final class BlameTextReport {
     public static String render(BlameSummary s, int top) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %s, grouped by %s%s%n",
-                BlameText.millis(s.totalNanos()), TextReport.count(s.contentionCount(), "span"),
+                BlameText.millis(s.totalNanos()), Prose.count(s.contentionCount(), "span"),
                 s.groupBy().stream().map(Aspect::label).collect(Collectors.joining(" > ")),
                 s.raw() ? " (raw chains)" : ""));
         out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s%n", "share", "time", "count", "group"));
@@ -128,10 +130,10 @@ public final class BlameTextReport {
             if (hold != null && l.lock().kind() == dev.lockscope.core.LockKind.MONITOR) {
                 // no JDK event shows a monitor taken back without contention: a measured tenure is one or more holds
                 out.append(String.format(Locale.ROOT, "     avg tenure %.2f ms between hand-offs (%s of one or more holds)%n",
-                        hold.avgNanos() / 1e6, TextReport.count(hold.holds(), "tenure")));
+                        hold.avgNanos() / 1e6, Prose.count(hold.holds(), "tenure")));
             } else if (hold != null) {
                 out.append(String.format(Locale.ROOT, "     avg hold %.2f ms between hand-offs (%s)%n", hold.avgNanos() / 1e6,
-                        TextReport.count(hold.holds(), "hold")));
+                        Prose.count(hold.holds(), "hold")));
             }
         }
         if (s.chainShares().size() > top) {

@@ -1,11 +1,12 @@
 package dev.lockscope.report.cpu;
 
+import dev.lockscope.report.text.Prose;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.profile.ThreadCpuTimes;
 import dev.lockscope.core.LockTable;
-import dev.lockscope.report.TextReport;
 
 import java.util.List;
 import java.util.Locale;
@@ -66,7 +67,7 @@ public final class ThreadCpuReport {
         if (rows.size() > shown) {
             sb.append("  (").append(rows.size() - shown).append(" more threads that used CPU; JSON and HTML have all)\n");
         }
-        TextReport.wrap(sb, kernelNote(t), "  ", "  ");
+        Prose.wrap(sb, kernelNote(t), "  ", "  ");
         return sb.toString();
     }
 
