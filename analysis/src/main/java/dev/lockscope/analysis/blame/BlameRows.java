@@ -4,6 +4,7 @@ import dev.lockscope.core.LockKind;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,9 +46,12 @@ public final class BlameRows {
     /** @param contentions in {@link BlameResult} order: a row names its threads as its earliest contention does */
     public static List<BlameRow> of(List<Contention> contentions, ChainView view) {
         Map<RowKey, BlameRow> rows = new LinkedHashMap<>();
+        // a chain's visible part once per distinct chain: contentions repeat few chains, and parsing
+        // every frame of every contention's two chains was most of this method's time
+        Map<List<String>, List<String>> visible = new HashMap<>();
         for (Contention c : contentions) {
-            List<String> waiter = view.visible(c.waiterFrames());
-            List<String> owner = view.visible(c.cause().frames());
+            List<String> waiter = visible.computeIfAbsent(c.waiterFrames(), view::visible);
+            List<String> owner = visible.computeIfAbsent(c.cause().frames(), view::visible);
             RowKey key = new RowKey(c.lock().label(), c.lock().kind(), c.waiter().javaTid(), waiter,
                     c.cause().owner().javaTid(), owner, c.cause().chain().name());
             BlameRow old = rows.get(key);
