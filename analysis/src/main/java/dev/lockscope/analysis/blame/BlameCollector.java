@@ -166,7 +166,7 @@ class BlameCollector {
     }
 
     /**
-     * Everything in one deterministic order.
+     * Everything in one deterministic order; called once, at the recording's end (it empties the collector).
      *
      * @param threads the recording's threads by id: an owner known by id is named as the recording
      *                names that thread (its latest name), or by the name its blocker gave
@@ -199,6 +199,10 @@ class BlameCollector {
         waits.forEach((k, s) -> w.add(new WaitRecord(k.lock(), k.waiter(), k.frames(), k.notifier(), s.count(), s.nanos(),
                 s.timedOut, s.firstBegin, s.firstNanos)));
         w.sort(WAIT_ORDER);
+        // read once, at the recording's end: the sums are in the result now, and keeping a second
+        // copy of every key alive while the report is built doubled the heap a real recording needs
+        contentions.clear();
+        waits.clear();
         return new BlameResult(c, w);
     }
 }

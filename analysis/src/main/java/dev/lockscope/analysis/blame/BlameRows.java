@@ -1,33 +1,59 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockKind;
+
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Groups contention into {@link BlameRow}s: lock × waiter thread and chain × owner thread and chain. */
 public final class BlameRows {
     private static final Comparator<BlameRow> ORDER = Comparator.comparingLong(BlameRow::nanos).reversed()
             .thenComparing(BlameRow::lock)
             .thenComparing(r -> r.waiterThread().javaTid())
-            .thenComparing(r -> String.join("\n", r.waiterFrames()))
+            .thenComparing(BlameRow::waiterFrames, BlameRows::compareFrames)
             .thenComparing(r -> r.ownerThread().javaTid())
-            .thenComparing(r -> String.join("\n", r.ownerFrames()))
+            .thenComparing(BlameRow::ownerFrames, BlameRows::compareFrames)
             .thenComparing(BlameRow::ownerChain);
+
+    /**
+     * What a row is: contention of equal label, kind, threads, visible chains and owner chain is one row.
+     * A record over the lists themselves, not their joined text: a real recording has hundreds of
+     * thousands of contentions, and joining their frames per contention was most of the report's allocation.
+     */
+    private record RowKey(String label, LockKind kind, long waiterTid, List<String> waiterFrames, long ownerTid,
+                          List<String> ownerFrames, String chain) {
+    }
 
     private BlameRows() {
     }
 
+    /** Frame by frame, as their texts joined by newlines compare (no frame holds a character below '\n'). */
+    private static int compareFrames(List<String> a, List<String> b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            int c = a.get(i).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+
     /** @param contentions in {@link BlameResult} order: a row names its threads as its earliest contention does */
     public static List<BlameRow> of(List<Contention> contentions, ChainView view) {
-        Map<String, BlameRow> rows = new TreeMap<>();
+        Map<RowKey, BlameRow> rows = new LinkedHashMap<>();
+        // a chain's visible part once per distinct chain: contentions repeat few chains, and parsing
+        // every frame of every contention's two chains was most of this method's time
+        Map<List<String>, List<String>> visible = new HashMap<>();
         for (Contention c : contentions) {
-            List<String> waiter = view.visible(c.waiterFrames());
-            List<String> owner = view.visible(c.cause().frames());
-            String key = String.join("\u0000", c.lock().label(), c.lock().kind().name(),
-                    Long.toString(c.waiter().javaTid()), String.join("\n", waiter),
-                    Long.toString(c.cause().owner().javaTid()), String.join("\n", owner), c.cause().chain().name());
+            List<String> waiter = visible.computeIfAbsent(c.waiterFrames(), view::visible);
+            List<String> owner = visible.computeIfAbsent(c.cause().frames(), view::visible);
+            RowKey key = new RowKey(c.lock().label(), c.lock().kind(), c.waiter().javaTid(), waiter,
+                    c.cause().owner().javaTid(), owner, c.cause().chain().name());
             BlameRow old = rows.get(key);
             rows.put(key, old == null
                     ? new BlameRow(c.lock(), c.waiter(), waiter, c.cause().owner(), owner, c.cause().chain(), c.nanos(), c.count())
