@@ -21,7 +21,7 @@ import java.time.Duration;
  *   sampleBelow=DURATION   lockscope's Park events: a park shorter than this is recorded with probability
  *                          p = (its length)/DURATION and then counts 1/p times, so totals stay unbiased
  *                          (default 300us; 0: every park recorded); the table's counts and times stay exact
- *   collectionThreshold=N  parks on a blocker before its metrics are collected (seed 000 §3.3.1, default 0)
+ *   collectionThreshold=N  parks on a blocker before its metrics are collected (the J9 park-contention report §3.3.1, default 0)
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
  *   freeOnPrint            after each table, forget blockers that were garbage-collected (§3.3.3)
  *   cpuSamples=DURATION|off  JFR CPU sampling period, used to find what lock owners ran (default 20ms)
@@ -50,7 +50,7 @@ import java.time.Duration;
  *   jmx                    the MXBean only (JMX is not started otherwise: some application servers must
  *                          set up java.util.logging before anything starts the platform MBean server)
  *   continuous             for days of running: after every chunk's summaries (rotation), forget the
- *                          blockers the GC collected (seed 000's free-on-print at each summary)
+ *                          blockers the GC collected (the J9 park-contention report's free-on-print at each summary)
  * Sent by `lockscope attach/dump` to a running agent:
  *   reply=PATH             write the answer for the CLI to PATH: first line "ok" or "error: why", then any table
  *   dump                   the current table (also printed on this JVM's stderr)

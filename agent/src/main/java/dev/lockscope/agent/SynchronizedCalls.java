@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Deep mode's view of the JDK's own monitors: the JDK's classes are never instrumented, so a lock taken
  * inside a {@code synchronized} method of {@code Hashtable}, {@code Vector} or {@code StringBuffer}
- * (seed 004's "pure JCL" layer) would not be seen. In the selected classes, each call of such a method
+ * (Guerin et al.'s "pure JCL" layer) would not be seen. In the selected classes, each call of such a method
  * becomes a call of a synthetic static method of the caller's class that takes the receiver's monitor
  * itself around the same call:
  * <pre>

@@ -1,7 +1,7 @@
 package dev.lockscope.analysis;
 
 /**
- * The options of seed 000 §3.3 that apply to a finished recording.
+ * The options of the J9 park-contention report §3.3 that apply to a finished recording.
  *
  * <p>The third option, free-on-print (§3.3.3), is not here: it drops the live records of blockers
  * that were garbage-collected after each printed report, which only matters to the in-process agent

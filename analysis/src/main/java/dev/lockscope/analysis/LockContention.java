@@ -21,7 +21,7 @@ import java.util.Map;
  *
  * @param source              the recording file (the first one of a merge)
  * @param startNanos          first event of the recording, nanoseconds since the epoch
- * @param durationNanos       the recording's length, used as TotalExecutionTime (seed 000 §3.7.12); of
+ * @param durationNanos       the recording's length, used as TotalExecutionTime (the J9 park-contention report §3.7.12); of
  *                            a merge, the sum of the recordings' lengths
  * @param locks               lock objects (park blockers and contended monitors) at or above the print
  *                            threshold, ranked by {@link dev.lockscope.core.LockTable#RANKING}

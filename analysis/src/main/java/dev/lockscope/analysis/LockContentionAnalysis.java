@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The park-contention metrics of seed 000 §3.7 from a recording, per lock:
+ * The park-contention metrics of the J9 park-contention report §3.7 from a recording, per lock:
  * <ul>
  *   <li>park blockers, keyed by blocker class and identity hash: from the agent's
  *       {@code lockscope.LockSummary} events where the recording has them (exact: they count every

@@ -163,7 +163,7 @@ class LockContentionAnalysisIT {
     /**
      * One accounting: owner blame splits the same paired waits the table replays, so per lock its
      * spans (and condition waits) add up to the table's thread-time. A park still open counts up to
-     * the lock's last event in the table (seed 000 §3.7.8 advances only at events) and up to the end
+     * the lock's last event in the table (the J9 park-contention report §3.7.8 advances only at events) and up to the end
      * of the recording in blame, so there blame has at least the table's.
      */
     @Test

@@ -22,8 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  * <li>{@code two-sites}: one lock taken in turn at two call sites, {@link #siteA} holding it 9 ms and
  * {@link #siteB} 1 ms, by 4 threads; the lock is saturated, so about 90% of the waiting is caused by
- * site A (the owner-blame calibration of seed 001 §6 item 16, measured here rather than assumed).</li>
- * <li>{@code frequent}: seed 000 §5.3's shape: two locks with 32 ms sections, the first chosen with
+ * site A (the owner-blame calibration of Hofer §6 item 16, measured here rather than assumed).</li>
+ * <li>{@code frequent}: the J9 park-contention report §5.3's shape: two locks with 32 ms sections, the first chosen with
  * probability 0.75, 1 ms outside any lock per operation, 8 threads.</li>
  * <li>{@code split}: issue 16's owner-blame truth: one lock held back to back by {@link #siteA},
  * {@link #siteB} and with three parts {@link #siteC}, {@code part × unit} ms each ({@code --split 3:7

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * (no profiler, lockscope, plain JFR with the same lock events, async-profiler's lock mode),
  * interleaved — one run of each configuration in turn, the order rotated every repetition — so
  * that drift of a shared, noisy machine hits all configurations alike. Writes a Markdown report
- * with seed 000 §4.2's statistics and every raw number.
+ * with the J9 park-contention report §4.2's statistics and every raw number.
  *
  * Run through {@link PerformanceReport}.
  */

@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The statistics of seed 000 §4.2 over repeated measurements t_1..t_N: mean µ, σ = sqrt(1/N Σ(t_i − µ)²)
+ * The statistics of the J9 park-contention report §4.2 over repeated measurements t_1..t_N: mean µ, σ = sqrt(1/N Σ(t_i − µ)²)
  * (the population form, as the seed writes it), SE = σ/√N, RLE% = 100·SE/µ; plus the median
  * (its interval: {@link MedianInterval}).
  */
@@ -27,7 +27,7 @@ public record Stats(int n, double mean, double sigma, double standardError, doub
         return 100 * standardError / mean;
     }
 
-    /** Seed 000 §4.2 ThroughputOverhead = 1 − µ_modified / µ_baseline. */
+    /** The J9 park-contention report §4.2 ThroughputOverhead = 1 − µ_modified / µ_baseline. */
     public static double throughputOverhead(Stats modified, Stats baseline) {
         return 1 - modified.mean / baseline.mean;
     }
@@ -38,7 +38,7 @@ public record Stats(int n, double mean, double sigma, double standardError, doub
     }
 
     /**
-     * Seed 000 §4.2 ThroughputOverheadMin/Max: min and max of 1 − (µ_mod ± SE_mod)/(µ_base ± SE_base)
+     * The J9 park-contention report §4.2 ThroughputOverheadMin/Max: min and max of 1 − (µ_mod ± SE_mod)/(µ_base ± SE_base)
      * over the four sign combinations.
      */
     public static double[] throughputOverheadInterval(Stats modified, Stats baseline) {
@@ -54,12 +54,12 @@ public record Stats(int n, double mean, double sigma, double standardError, doub
         return new double[] {lo, hi};
     }
 
-    /** Seed 000 §4.2 MemoryOverhead = µ_modified / µ_baseline. */
+    /** The J9 park-contention report §4.2 MemoryOverhead = µ_modified / µ_baseline. */
     public static double memoryOverhead(Stats modified, Stats baseline) {
         return modified.mean / baseline.mean;
     }
 
-    /** Seed 000 §4.2 MemoryOverheadMin/Max: min and max of (µ_mod ± SE_mod)/(µ_base ± SE_base). */
+    /** The J9 park-contention report §4.2 MemoryOverheadMin/Max: min and max of (µ_mod ± SE_mod)/(µ_base ± SE_base). */
     public static double[] memoryOverheadInterval(Stats modified, Stats baseline) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;

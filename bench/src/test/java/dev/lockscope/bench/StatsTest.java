@@ -7,7 +7,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** Seed 000 §4.2's statistics on values small enough to check by hand. */
+/** The J9 park-contention report §4.2's statistics on values small enough to check by hand. */
 class StatsTest {
     @Test
     void meanSigmaStandardErrorMedian() {

@@ -3,7 +3,7 @@ package dev.lockscope.core;
 import java.util.List;
 
 /**
- * The fifteen park-contention metrics of seed 000 §3.7 for one blocker (or one contended monitor,
+ * The fifteen park-contention metrics of the J9 park-contention report §3.7 for one blocker (or one contended monitor,
  * where "parked" reads "blocked on entry"), derived from a final {@link ParkTally}.
  *
  * @param kind            park or monitor

@@ -19,7 +19,7 @@ import java.util.Set;
  * <p>The rule, from what the recording holds for each object (its class, the stack of its first wait,
  * the span from its first to its last wait):
  * <ol>
- * <li>An object's place is the first application frame of its first wait (seed 000 §3.7.2's stack),
+ * <li>An object's place is the first application frame of its first wait (the J9 park-contention report §3.7.2's stack),
  * past the JDK's, the recorder's and lock wrappers' frames ({@link FrameClassifier}): the code that
  * acquired it. Objects of one kind and class at one place are one row. An application that creates
  * and drops lock objects (a lock table's entry mutexes, one per row it locks) spreads its bottleneck

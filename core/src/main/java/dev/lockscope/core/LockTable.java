@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Renders the park-contention table of seed 000 §3.8 as plain text, one block per lock, sized for a
+ * Renders the park-contention table of the J9 park-contention report §3.8 as plain text, one block per lock, sized for a
  * 100-column terminal: no line is longer than {@link #WIDTH} (long frames lose package letters
  * first, then their start; the JSON report keeps them whole). Used by the agent (exit and dump output) and by {@code lockscope report}, so
  * both print the same thing.

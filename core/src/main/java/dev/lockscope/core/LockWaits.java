@@ -6,7 +6,7 @@ import java.util.PriorityQueue;
 
 /**
  * The waits on one lock (a park blocker or a monitor) from a recording, replayed through
- * {@link ParkTally} in time order and turned into {@link LockMetrics}: seed 000's accounting wherever
+ * {@link ParkTally} in time order and turned into {@link LockMetrics}: the J9 park-contention report's accounting wherever
  * waits are read back rather than seen live, so {@code lockscope report}, the sweep and the agent's
  * own table of monitors measure waits alike.
  *

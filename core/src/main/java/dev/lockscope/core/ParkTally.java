@@ -1,8 +1,7 @@
 package dev.lockscope.core;
 
 /**
- * The running state of one blocker's park-contention record, exactly as seed 000 §3.5–3.7 keeps it
- * (Siakavaras, "JUC thread-parking contention metrics", chapter 3).
+ * The running state of one blocker's park-contention record, exactly as the J9 park-contention report §3.5–3.7 keeps it.
  *
  * <p>The tally is immutable: {@link #park(long)} and {@link #unpark(long)} return the next state. The
  * agent's park path keeps its own allocation-free counters and turns them into a tally with

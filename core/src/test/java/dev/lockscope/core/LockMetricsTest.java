@@ -7,7 +7,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** The derived metrics of seed 000 §3.7.10–3.7.15 on hand-built tallies. */
+/** The derived metrics of the J9 park-contention report §3.7.10–3.7.15 on hand-built tallies. */
 class LockMetricsTest {
     private static final double EXACT = 1e-9;
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The running sums of seed 000 §3.6–3.7 on hand-built park/unpark sequences; every expected value
+ * The running sums of the J9 park-contention report §3.6–3.7 on hand-built park/unpark sequences; every expected value
  * is worked out by hand in the comments.
  */
 class ParkTallyTest {

@@ -1,7 +1,7 @@
 package dev.lockscope.demo;
 
 /**
- * Seed 001 §4.3.3 demo: many callers look articles up by number (short critical section), one
+ * Hofer §4.3.3 demo: many callers look articles up by number (short critical section), one
  * caller searches by name and holds the same lock long. Callers wait in {@code queryByArticleNo},
  * but the owner blamed is {@code queryByName}.
  */

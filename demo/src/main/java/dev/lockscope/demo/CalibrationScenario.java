@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Seed 001 §6 item 16: two call chains X and Y hold the same lock 9 ms and 1 ms and are called
+ * Hofer §6 item 16: two call chains X and Y hold the same lock 9 ms and 1 ms and are called
  * equally often by four threads, so the lock is saturated. Expected owner-chain shares: X 90%, Y 10%.
  */
 final class CalibrationScenario implements Scenario {

@@ -81,7 +81,7 @@ public final class DemoMain {
         long cpuBegin = processCpuNanos();
         long begin = System.nanoTime();
         long ops = Workload.runFor(w, threads, (long) (seconds * 1000));
-        // over the whole run, the operations finished after the stop included (seed 000 §5.2.3 divides by
+        // over the whole run, the operations finished after the stop included (the J9 park-contention report §5.2.3 divides by
         // the total execution time): a 64 ms lock that 16 threads queue for takes a second to drain
         double elapsed = (System.nanoTime() - begin) / 1e9;
         System.out.printf(Locale.ROOT, "throughput: %.3f ops/s (%d ops, %d threads, %.1f s)%n", ops / elapsed, ops, threads, elapsed);

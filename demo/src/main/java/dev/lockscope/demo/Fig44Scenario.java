@@ -3,7 +3,7 @@ package dev.lockscope.demo;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Seed 001 Fig. 4.4, in rounds: T1 holds L for 100 ms from t=0; T2 blocks at 10 ms, T3 at 20 ms; the
+ * Hofer Fig. 4.4, in rounds: T1 holds L for 100 ms from t=0; T2 blocks at 10 ms, T3 at 20 ms; the
  * first of them to get L holds it 50 ms, then the other. Expected: the first waiter through is blamed
  * on T1 only; the other ≈ (100 − its start) ms on T1 and ≈ 50 ms on the first. Non-fair ReentrantLock
  * serves T2 first; monitors may serve T3 first (JDK 17 hands a monitor to the latest arrival).

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Seed 000 §5.3 (Listing 5.2): two locks with equal 32 ms critical sections; each operation picks
+ * The J9 park-contention report §5.3 (Listing 5.2): two locks with equal 32 ms critical sections; each operation picks
  * the first with probability 0.75. The first lock is the bottleneck.
  *
  * <p>One change from the seed's listing: each operation ends with {@link #OUTSIDE_MS} of work outside

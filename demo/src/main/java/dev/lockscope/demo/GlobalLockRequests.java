@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Seed 003–004 digest, test T10 (scaling knee): each request does p µs of parallel work, then c µs
+ * A scaling knee with a known answer: each request does p µs of parallel work, then c µs
  * under one global lock. Throughput is n / (p + c) while the lock has room, and at most 1 / c: the
  * knee is near n = (p + c) / c threads (4 with the defaults). Options: {@code --parallel-us P}
  * (default 6000) and {@code --critical-us C} (default 2000).

@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Seed 000 §5.2 (Listing 5.1): three locks taken one after the other in every operation, with
+ * The J9 park-contention report §5.2 (Listing 5.1): three locks taken one after the other in every operation, with
  * critical sections of 4, 16 and 64 ms. The 64 ms lock is the bottleneck. {@code --s1-ms}, {@code --s2-ms}
  * and {@code --s3-ms} change one section, as the seed's simulated optimisation does (§5.2.3: each halved
  * in turn, only lock 3 doubles the throughput).

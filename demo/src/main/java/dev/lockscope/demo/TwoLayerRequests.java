@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Two bottlenecks in two layers (seed 004's BRMS case: an application-wide lock held "until the
+ * Two bottlenecks in two layers (Guerin et al.'s BRMS case: an application-wide lock held "until the
  * session is successfully created", with a JDK-class lock below it). Each request does p µs of
  * parallel work, then creates a session: a µs of set-up under the application's {@code sessionLock},
  * then a template lookup in a shared {@link Hashtable} whose loader runs inside

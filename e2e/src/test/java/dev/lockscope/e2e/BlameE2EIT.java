@@ -65,7 +65,7 @@ class BlameE2EIT {
                 t.ms(previous, "released", owner, "release") - notParkedMs, t.ms(previous, "release", owner, "released"));
     }
 
-    /** Seed 001 Fig. 4.4: T2's 90 ms on T1; T3 ≈ 80 ms on T1 and ≈ 50 ms on the first waiter served. */
+    /** Hofer Fig. 4.4: T2's 90 ms on T1; T3 ≈ 80 ms on T1 and ≈ 50 ms on the first waiter served. */
     @ParameterizedTest
     @ValueSource(strings = {"sync", "juc"})
     void fig44(String kind) throws Exception {
@@ -103,7 +103,7 @@ class BlameE2EIT {
                 .isNotEmpty().allSatisfy(c -> assertThat(c.cause().chain()).isEqualTo(waiterChains));
     }
 
-    /** Seed 001 demo: callers wait in queryByArticleNo, the lock is held in queryByName. */
+    /** Hofer's demo: callers wait in queryByArticleNo, the lock is held in queryByName. */
     @ParameterizedTest
     @ValueSource(strings = {"sync", "juc"})
     void articleDemoBlamesQueryByName(String kind) throws Exception {
@@ -148,7 +148,7 @@ class BlameE2EIT {
         return (double) t.total("hold-X") / (t.total("hold-X") + t.total("hold-Y"));
     }
 
-    /** Seed 001 Fig. 4.6: T3 barges; T2 and T4 are blamed on T1, then T3, though T3 never unparked T4. */
+    /** Hofer Fig. 4.6: T3 barges; T2 and T4 are blamed on T1, then T3, though T3 never unparked T4. */
     @Test
     void bargingBlamesEverySuccessiveOwner() throws Exception {
         // as scripted: T3 barged in while T2 was waking up, so T2 parked again

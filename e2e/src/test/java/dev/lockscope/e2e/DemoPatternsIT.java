@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Issue 3 acceptance: the seed 000 §5.2/§5.3 patterns run under the agent; the report ranks the
+ * Issue 3 acceptance: the J9 park-contention report's §5.2/§5.3 patterns run under the agent; the report ranks the
  * bottleneck first, estimates its hold time within 10% of the critical section, and shows it busy
  * (real-time utilisation) more than 90% of the run. The other locks' hold times are within 10% too,
- * except the rarely taken lock of §5.3 ("~" below): seed 000's estimator, real-time / unparks, cannot
+ * except the rarely taken lock of §5.3 ("~" below): the J9 park-contention report's estimator, real-time / unparks, cannot
  * see the part of a hold before its first waiter parks, so on a lightly contended lock it reads low —
  * the seed itself reports 25.72 ms for that 32 ms lock (§5.3.1) — and with the 3–16 contended entries
  * such a lock gets in 5 s it swings both ways: readings of 6–37 ms for the 32 ms `synchronized` lock

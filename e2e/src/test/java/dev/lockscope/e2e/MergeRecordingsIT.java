@@ -12,7 +12,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 22 item 3: {@code lockscope merge} of three recordings of one workload (seed 000 §5.3's
+ * Issue 22 item 3: {@code lockscope merge} of three recordings of one workload (the J9 park-contention report §5.3's
  * frequently-acquired locks, three JVMs with different random seeds, so their lock objects have
  * different identity hashes) gives the top lock site and its top owner method of each recording alone,
  * and totals equal to the sums. Also issue 13 item 4: each JVM's exit table is short by default.

@@ -39,7 +39,7 @@ class ReportFormatsAgreeIT {
     static JsonNode json;
     static long total;
 
-    /** Seed 001's demo with synchronized: contended monitors, owners by acquisition site, some unknown. */
+    /** Hofer's demo with synchronized: contended monitors, owners by acquisition site, some unknown. */
     @BeforeAll
     static void record() throws Exception {
         Files.createDirectories(OUT);

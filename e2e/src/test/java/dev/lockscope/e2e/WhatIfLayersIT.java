@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 19 acceptance, seed 004's layer argument on the two-layer demo: a {@code Hashtable} monitor only ever
+ * Issue 19 acceptance, Guerin et al.'s layer argument on the two-layer demo: a {@code Hashtable} monitor only ever
  * taken under the application's {@code ReentrantLock} is never waited for, so the recording's waits do not
  * show it. In deep mode ({@code deep=dev.lockscope.demo.**}, which sees the table's monitor at the demo's call
  * of {@code Hashtable.computeIfAbsent}), {@code whatif --remove} of the application lock must name the table as

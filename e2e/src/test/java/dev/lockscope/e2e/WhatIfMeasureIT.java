@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * {@code lockscope whatif --measure}, the experiment, on a demo and a real library. Issue 19: on seed 000's
+ * {@code lockscope whatif --measure}, the experiment, on a demo and a real library. Issue 19: on the J9 park-contention report's
  * large-critical-section demo (three locks held 4, 16 and 64 ms by 16 threads in turn) lock 3's holds 1.5× as
  * long must slow the program down, resolved, and more than lock 1's; each JDK of the suite's two runs measures one
  * kind ({@code synchronized} on JDK 21+, where HotSpot's monitors changed most, {@code java.util.concurrent} on

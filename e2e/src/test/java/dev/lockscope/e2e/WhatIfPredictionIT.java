@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Issue 19 acceptance, seed 000 §5.2.3: record the large-critical-section demo, predict from the
+ * Issue 19 acceptance, the J9 park-contention report §5.2.3: record the large-critical-section demo, predict from the
  * recording what halving each lock's holds gives, then really halve lock 3 (the demo takes its section
  * lengths as arguments) and compare. The prediction for lock 3 must be within 10% of the measured
  * speedup (as throughput ratios: predicted 1.99× against measured 1.95× reads 2%); locks 1 and 2 must

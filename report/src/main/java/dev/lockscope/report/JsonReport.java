@@ -83,7 +83,7 @@ public final class JsonReport {
     /**
      * Adds to each entry of {@code locks} the second hold-time estimate, {@code avgHoldFromHandoffsNanos}
      * (held from one hand-off to the next, see the blame analysis) and {@code handoffHolds} (how many
-     * holds it averages), where hand-offs were seen; beside seed 000's {@code avgHoldNanos}.
+     * holds it averages), where hand-offs were seen; beside the J9 park-contention report's {@code avgHoldNanos}.
      */
     public static void handoffHolds(ObjectNode data, Report report) {
         for (com.fasterxml.jackson.databind.JsonNode n : data.withArray("locks")) {
@@ -207,7 +207,7 @@ public final class JsonReport {
         return root;
     }
 
-    /** One entry of {@code locks}: the fifteen metrics of seed 000 §3.7 and the lock's identity. */
+    /** One entry of {@code locks}: the fifteen metrics of the J9 park-contention report §3.7 and the lock's identity. */
     public static ObjectNode lock(LockMetrics m) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("kind", m.kind().label());

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * {@code perf record -e dummy:u --switch-events -k mono -p PID} recording into {@link Transition}s.
  *
  * <p>Mapping: {@code SWITCH IN} → running; {@code SWITCH OUT} → blocked; {@code SWITCH OUT preempt}
- * → runnable; {@code FORK} of a thread → running (creation activates, seed 003 §2.1); {@code EXIT}
+ * → runnable; {@code FORK} of a thread → running (creation activates, Du Bois et al. §2.1); {@code EXIT}
  * → blocked (perf records no switch-out after exit). perf records no switch-in for a new thread's
  * first run and nothing for a thread that was running before the window: a thread whose first
  * record is an OUT or EXIT without an earlier FORK was therefore running since the window start.

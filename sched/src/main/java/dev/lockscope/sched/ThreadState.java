@@ -1,7 +1,7 @@
 package dev.lockscope.sched;
 
 /**
- * What an OS thread is doing from a transition on. Bottle graphs (seed 003, §2) count only
+ * What an OS thread is doing from a transition on. Bottle graphs (Du Bois et al., §2) count only
  * {@link #RUNNING}; {@link #RUNNABLE} (preempted, waiting on a run queue) is reported apart because
  * it means the machine, not the program, limited parallelism.
  */

@@ -10,12 +10,12 @@ import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 
 /**
- * The live park-contention record of one blocker object (seed 000 §3.5). Keyed weakly: the record
+ * The live park-contention record of one blocker object (the J9 park-contention report §3.5). Keyed weakly: the record
  * never keeps the application's blocker alive.
  *
  * <p>Concurrency: the counters are written only by threads that park on this blocker (the same
  * threads that already contend for the lock's own cache line), each with one atomic add or a
- * compare-and-set that rarely retries; nothing is allocated per park. Seed 000's sums are rebuilt
+ * compare-and-set that rarely retries; nothing is allocated per park. The J9 park-contention report's sums are rebuilt
  * from them when a table or a summary event needs them ({@link ParkHooks#snapshot}):
  * <ul>
  *   <li>times parked: one add per park;</li>

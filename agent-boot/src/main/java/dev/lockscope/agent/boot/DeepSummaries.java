@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Writes deep mode's statistics ({@link DeepLockEvent} per lock object, {@link DeepSiteEvent} per site,
  * one {@link DeepInfoEvent}) at every chunk end, from JFR's periodic thread; and measures, once at start,
- * what the probes cost (seed 002 §5.2: probes lengthen critical sections, so their cost is reported
+ * what the probes cost (Kawachiya §5.2: probes lengthen critical sections, so their cost is reported
  * beside the results).
  */
 public final class DeepSummaries {

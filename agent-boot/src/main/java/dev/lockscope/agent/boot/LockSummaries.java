@@ -101,7 +101,7 @@ public final class LockSummaries {
     }
 
     /**
-     * Seed 000's free-on-print (§3.3.3) at every chunk end instead of at every printed table: a
+     * The J9 park-contention report's free-on-print (§3.3.3) at every chunk end instead of at every printed table: a
      * collected blocker's record goes once the summary with its final numbers is in the recording,
      * so a JVM that makes blockers for days keeps only the live ones.
      */

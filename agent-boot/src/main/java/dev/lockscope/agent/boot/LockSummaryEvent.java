@@ -11,7 +11,7 @@ import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
 /**
- * The exact seed 000 tally of one blocker, from the agent's live counters, written at the end of every
+ * The exact tally of the J9 park-contention report of one blocker, from the agent's live counters, written at the end of every
  * chunk (JFR's {@code endChunk} period: at every rotation and when the recording stops), so the last
  * one of each blocker in a recording holds the totals of the whole run, however many parks the
  * recording threshold left out. With them, one per lock site, the summed tallies of the site's

@@ -44,7 +44,7 @@ class ParkHooksIT {
     }
 
     /**
-     * Seed 000 counts parks still open up to the last event, a park's begin included: with two parks open and none
+     * The J9 park-contention report counts parks still open up to the last event, a park's begin included: with two parks open and none
      * ended, the thread-time and the real-time are both the time from the first begin to the second.
      */
     @Test

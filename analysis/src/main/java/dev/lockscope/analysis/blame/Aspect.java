@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** One way of grouping contention (seed 001 §4.3.2); a tree groups by an ordered list of aspects. */
+/** One way of grouping contention (Hofer §4.3.2); a tree groups by an ordered list of aspects. */
 public enum Aspect {
     KIND("kind") {
         @Override

@@ -11,7 +11,7 @@ import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.Unpark;
 
 /**
- * Owner blame (seed 001 chapter 4): turns a recording into contention, each span blamed on the
+ * Owner blame (Hofer chapter 4): turns a recording into contention, each span blamed on the
  * thread that held the lock and the call chain in which it held it, plus conditional waits kept
  * apart. Fed by one pass over the recording; a pure function of it: the same recording always gives
  * the same result.

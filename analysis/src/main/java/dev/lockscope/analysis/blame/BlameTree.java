@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Builds the aggregation tree over an ordered list of aspects (seed 001 §4.3.2, Fig. 4.8). */
+/** Builds the aggregation tree over an ordered list of aspects (Hofer §4.3.2, Fig. 4.8). */
 public final class BlameTree {
     private static final Comparator<BlameNode> ORDER = Comparator.comparingLong(BlameNode::totalNanos).reversed()
             .thenComparing(BlameNode::key);

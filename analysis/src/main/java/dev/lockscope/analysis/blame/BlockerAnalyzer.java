@@ -3,7 +3,7 @@ package dev.lockscope.analysis.blame;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.Unpark;
 
-/** Blame for the parks on one kind of blocker (seed 001 §4.3: one analyzer per blocker class). */
+/** Blame for the parks on one kind of blocker (Hofer §4.3: one analyzer per blocker class). */
 interface BlockerAnalyzer {
     /** Whether this unpark hands the lock over, splitting every park open on the blocker at it. */
     default boolean handsOver(Unpark u) {

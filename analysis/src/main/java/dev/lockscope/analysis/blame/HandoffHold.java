@@ -3,7 +3,7 @@ package dev.lockscope.analysis.blame;
 import dev.lockscope.core.LockId;
 /**
  * A lock's holds measured between hand-offs ({@link HandoffHolds}): the second hold-time estimate,
- * beside seed 000's.
+ * beside the J9 park-contention report's.
  *
  * @param holds how many holds were measured
  * @param nanos their total length

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Average hold time from a lock's hand-offs, beside seed 000's estimate (parking real-time / parks),
+ * Average hold time from a lock's hand-offs, beside the J9 park-contention report's estimate (parking real-time / parks),
  * which reads low when waiters park again after a wake-up (barging, virtual threads) and on a lightly
  * contended lock (the part of a hold before its first waiter parked is not seen).
  *

@@ -23,7 +23,7 @@ import java.util.Map;
  *
  * <p>A hand-off (a release of a {@code ReentrantLock}) splits every park open on its lock there:
  * the part since the previous hand-off (or since the park began) is blamed on the releasing owner
- * (seed 001 Fig. 4.4 and 4.6), the part after the last one on the analyzer's tail. A park split
+ * (Hofer Fig. 4.4 and 4.6), the part after the last one on the analyzer's tail. A park split
  * once waits from the lock's previous hand-off to this one, like every other park split before, so
  * their spans differ only in the waiter: while at most {@link #EXACT_WAITERS} of them are open on the
  * lock each is blamed apart; beyond that, once per group of waiters that share pool, chain and

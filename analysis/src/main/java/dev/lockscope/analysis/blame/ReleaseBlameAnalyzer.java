@@ -6,7 +6,7 @@ import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.Unpark;
 
 /**
- * {@code ReentrantLock} and {@code ReentrantReadWriteLock} (seed 001 §4.2.3, Fig. 4.6). An unpark of
+ * {@code ReentrantLock} and {@code ReentrantReadWriteLock} (Hofer §4.2.3, Fig. 4.6). An unpark of
  * a thread parked on the lock's synchronizer, issued from a release, means the unparking thread held
  * the lock until then; its stack, recorded at the unpark, is the owner chain (exact). Every thread
  * parked on the same synchronizer across that release is blamed on that owner, whether or not it was

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Replays transitions in time order as the paper's kernel module does (seed 003 §2.2): between two
+ * Replays transitions in time order as the paper's kernel module does (Du Bois et al. §2.2): between two
  * consecutive events the set of running threads R_i is constant; the interval's length t_i is
  * charged to every running thread under r_i = |R_i|. Events at the same instant delimit an empty
  * interval and so need no ordering. Only the part of each interval inside [from, to) counts;

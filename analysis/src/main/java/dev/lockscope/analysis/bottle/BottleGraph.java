@@ -8,7 +8,7 @@ import java.util.Map;
  *
  * @param threads           boxes of threads that ran, widest (highest P) first, i.e. bottom first
  * @param groups            group boxes, widest first
- * @param busyNanos         time with at least one thread running; equals Σ S_j (seed 003 §2.1)
+ * @param busyNanos         time with at least one thread running; equals Σ S_j (Du Bois et al. §2.1)
  * @param oversubscribedNanos time during which more threads were runnable than there are CPUs
  *                          (perf only; the /proc fallback reports run-queue wait per thread instead)
  * @param maxRunnable       most threads runnable at once (perf only; 0 if unknown)
@@ -62,7 +62,7 @@ public record BottleGraph(long fromNanos, long toNanos, int cpus, String source,
     }
 
     /**
-     * Non-null when the machine, not the program, bounded parallelism (seed 003 §2.3: the graph
+     * Non-null when the machine, not the program, bounded parallelism (Du Bois et al. §2.3: the graph
      * assumes at least as many CPUs as runnable threads). Threshold: 1% of busy time.
      */
     public String machineBoundWarning() {

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /** Builds bottle graphs from a {@link SchedTrace}: the whole window, or one graph per time slice. */
 public final class BottleGraphs {
-    /** Widest at the bottom (seed 003 §2), then taller first, then by tid/name: deterministic. */
+    /** Widest at the bottom (Du Bois et al. §2), then taller first, then by tid/name: deterministic. */
     static final Comparator<Box> BOTTOM_FIRST = Comparator.comparing(Box::parallelism).reversed()
             .thenComparing(Comparator.comparing(Box::share).reversed())
             .thenComparing(Box::name);
@@ -112,7 +112,7 @@ public final class BottleGraphs {
                 perf ? r.maxRunnable() : 0);
     }
 
-    /** Seed 003 §2.1: a group's S = Σ S_j, A = Σ A_j, P = A / S. */
+    /** Du Bois et al. §2.1: a group's S = Σ S_j, A = Σ A_j, P = A / S. */
     public static List<GroupBox> group(List<ThreadBox> threads) {
         Map<String, List<ThreadBox>> byGroup = new LinkedHashMap<>();
         for (ThreadBox t : threads) {

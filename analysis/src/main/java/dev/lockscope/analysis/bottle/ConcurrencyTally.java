@@ -21,7 +21,7 @@ public final class ConcurrencyTally {
         preempted += t;
     }
 
-    /** Adds another thread's tally: a box of several threads (S and A are sums over them, seed 003 §2.1). */
+    /** Adds another thread's tally: a box of several threads (S and A are sums over them, Du Bois et al. §2.1). */
     void add(ConcurrencyTally other) {
         for (int r = 1; r < other.nanos.length; r++) {
             if (other.nanos[r] != 0) {
@@ -35,7 +35,7 @@ public final class ConcurrencyTally {
         return preempted;
     }
 
-    /** Seed 003 Eq. 1: S_j = Σ_{i: j ∈ R_i} t_i / r_i. */
+    /** Du Bois et al. Eq. 1: S_j = Σ_{i: j ∈ R_i} t_i / r_i. */
     public Rational share() {
         Rational s = Rational.ZERO;
         for (int r = 1; r < nanos.length; r++) {
@@ -46,7 +46,7 @@ public final class ConcurrencyTally {
         return s;
     }
 
-    /** Running time A_j = Σ_{i: j ∈ R_i} t_i (seed 003 §2.1: the box area S_j · P_j). */
+    /** Running time A_j = Σ_{i: j ∈ R_i} t_i (Du Bois et al. §2.1: the box area S_j · P_j). */
     public long running() {
         long a = 0;
         for (int r = 1; r < nanos.length; r++) {
@@ -55,7 +55,7 @@ public final class ConcurrencyTally {
         return a;
     }
 
-    /** Seed 003 Eq. 2: P_j = (Σ_{i: j ∈ R_i} t_i) / S_j, the t-weighted harmonic mean of r_i; 0 if never ran. */
+    /** Du Bois et al. Eq. 2: P_j = (Σ_{i: j ∈ R_i} t_i) / S_j, the t-weighted harmonic mean of r_i; 0 if never ran. */
     public Rational parallelism() {
         Rational s = share();
         return s.isZero() ? Rational.ZERO : Rational.of(running()).dividedBy(s);

@@ -1,7 +1,7 @@
 package dev.lockscope.analysis.bottle;
 
 /**
- * One thread's box (seed 003 §2.1): height {@code share} S_j (Eq. 1), width {@code parallelism}
+ * One thread's box (Du Bois et al. §2.1): height {@code share} S_j (Eq. 1), width {@code parallelism}
  * P_j (Eq. 2), area {@code running} A_j = S_j · P_j. Times in nanoseconds; {@code preemptedNanos}
  * is time spent runnable but not running, which the paper counts as inactive.
  *

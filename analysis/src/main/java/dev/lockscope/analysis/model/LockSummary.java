@@ -6,7 +6,7 @@ import dev.lockscope.core.LockSites;
 import java.util.List;
 
 /**
- * {@code lockscope.LockSummary}: the agent's exact seed 000 tally of one blocker, written at every chunk
+ * {@code lockscope.LockSummary}: the agent's exact tally of the J9 park-contention report of one blocker, written at every chunk
  * end; the last one of a blocker holds the totals of the whole run, including the parks the recording
  * threshold left out. Or, with {@code collectedObjects} > 0, the summed final tallies of that many
  * blockers of one lock site that the GC collected (the agent dropped their records).

@@ -1,8 +1,8 @@
 package dev.lockscope.analysis.scale;
 
 /**
- * The software layers of seed 004 (Guerin et al.), top-down: a hindrance in an upper layer "is
- * more likely to hide" the ones below (§III, bL37–41), so they are searched in this order. The six
+ * The software layers of Guerin et al., top-down: a hindrance in an upper layer "is
+ * more likely to hide" the ones below (§III), so they are searched in this order. The six
  * layers are those the paper's findings fall in (bL15, bL247 and §VI).
  */
 public enum Layer {

@@ -17,7 +17,7 @@ import java.util.Optional;
  * GC, JIT and VM threads (they have no Java frames).
  */
 public final class LayerClassifier {
-    /** Framework and library packages seen in enterprise Java stacks (seed 004's middleware layer). */
+    /** Framework and library packages seen in enterprise Java stacks (Guerin et al.'s middleware layer). */
     public static final List<String> WELL_KNOWN_MIDDLEWARE = List.of(
             "org.springframework.", "org.hibernate.", "org.apache.", "org.eclipse.jetty.", "org.glassfish.",
             "org.jboss.", "io.netty.", "io.undertow.", "io.micronaut.", "io.quarkus.", "io.vertx.",

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Seed 004's top-down search (§III, bL37–41) applied to one sweep: the growing locks of each layer,
+ * Guerin et al.'s top-down search (§III) applied to one sweep: the growing locks of each layer,
  * application first. The first layer with a growing lock is where to act; the layers below are
  * examined "with the hypothesis that each other layer … is scalable", because a bottleneck above
  * may hide them until it is fixed.

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Seed 004's method (Guerin et al. §III, bL37–41) over measured runs: throughput at rising thread
+ * Guerin et al.'s method (§III) over measured runs: throughput at rising thread
  * counts against the linear ideal, the knee and the peak, and the locks whose share of thread time
  * grows across the knee, walked top-down by layer. A pure function of its input; it never prints.
  *
@@ -25,7 +25,7 @@ import java.util.TreeMap;
  *   <li>Growth(lock) = Share at the last point of the series − Share at the last point before the knee.</li>
  * </ul>
  * The main series, whose knee is reported and across whose knee locks are ranked, is the one with
- * the most CPUs: seed 004 runs every thread count on all cores.
+ * the most CPUs: Guerin et al. run every thread count on all cores.
  */
 public final class SweepAnalysis {
     public static final double DEFAULT_THRESHOLD = 0.8;

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * One point of the sweep: its runs combined (mean over the runs that succeeded) and compared with
- * the linear ideal of its CPU series (seed 004 §III: "linear throughput increase").
+ * the linear ideal of its CPU series (Guerin et al. §III: "linear throughput increase").
  *
  * @param throughput mean operations per second of the successful runs; NaN when none succeeded
  * @param idealSpeedup n / n₀: the linear ideal

@@ -15,7 +15,7 @@ import java.util.Set;
  * program can do at most 1/U times as many operations (each operation keeping its holds of it): a change of
  * at most {@code 100 (1/U - 1)} percent. This is what the replay lacks for a lock below another: taken only
  * while the upper lock is held, nobody ever waits for it, so the recording's waits do not show it, while
- * deep mode counts it at every acquisition (seed 004's layers: removing the upper lock makes it the next).
+ * deep mode counts it at every acquisition (Guerin et al.'s layers: removing the upper lock makes it the next).
  *
  * @param lock           the lock as deep mode names it (class and identity hash)
  * @param site           where it was first locked, {@code package.Class.method:line}

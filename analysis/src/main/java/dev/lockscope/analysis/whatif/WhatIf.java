@@ -11,7 +11,7 @@ import java.util.List;
  * the recorded threads ({@link Replay}) twice, as recorded and with the change, and compares how fast
  * the threads complete their lock operations (each thread's speed-up weighted by its operations,
  * {@link Replay.Outcome#speedup}): the change in throughput, if the program's throughput is
- * proportional to the lock operations it does (the seed 000 demos count one operation per round of
+ * proportional to the lock operations it does (the J9 park-contention report's demos count one operation per round of
  * locks). Comparing two replays, rather than a replay with the recording, cancels what the replay
  * does not model in both.
  *

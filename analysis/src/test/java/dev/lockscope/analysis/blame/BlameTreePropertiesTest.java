@@ -16,7 +16,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Seed 001 §6 item 15: for any order of aspects, parents equal the sum of their children. */
+/** Hofer §6 item 15: for any order of aspects, parents equal the sum of their children. */
 class BlameTreePropertiesTest {
     private static final List<String> METHODS = List.of("app.A.put:1", "app.A.take:2", "app.B.run:3",
             "java.util.concurrent.locks.ReentrantLock.unlock:494");

@@ -85,7 +85,7 @@ class ReleaseBlameAnalyzerTest {
         assertThat(r.totalNanos()).isEqualTo(RecordingBuilder.ns(90.1 + 4 * 130.1));
     }
 
-    /** Seed 001 Fig. 4.6: T3 barges; T2 and T4 are blamed on T1 and T3, though T4 was never unparked by them. */
+    /** Hofer Fig. 4.6: T3 barges; T2 and T4 are blamed on T1 and T3, though T4 was never unparked by them. */
     @Test
     void fig46BargingBlamesEverySuccessiveOwner() {
         b.park(t2, RL, 7, 10, 101, 1, 3, LOCK)

@@ -17,7 +17,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Invariants of Eq. 1–2 (seed 003 §2.1; note §C3 T1) over random schedules. */
+/** Invariants of Eq. 1–2 (Du Bois et al. §2.1; note §C3 T1) over random schedules. */
 class BottleInvariantsTest {
     static final int THREADS = 6;
 

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 /**
  * Live bottle graphs of child JVMs under perf (note §C3 T2–T5), each figure within 5%. Needs perf
  * ({@code scripts/install-deps.sh}) and 2 CPUs. The paper's method assumes no more runnable threads
- * than CPUs (seed 003 §2.3): {@link LiveRun} runs perf children at real-time priority where allowed,
+ * than CPUs (Du Bois et al. §2.3): {@link LiveRun} runs perf children at real-time priority where allowed,
  * and when other processes still preempt the workers by more than 5% the result is machine-bound,
  * so the test is skipped rather than failed.
  */

@@ -33,7 +33,7 @@ final class LiveRun {
     /** With {@code jfr}, the child also records {@code dir/SCENARIO.jfr} with JFR's default settings. */
     static LiveRun run(Path dir, String source, String scenario, long unitMillis, boolean jfr) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // Bottle graphs assume no more runnable threads than CPUs (seed 003 §2.3), as on the paper's
+        // Bottle graphs assume no more runnable threads than CPUs (Du Bois et al. §2.3), as on the paper's
         // dedicated machine. On a shared machine the child runs under the lowest real-time priority
         // where that is allowed (root), so that other processes cannot preempt its workers; each run
         // is bounded (work is a fixed amount of CPU time) and the kernel's RT throttling still leaves

@@ -22,7 +22,7 @@ final class BlameText {
         return String.format(Locale.ROOT, "%6.2f%%", share * 100);
     }
 
-    /** A chain key shortened to its innermost frames, the rest counted as "[+n]" (seed 001 Fig. 4.9). */
+    /** A chain key shortened to its innermost frames, the rest counted as "[+n]" (Hofer Fig. 4.9). */
     static String shortChain(String key) {
         String[] parts = key.split(SEPARATOR, -1);
         if (parts.length <= CHAIN_FRAMES_SHOWN) {

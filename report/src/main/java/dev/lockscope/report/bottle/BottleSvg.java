@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * SVG bottle graph drawn as in seed 003 §2 (Fig. 1): each box is centred on a vertical
+ * SVG bottle graph drawn as in Du Bois et al. §2 (Fig. 1): each box is centred on a vertical
  * parallelism-zero axis and stretches P to both sides; height is the share S; boxes are stacked
  * widest at the bottom, so the neck (narrow, tall boxes) is at the top. GC boxes are brown and
  * JIT boxes dark green, as in the paper's figures; other JVM threads are grey. Several graphs

@@ -20,7 +20,7 @@ import java.util.List;
  * Text, JSON, HTML, collapsed stacks and pprof are sibling renderers of this model; none of them
  * reads another's output.
  *
- * @param contention  the park-contention table (seed 000 §3.7)
+ * @param contention  the park-contention table (the J9 park-contention report §3.7)
  * @param blame       owner blame: rows, the tree over the requested aspects (built from the rows, see
  *                    {@link BlameKeys}), owner-chain shares, conditional waits
  * @param bottleGraph the bottle graph when scheduling data lies beside the recording, else null
