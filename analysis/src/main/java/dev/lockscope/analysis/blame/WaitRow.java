@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.FrameClassifier;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.ThreadRef;
 
@@ -15,6 +16,9 @@ public record WaitRow(LockId lock, ThreadRef waiterThread, String waiterMethod, 
     public static List<WaitRow> of(List<WaitRecord> waits, ChainView view) {
         Map<String, WaitRow> rows = new TreeMap<>();
         for (WaitRecord w : waits) {
+            if (FrameClassifier.isProfilersOwn(w.frames())) {
+                continue; // lockscope's exit thread joining its own threads, JFR's waits: not the application's
+            }
             String method = view.method(w.frames());
             String key = String.join("\u0000", w.lock().label(), w.lock().kind().name(), Long.toString(w.waiter().javaTid()),
                     method, Long.toString(w.notifier().javaTid()));
