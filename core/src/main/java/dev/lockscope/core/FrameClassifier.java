@@ -67,19 +67,22 @@ public final class FrameClassifier {
     }
 
     /**
-     * Whether a lock waited for at {@code frames} (innermost first) is the profiler's own rather than
-     * the application's: the innermost frame past the JDK's library code is the recorder's
-     * ({@link FrameKind#RUNTIME}), as where JFR's periodic thread or lockscope's threads wait. A frame of
-     * the application before it makes it the application's (its call into the JDK).
+     * Whether a lock waited for at {@code frames} is the profiler's own rather than the application's:
+     * the chain runs through the recorder's code ({@link FrameKind#RUNTIME}: JFR's periodic thread,
+     * lockscope's threads) and through no code of the application's. A hook of lockscope's that the
+     * application's code called (deep mode's monitor hooks sit innermost on its stacks) leaves the lock
+     * the application's, and so does a JDK lock the application asked for.
      */
     public static boolean isProfilersOwn(java.util.List<String> frames) {
+        boolean runtime = false;
         for (String text : frames) {
             FrameKind kind = Frame.parse(text).kind();
-            if (kind != FrameKind.JDK) {
-                return kind == FrameKind.RUNTIME;
+            if (kind == FrameKind.APPLICATION || kind == FrameKind.LOCK_WRAPPER) {
+                return false;
             }
+            runtime |= kind == FrameKind.RUNTIME;
         }
-        return false;
+        return runtime;
     }
 
     private static boolean startsWithAny(String s, String[] prefixes) {

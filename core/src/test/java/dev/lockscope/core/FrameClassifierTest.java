@@ -47,4 +47,18 @@ class FrameClassifierTest {
         assertThat(Frame.firstApplication(List.of("java.lang.Object.wait0", "org.eclipse.jetty.util.thread.AutoLock.lock:60",
                 "com.shop.Orders.place:9"))).hasToString("com.shop.Orders.place:9");
     }
+
+    @Test
+    void aLockIsTheProfilersOwnOnlyWhenNoApplicationCodeAskedForIt() {
+        assertThat(FrameClassifier.isProfilersOwn(java.util.List.of("java.lang.Object.wait:-1",
+                "jdk.jfr.internal.PlatformRecorder.periodicTask:499", "java.lang.Thread.run:840"))).isTrue();
+        assertThat(FrameClassifier.isProfilersOwn(java.util.List.of("java.lang.ref.ReferenceQueue.remove:155",
+                "dev.lockscope.agent.boot.BlockerRegistry.run:90", "java.lang.Thread.run:840"))).isTrue();
+        // deep mode's monitor hook sits innermost on the application's own stack
+        assertThat(FrameClassifier.isProfilersOwn(java.util.List.of("dev.lockscope.agent.boot.DeepHooks.enter:120",
+                "com.example.Table.lookup:42", "java.lang.Thread.run:840"))).isFalse();
+        assertThat(FrameClassifier.isProfilersOwn(java.util.List.of("java.util.concurrent.locks.ReentrantLock.lock:322",
+                "com.example.Cache.get:12"))).isFalse();
+        assertThat(FrameClassifier.isProfilersOwn(java.util.List.of())).isFalse();
+    }
 }

@@ -119,7 +119,7 @@ class VirtualThreadServerIT {
         String text = report.out();
         // issue 13's bounds, as on the other real libraries: short at defaults, no idle wait among the first three
         ReportText.assertShort(text);
-        assertThat(ReportText.findings(text).get(0)).as(text).startsWith("The monitor of Object in ReservationServer$Stock.reserve")
+        assertThat(ReportText.findings(text).get(0)).as(text).startsWith("The monitor of Object at ReservationServer$Stock.reserve")
                 .contains("held in ReservationServer$Stock.reserve");
         return text;
     }

@@ -69,7 +69,8 @@ class VirtualThreadsIT {
         // Pinned waiters hold both carriers of a 2-core machine, so most of the run is spent waiting
         // for a carrier, not for the monitor, and the JDK's own timer queue ("VirtualThread-unparker",
         // idle between sleeps) can rank above it: look the monitor up instead of taking the top row.
-        Matcher monitorRow = Pattern.compile("^\\s+\\d+\\s+monitor\\s+\\d+\\s+\\d+\\s+([\\d.]+)\\s+.*VirtualThreadContention\\.takeMonitor:\\d+$",
+        // the row's name may stand on the line under it when it is longer than the lock column
+        Matcher monitorRow = Pattern.compile("^\\s+\\d+\\s+monitor\\s+\\d+\\s+\\d+\\s+([\\d.]+)\\s+[^\\n]*(?:\\n\\s+[^\\n]*)?VirtualThreadContention\\.takeMonitor:\\d+$",
                 Pattern.MULTILINE).matcher(run.report);
         assertThat(monitorRow.find()).as(run.report).isTrue();
         long monitorWaitNanos = Math.round(Double.parseDouble(monitorRow.group(1)) * 1e6);
