@@ -1,7 +1,5 @@
 package dev.lockscope.cli;
 
-import dev.lockscope.core.Frame;
-
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
@@ -14,6 +12,9 @@ import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.whatif.LockTrace;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
+import dev.lockscope.core.Frame;
+import dev.lockscope.core.FrameClassifier;
+import dev.lockscope.core.FrameKind;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
@@ -186,14 +187,11 @@ final class WhatIfMeasure {
         return chosen;
     }
 
-    /** The JDK's packages, whose code the agent never instruments and whose locks are the JDK's bookkeeping. */
-    private static final List<String> JDK_CODE = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.");
-    /** lockscope's own code in the profiled JVM: the agent (and its boot part), core, their shaded libraries. */
-    private static final List<String> PROFILER_CODE = List.of("dev.lockscope.agent.", "dev.lockscope.core.",
-            "dev.lockscope.shaded.");
-    /** Lock classes that are JFR's, the JDK's internals' or lockscope's, wherever they are taken. */
-    private static final List<String> BOOKKEEPING_LOCKS = List.of("jdk.jfr.", "jdk.internal.", "sun.", "com.sun.",
-            "java.lang.ref.", "dev.lockscope.agent.", "dev.lockscope.core.", "dev.lockscope.shaded.");
+    /**
+     * JDK lock classes that are the JDK's internals' bookkeeping wherever they are taken (JFR's and lockscope's
+     * are {@link FrameClassifier}'s runtime code).
+     */
+    private static final List<String> BOOKKEEPING_LOCKS = List.of("jdk.internal.", "sun.", "com.sun.", "java.lang.ref.");
 
     /**
      * Whether a lock site of the report's table is the application's, a candidate for the experiment: not when the
@@ -201,7 +199,7 @@ final class WhatIfMeasure {
      * cannot delay their releases, and they are not the program's), nor when the lock's class is JFR's, the JDK
      * internals' or lockscope's (a reference queue's lock, {@code PlatformRecorder}). The application's use of a
      * JDK lock ({@code ReentrantLock}, a queue's condition) is taken in the application's method and stays.
-     * This is a frame classification of the kind FrameClassifier (issue 40) is to own: fold it in there.
+     * The JDK's and lockscope's code are {@link FrameClassifier}'s; only the bookkeeping lock classes are listed here.
      */
     static boolean isApplicationLock(LockMetrics site) {
         String m = method(site);
@@ -209,9 +207,9 @@ final class WhatIfMeasure {
         // a monitor entered in the JDK's code under the application's frame: class loading's lock, a JDK class's
         // synchronized method (the agent delays no release there)
         String top = site.firstFrames().isEmpty() ? siteClass : site.firstFrames().get(0);
-        boolean enteredByJdk = site.kind() == LockKind.MONITOR && JDK_CODE.stream().anyMatch(top::startsWith);
-        return !enteredByJdk && JDK_CODE.stream().noneMatch(siteClass::startsWith)
-                && PROFILER_CODE.stream().noneMatch(siteClass::startsWith)
+        boolean enteredByJdk = site.kind() == LockKind.MONITOR && FrameClassifier.isJdkOrRuntime(Frame.parse(top).className());
+        return !enteredByJdk && !FrameClassifier.isJdkOrRuntime(siteClass)
+                && FrameClassifier.kindOf(site.className()) != FrameKind.RUNTIME
                 && BOOKKEEPING_LOCKS.stream().noneMatch(site.className()::startsWith)
                 && !site.className().equals(CLASS_INIT_LOCK);
     }
