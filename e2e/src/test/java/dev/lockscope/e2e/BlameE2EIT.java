@@ -190,6 +190,9 @@ class BlameE2EIT {
                         && t.near("rw-b-W1", "acquired", "rw-b-W1", "release", 50, SCRIPT_SLACK_MS)
                         && t.near("rw-c-R1", "acquired", "rw-c-W", "request", 10, SCRIPT_SLACK_MS)
                         && t.near("rw-c-R1", "acquired", "rw-c-R2", "release", 60, SCRIPT_SLACK_MS)
+                        // R1 out before R2: a descheduled R1 released last would rightly be the one blamed
+                        && t.near("rw-c-R1", "acquired", "rw-c-R1", "released", 30, SCRIPT_SLACK_MS)
+                        && t.at("rw-c-R1", "released") < t.at("rw-c-R2", "release")
                         && t.at("rw-c-R2", "acquired") < t.at("rw-c-W", "request"));
         assertBlamedUntilRelease(run, "rw-a-R1", "rw-a-W", "rw-a-R1");  // writer → reader ≈ 40
         assertBlamedUntilRelease(run, "rw-a-R2", "rw-a-W", "rw-a-R2");

@@ -107,7 +107,7 @@ public record Measured(String site, double holdNanos, double heldShare, double f
 
     /** Halving the holds extrapolated, {@code 2^s - 1} in percent; NaN when {@link #halvingRefusal} says why not. */
     public double halvingPct() {
-        return halvingRefusal() == null ? 100 * (Math.pow(2, sensitivity()) - 1) : Double.NaN;
+        return halvingRefusal() == null ? AmdahlBound.shown(rawHalvingPct(), heldShare, 0.5) : Double.NaN;
     }
 
     /** Why halving is not extrapolated from this measurement, or null when it is. */
@@ -115,7 +115,12 @@ public record Measured(String site, double holdNanos, double heldShare, double f
         if (outcome != Outcome.RESOLVED) {
             return "not extrapolated: " + outcome.text();
         }
-        String why = AmdahlBound.refusal(100 * (Math.pow(2, sensitivity()) - 1), heldShare, 0.5);
+        String why = AmdahlBound.refusal(rawHalvingPct(), heldShare, 0.5);
         return why == null ? null : "refused (2^s - 1): " + why;
+    }
+
+    /** {@code 2^s - 1} in percent, before Amdahl's bound. */
+    public double rawHalvingPct() {
+        return 100 * (Math.pow(2, sensitivity()) - 1);
     }
 }

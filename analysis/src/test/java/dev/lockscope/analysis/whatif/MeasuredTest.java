@@ -64,6 +64,24 @@ class MeasuredTest {
     }
 
     @Test
+    void aPredictionJustOverTheBoundIsShownAsTheBound() {
+        // CI's large-critical-section run: lock 3 held 98.3% of the time, its holds 1.5x as long -33.6% (s = 1.005);
+        // 2^s - 1 = +100.7% and the replay's +98.9% are both just over the bound +96.7%: shown as the bound, not refused
+        Measured paced = new Measured("A.a:1", 64.8e6, 0.9834, 1.5, 32.7e6, List.of(-33.29, -33.64, -33.65),
+                Measured.Outcome.RESOLVED, null);
+        assertThat(paced.halvingRefusal()).isNull();
+        assertThat(paced.rawHalvingPct()).isGreaterThan(100);
+        assertThat(paced.halvingPct()).isCloseTo(AmdahlBound.maxChangePct(0.9834, 0.5), within(1e-9));
+        assertThat(AmdahlBound.shown(98.9, 0.9834, 0.5)).isCloseTo(96.74, within(0.01));
+        assertThat(AmdahlBound.capNote(98.9, 0.9834, 0.5, "the replay")).isEqualTo(" (Amdahl's bound; the replay said +98.9%)");
+        assertThat(AmdahlBound.shown(90, 0.9834, 0.5)).as("under the bound: itself").isEqualTo(90);
+        assertThat(AmdahlBound.capNote(90, 0.9834, 0.5, "the replay")).isEmpty();
+        // more than 5% over the bound in speed-up: refused
+        assertThat(AmdahlBound.shown(107, 0.9834, 0.5)).isNaN();
+        assertThat(AmdahlBound.refusal(107, 0.9834, 0.5)).startsWith("+107.0% is more than Amdahl's bound +96.7%");
+    }
+
+    @Test
     void amdahlsBoundOnShorterHolds() {
         assertThat(AmdahlBound.maxChangePct(1, 0.5)).isCloseTo(100, within(1e-9));
         assertThat(AmdahlBound.maxChangePct(0.5, 0.5)).isCloseTo(100 / 3.0, within(1e-9));

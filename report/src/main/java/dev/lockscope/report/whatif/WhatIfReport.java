@@ -69,7 +69,7 @@ public final class WhatIfReport {
         sb.append(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s%n", "predicted", "quarters alone", "conf.", "lock",
                 "then waited for most"));
         for (WhatIf.Prediction p : ranking.subList(0, Math.min(top, ranking.size()))) {
-            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s", refusal(p) == null ? pct(p.changePct()) : "refused",
+            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s", refusal(p) == null ? pct(shown(p)) : "refused",
                     range(p), p.confidence(), LockTable.abbreviate(label(p.lock()), 31), LockTable.abbreviate(label(p.topLockAfter()), 28))))
                     .append('\n');
         }
@@ -83,8 +83,9 @@ public final class WhatIfReport {
         StringBuilder sb = new StringBuilder();
         sb.append("what if ").append(question(p)).append('\n');
         String refused = refusal(p);
-        sb.append(refused == null ? String.format(Locale.ROOT, "  predicted throughput change: %s  (confidence %s)%n",
-                pct(p.changePct()), p.confidence()) : "  predicted throughput change: refused: " + refused + "\n");
+        sb.append(refused == null ? String.format(Locale.ROOT, "  predicted throughput change: %s%s  (confidence %s)%n",
+                pct(shown(p)), p.removed() ? "" : AmdahlBound.capNote(p.changePct(), Double.NaN, p.factor(), "the replay"),
+                p.confidence()) : "  predicted throughput change: refused: " + refused + "\n");
         sb.append(String.format(Locale.ROOT, "  each quarter of the recording replayed alone: %s%n", range(p)));
         sb.append(String.format(Locale.ROOT, "  holds changed: %d, %.0f%% of them recorded whole (the rest estimated)%n",
                 p.holds(), p.holdsSeenPct()));
@@ -147,7 +148,7 @@ public final class WhatIfReport {
         o.put("site", p.site());
         o.put("factor", p.factor());
         o.put("removed", p.removed());
-        o.put("changePct", refused == null ? round(p.changePct()) : null);
+        o.put("changePct", refused == null ? round(shown(p)) : null);
         o.put("lowPct", round(p.lowPct()));
         o.put("highPct", round(p.highPct()));
         o.put("parts", p.parts());
@@ -202,7 +203,8 @@ public final class WhatIfReport {
                     String.format(Locale.ROOT, "%.2f×", 1 + m.delayNanos() / m.holdNanos())));
             sb.append("    throughput ").append(change(m)).append('\n');
             sb.append("    holds halved: ").append(m.halvingRefusal() == null ? String.format(Locale.ROOT,
-                    "%s (sensitivity %.2f)", pct(m.halvingPct()), m.sensitivity()) : m.halvingRefusal());
+                    "%s%s (sensitivity %.2f)", pct(m.halvingPct()), AmdahlBound.capNote(m.rawHalvingPct(), m.heldShare(), 0.5, "2^s - 1"),
+                    m.sensitivity()) : m.halvingRefusal());
             sb.append("\n    the replay, holds halved: ").append(replay(m)).append('\n');
         }
         sb.append("  throughput: the median change of the delayed runs, each against the runs as it is before and after it,\n"
@@ -236,13 +238,22 @@ public final class WhatIfReport {
             return "-";
         }
         String refused = refusal(m);
-        return refused != null ? "refused: " + refused : pct(p.changePct()) + " " + p.confidence();
+        if (refused != null) {
+            return "refused: " + refused;
+        }
+        return p.removed() ? pct(p.changePct()) + " " + p.confidence() : pct(AmdahlBound.shown(p.changePct(), m.heldShare(), p.factor()))
+                + AmdahlBound.capNote(p.changePct(), m.heldShare(), p.factor(), "the replay") + " " + p.confidence();
     }
 
     /** Why the replay's prediction beside a measured site is refused: bounded by the share of the time the site's holds took. */
     private static String refusal(Measured m) {
         WhatIf.Prediction p = m.predicted();
         return p.removed() ? refusal(p) : AmdahlBound.refusal(p.changePct(), m.heldShare(), p.factor());
+    }
+
+    /** The change shown for a prediction: the replay's, at most Amdahl's bound for a lock held all the time. */
+    private static double shown(WhatIf.Prediction p) {
+        return p.removed() ? p.changePct() : AmdahlBound.shown(p.changePct(), Double.NaN, p.factor());
     }
 
     /**
@@ -279,6 +290,8 @@ public final class WhatIfReport {
             if (predicted != null && refusal(m) != null) {
                 predicted.putNull("changePct");
                 predicted.put("refused", refusal(m));
+            } else if (predicted != null && !m.predicted().removed()) {
+                predicted.put("changePct", round(AmdahlBound.shown(m.predicted().changePct(), m.heldShare(), m.predicted().factor())));
             }
             o.set("predicted", predicted);
         }
