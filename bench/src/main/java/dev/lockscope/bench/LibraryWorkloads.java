@@ -46,7 +46,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Workloads that are not micro-benchmarks, on real libraries from Maven Central, each from many
  * threads: a producer/consumer pipeline, an embedded H2 database, logback and log4j2 writing one
- * file, an exhausted commons-pool2 object pool, and a Jetty 12 HTTP server under loopback load from
+ * file, an exhausted commons-pool2 object pool, a Caffeine loading cache whose loader is slow, HSQLDB in its
+ * two-phase table-locking mode, and a Jetty 12 HTTP server under loopback load from
  * clients in a JVM of their own ({@value #LOAD_CLIENTS}, started by the server's process); and {@code idle}, a pool
  * of workers waiting for work that never comes (what a profiler costs a quiet service).
  * {@code LibraryWorkloads <name> <threads> <warmup-s> <measure-s>} prints {@code throughput: X ops/s}
@@ -141,6 +142,44 @@ public final class LibraryWorkloads {
                         } finally {
                             pool.returnObject(connection);
                         }
+                    });
+                }
+            }
+            case "caffeine" -> {
+                // Caffeine 3.1's LoadingCache, 4 keys that expire 30 ms after they are loaded, the loader a 20 ms
+                // remote call and a little computing: Caffeine runs it inside ConcurrentHashMap.compute, under
+                // the bin's monitor, and the other readers of the key wait for that monitor meanwhile. The
+                // bin's monitor is the hot lock; what its holders do is the loader (CacheLoads.slowLoad).
+                com.github.benmanes.caffeine.cache.LoadingCache<Integer, long[]> cache = com.github.benmanes.caffeine.cache.Caffeine
+                        .newBuilder().expireAfterWrite(java.time.Duration.ofMillis(30)).build(CacheLoads::slowLoad);
+                for (int i = 0; i < threads; i++) {
+                    int key = i % 4;
+                    perThread.add(() -> cache.get(key));
+                }
+            }
+            case "hsqldb" -> {
+                // HSQLDB 2.7 in-memory in its default LOCKS mode (two-phase locking of whole tables, held until
+                // commit): every transaction updates the one table and works a little before it commits, so
+                // the others wait in Session's CountUpDownLatch until the committing session's
+                // TransactionManager2PL resets their latches: a wait with no owner, ended by a release
+                String url = "jdbc:hsqldb:mem:bench" + ProcessHandle.current().pid();
+                try (Connection setup = DriverManager.getConnection(url, "SA", ""); Statement st = setup.createStatement()) {
+                    st.execute("set database transaction control locks");
+                    st.execute("create table account(id int primary key, balance bigint)");
+                    for (int row = 0; row < 16; row++) {
+                        st.execute("insert into account values (" + row + ", 0)");
+                    }
+                }
+                for (int i = 0; i < threads; i++) {
+                    Connection c = DriverManager.getConnection(url, "SA", "");
+                    c.setAutoCommit(false);
+                    PreparedStatement update = c.prepareStatement("update account set balance = balance + 1 where id = ?");
+                    int row = i % 16;
+                    perThread.add(() -> {
+                        update.setInt(1, row);
+                        update.executeUpdate();
+                        LockSupport.parkNanos(200_000); // the rest of the transaction's work, holding the table lock
+                        c.commit();
                     });
                 }
             }
@@ -351,5 +390,20 @@ public final class LibraryWorkloads {
         long elapsed = System.nanoTime() - t0;
         System.out.printf(Locale.ROOT, "throughput: %.3f ops/s%n", ops / (elapsed / 1e9));
         System.out.println(ProcessCpu.line(cpu, elapsed));
+    }
+
+    /** The Caffeine workload's loader: a remote call (a sleep) and the computing of its answer. */
+    static final class CacheLoads {
+        private CacheLoads() {
+        }
+
+        static long[] slowLoad(Integer key) throws InterruptedException {
+            Thread.sleep(20);
+            long[] value = new long[256];
+            for (int i = 0; i < value.length; i++) {
+                value[i] = (key + 31L * i) * 0x9E3779B97F4A7C15L;
+            }
+            return value;
+        }
     }
 }

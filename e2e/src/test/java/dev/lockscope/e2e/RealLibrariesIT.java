@@ -30,6 +30,31 @@ class RealLibrariesIT {
     }
 
     /**
+     * Caffeine 3.1's LoadingCache with a slow loader (a 20 ms sleep and some computing), run by Caffeine inside
+     * ConcurrentHashMap.compute under the bin's monitor: the first finding names the bin's monitor and, as what its
+     * holders did, the loader (where the time goes), with the lock-taking frame beside it; JSON says the same.
+     */
+    @Test
+    void caffeineSlowLoaderLeadsWithTheBinsMonitorAndNamesTheLoaderAsWhatItsHoldersDid() throws Exception {
+        List<String> findings = ReportText.findings(run("caffeine"));
+        assertThat(findings.get(0)).startsWith("The monitor of Node at BoundedLocalCache.doComputeIfAbsent:")
+                .containsPattern("its holders were in LibraryWorkloads\\$CacheLoads\\.slowLoad (\\d+)% of that time, holding it in")
+                .contains("holding it in BoundedLocalCache.doComputeIfAbsent");
+        int pct = Integer.parseInt(findings.get(0).replaceAll("(?s).*slowLoad (\\d+)% of that time.*", "$1"));
+        assertThat(pct).as("the holders' time in the loader").isGreaterThan(50);
+
+        Proc json = Proc.lockscope(dir, 180, "report", dir.resolve("caffeine.jfr").toString(), "--format", "json");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.out());
+        assertThat(report.get("findings").get(0).textValue()).contains("its holders were in `LibraryWorkloads$CacheLoads.slowLoad` " + pct + "%");
+        boolean insideLoader = false;
+        for (JsonNode row : report.get("blame")) {
+            insideLoader |= row.get("ownerInside").toString().contains("LibraryWorkloads$CacheLoads.slowLoad");
+        }
+        assertThat(insideLoader).as("blame rows carry what the holder did inside the hold").isTrue();
+    }
+
+    /**
      * commons-pool2 2.12 exhausted (4 objects, 16 borrowers): borrowers wait on the pool deque's
      * condition for an object another thread holds; that is contention, signalled by the returner.
      */

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Groups contention into {@link BlameRow}s: lock × waiter thread and chain × owner thread and chain. */
+/** Groups contention into {@link BlameRow}s: lock × waiter thread and chain × owner thread, chain and what it did inside the hold. */
 public final class BlameRows {
     private static final Comparator<BlameRow> ORDER = Comparator.comparingLong(BlameRow::nanos).reversed()
             .thenComparing(BlameRow::lock)
@@ -17,7 +17,8 @@ public final class BlameRows {
             .thenComparing(BlameRow::waiterFrames, BlameRows::compareFrames)
             .thenComparing(r -> r.ownerThread().javaTid())
             .thenComparing(BlameRow::ownerFrames, BlameRows::compareFrames)
-            .thenComparing(BlameRow::ownerChain);
+            .thenComparing(BlameRow::ownerChain)
+            .thenComparing(BlameRow::ownerInside, BlameRows::compareFrames);
 
     /**
      * What a row is: contention of equal label, kind, threads, visible chains and owner chain is one row.
@@ -25,7 +26,7 @@ public final class BlameRows {
      * thousands of contentions, and joining their frames per contention was most of the report's allocation.
      */
     private record RowKey(String label, LockKind kind, long waiterTid, List<String> waiterFrames, long ownerTid,
-                          List<String> ownerFrames, String chain) {
+                          List<String> ownerFrames, String chain, List<String> ownerInside) {
     }
 
     private BlameRows() {
@@ -53,12 +54,13 @@ public final class BlameRows {
             List<String> waiter = visible.computeIfAbsent(c.waiterFrames(), view::visible);
             List<String> owner = visible.computeIfAbsent(c.cause().frames(), view::visible);
             RowKey key = new RowKey(c.lock().label(), c.lock().kind(), c.waiter().javaTid(), waiter,
-                    c.cause().owner().javaTid(), owner, c.cause().chain().name());
+                    c.cause().owner().javaTid(), owner, c.cause().chain().name(), c.cause().inside());
             BlameRow old = rows.get(key);
             rows.put(key, old == null
-                    ? new BlameRow(c.lock(), c.waiter(), waiter, c.cause().owner(), owner, c.cause().chain(), c.nanos(), c.count())
+                    ? new BlameRow(c.lock(), c.waiter(), waiter, c.cause().owner(), owner, c.cause().chain(), c.cause().inside(),
+                    c.nanos(), c.count())
                     : new BlameRow(old.lock(), old.waiterThread(), old.waiterFrames(), old.ownerThread(), old.ownerFrames(),
-                    old.ownerChain(), old.nanos() + c.nanos(), old.count() + c.count()));
+                    old.ownerChain(), old.ownerInside(), old.nanos() + c.nanos(), old.count() + c.count()));
         }
         List<BlameRow> out = new ArrayList<>(rows.values());
         out.sort(ORDER);

@@ -208,7 +208,8 @@ final class MonitorBlame {
         if (seen == null) {
             share(w, lock, afterWait, from, to, chains.withoutEvidence(owner, lock, from, to));
         } else if (chains.settled(seen)) {
-            share(w, lock, afterWait, from, to, chains.weigh(seen));
+            List<MonitorOwnerChains.Weighted> parts = chains.weigh(seen);
+            share(w, lock, afterWait, from, to, parts.isEmpty() ? chains.withoutEvidence(owner, lock, from, to) : parts);
         } else {
             pending.addLast(new PendingSpan(w, afterWait, seen, chains.withoutEvidence(owner, lock, from, to)));
             if (pending.size() > PENDING_KEPT) {

@@ -2,6 +2,7 @@ package dev.lockscope.analysis.blame;
 
 import dev.lockscope.core.LockId;
 import dev.lockscope.core.Frame;
+import dev.lockscope.core.LockKind;
 import dev.lockscope.analysis.model.ThreadRef;
 
 import java.util.ArrayDeque;
@@ -26,9 +27,11 @@ import dev.lockscope.analysis.model.MonitorEnter;
  *       among its CPU samples inside the span. This sees every tenure, also those the owner began by
  *       taking the monitor back without contention (HotSpot lets a releasing thread barge in), which
  *       JFR does not record. Each stack is cut to the frame that holds the monitor: the innermost
- *       frame in a method where this monitor is seen being entered; a stack without such a frame
- *       counts only when no stack of the span has one (the owner was elsewhere, e.g. between its tenures),
- *       and then without the JDK's frames on top;</li>
+ *       frame in a method where this monitor is seen being entered; the frames inside it, what the owner
+ *       did while holding it (a loader, a write), are kept beside the chain ({@link Cause#inside}). A stack
+ *       without such a frame may be from between the owner's tenures (log4j2's owner formatting its next
+ *       message before it takes the appender's monitor again): it counts only when no stack of the span has
+ *       one, then without the JDK's frames on top, as {@link OwnerChain#SAMPLED_OUTSIDE_HOLD};</li>
  *   <li>{@link OwnerChain#ACQUISITION_SITE}, when nothing of the owner was recorded inside the span: the
  *       chain of the owner's own most recent contended acquisition of the same monitor that completed
  *       before the span ended, unless the owner is seen handing the monitor to another thread after
@@ -216,23 +219,23 @@ final class MonitorOwnerChains {
         Set<String> sites = m == null ? Set.of() : m.sites;
         long from = e.from();
         long to = e.to();
-        boolean anyHeld = false;
-        for (Activity a : e.activities()) {
-            anyHeld |= holdingFrame(a.frames(), sites) >= 0;
-        }
-        Map<String, List<String>> chains = new TreeMap<>();
+        Map<String, Activity> chains = new TreeMap<>();
         Map<String, Double> waited = new HashMap<>();
         Map<String, Integer> samples = new HashMap<>();
         long covered = 0;
         int sampleCount = 0;
+        // a wait/notify lock's notifier holds nothing the waiter entered: what it did in the span is its chain
+        boolean notifier = e.lock().kind() == LockKind.WAIT;
+        boolean anyHeld = false;
         for (Activity a : e.activities()) {
-            int at = holdingFrame(a.frames(), sites);
-            if (anyHeld && at < 0) {
+            anyHeld |= holdingFrame(a.frames(), sites) >= 0;
+        }
+        for (Activity a : e.activities()) {
+            if (anyHeld && holdingFrame(a.frames(), sites) < 0) {
                 continue;
             }
-            List<String> chain = at < 0 ? withoutJdkTop(a.frames()) : a.frames().subList(at, a.frames().size());
-            String key = String.join("\n", chain);
-            chains.putIfAbsent(key, chain);
+            String key = String.join("\n", a.frames());
+            chains.putIfAbsent(key, a);
             if (a.isSample()) {
                 samples.merge(key, 1, Integer::sum);
                 sampleCount++;
@@ -245,29 +248,29 @@ final class MonitorOwnerChains {
         // the part no recorded wait covers was spent running: shared among the samples, if any
         double perSample = sampleCount == 0 ? 0 : Math.max(0, to - from - covered) / (double) sampleCount;
         List<Weighted> out = new ArrayList<>(chains.size());
-        chains.forEach((key, chain) -> {
+        chains.forEach((key, a) -> {
             double weight = waited.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0);
             if (weight > 0) {
-                out.add(new Weighted(new Cause(e.owner(), chain, OwnerChain.SAMPLED), weight));
+                int at = holdingFrame(a.frames(), sites);
+                out.add(new Weighted(at < 0 ? new Cause(e.owner(), withoutJdkTop(a.frames()),
+                        notifier ? OwnerChain.SAMPLED : OwnerChain.SAMPLED_OUTSIDE_HOLD)
+                        : new Cause(e.owner(), a.frames().subList(at, a.frames().size()), OwnerChain.SAMPLED,
+                        a.frames().subList(0, at)), weight));
             }
         });
         return out;
     }
 
     /**
-     * A stack with no known holding frame (no contended enter seen yet in its methods), without the JDK
-     * frames on top ({@code Thread.sleep}, I/O): the JDK does not hold the application's monitors there.
+     * A stack with no known holding frame (a notifier's; an owner's outside its holds), without the JDK frames on
+     * top ({@code Thread.sleep}, I/O): the JDK does not hold the application's monitors there.
      */
     private static List<String> withoutJdkTop(List<String> frames) {
         int first = 0;
-        while (first < frames.size() - 1 && isJdk(frames.get(first))) {
+        while (first < frames.size() - 1 && !Frame.parse(frames.get(first)).kind().isApplication()) {
             first++;
         }
         return frames.subList(first, frames.size());
-    }
-
-    private static boolean isJdk(String frame) {
-        return !Frame.parse(frame).kind().isApplication();
     }
 
     /** Index of the innermost frame in a method that enters the monitor, or -1. */

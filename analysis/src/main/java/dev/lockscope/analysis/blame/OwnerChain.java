@@ -26,6 +26,13 @@ public enum OwnerChain {
      */
     SAMPLED("sampled"),
     /**
+     * Monitors: what the owner was recorded doing inside the span when none of its stacks there is in a method
+     * seen entering the monitor. The owner held it (JFR named it), but a stack may be from between its tenures:
+     * log4j2's owner formatting its next message before it takes the appender's monitor again. Estimated, kept
+     * apart from {@link #SAMPLED} so that "held in" is said only of stacks inside a hold.
+     */
+    SAMPLED_OUTSIDE_HOLD("sampled-outside-hold"),
+    /**
      * The part of a park after the lock was released to this waiter (the unpark that woke it) until
      * it ran: the lock was free, the waiter runnable, waiting for a CPU. No owner.
      */

@@ -61,6 +61,7 @@ public final class BlameJsonReport {
         thread(o, "ownerThread", "ownerTid", r.ownerThread());
         frames(o.putArray("ownerFrames"), r.ownerFrames());
         o.put("ownerChain", r.ownerChain().label());
+        frames(o.putArray("ownerInside"), r.ownerInside());
         o.put("nanos", r.nanos());
         o.put("count", r.count());
         return o;

@@ -38,6 +38,6 @@ public final class BlameKeys {
      */
     private static Contention asContention(BlameRow r) {
         return new Contention(r.lock(), r.waiterThread(), r.waiterFrames(),
-                new Cause(r.ownerThread(), r.ownerFrames(), r.ownerChain()), false, r.count(), r.nanos(), 0, 0);
+                new Cause(r.ownerThread(), r.ownerFrames(), r.ownerChain(), r.ownerInside()), false, r.count(), r.nanos(), 0, 0);
     }
 }

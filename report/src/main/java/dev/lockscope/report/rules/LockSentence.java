@@ -3,6 +3,7 @@ package dev.lockscope.report.rules;
 import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
+import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockLabels;
@@ -44,15 +45,36 @@ final class LockSentence {
         // a site's real-time is the union of its objects' waits (LockSites): a part of the wall time like any lock's
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s%s blocked %s for %.0f%% of wall time "
                 + "(%.1f s of waiting in all)", what, where, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
-        Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() ? null : appMethod(withoutOwnClass(r.ownerFrames(), lock)));
-        Top ownerThread = ownerMethod != null ? null
+        // held in: the owners' stacks inside a hold, not those sampled perhaps between two tenures
+        Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() || r.ownerChain() == OwnerChain.SAMPLED_OUTSIDE_HOLD
+                || r.ownerChain() == OwnerChain.NO_OWNER ? null : appMethod(withoutOwnClass(r.ownerFrames(), lock)));
+        // a latch, a condition, a pool has no holder: who released it, and in what code, is the answer
+        Top releaser = top(blame, r -> r.ownerChain() != OwnerChain.NO_OWNER || r.ownerFrames().isEmpty() ? null
+                : releaser(r.ownerFrames()));
+        if (releaser != null && (ownerMethod == null || releaser.pct > ownerMethod.pct)) {
+            return s.append(String.format(Locale.ROOT, "; they waited for a release, made in `%s` %.0f%% of that time",
+                    releaser.key, releaser.pct)).append('.').toString();
+        }
+        Top seenOutside = ownerMethod != null ? null : top(blame, r -> r.ownerFrames().isEmpty()
+                || r.ownerChain() != OwnerChain.SAMPLED_OUTSIDE_HOLD ? null : appMethod(r.ownerFrames()));
+        Top ownerThread = ownerMethod != null || seenOutside != null ? null
                 : top(blame, r -> r.ownerThread() == null || r.ownerThread().equals(ThreadRef.UNKNOWN) ? null : r.ownerThread().name());
         if (ownerMethod != null && lock.kind() == LockKind.WAIT) {
             // the notifier released what the waiters waited for: it held that in its chain (or took it there)
             s.append(String.format(Locale.ROOT, "; the threads that notified them held it in `%s` %.0f%% of that time",
                     ownerMethod.key, ownerMethod.pct));
         } else if (ownerMethod != null) {
-            s.append(String.format(Locale.ROOT, "; it was held in `%s` %.0f%% of that time", ownerMethod.key, ownerMethod.pct));
+            Top doing = top(blame, r -> doing(r.ownerInside()));
+            if (doing != null && !doing.key.equals(ownerMethod.key)) {
+                // what the holders did under the lock-taking frame (a loader, a write), with that frame as context
+                s.append(String.format(Locale.ROOT, "; its holders were in `%s` %.0f%% of that time, holding it in `%s`",
+                        doing.key, doing.pct, ownerMethod.key));
+            } else {
+                s.append(String.format(Locale.ROOT, "; it was held in `%s` %.0f%% of that time", ownerMethod.key, ownerMethod.pct));
+            }
+        } else if (seenOutside != null) {
+            s.append(String.format(Locale.ROOT, "; its owner was seen in `%s` %.0f%% of that time (not in a method seen "
+                    + "taking it)", seenOutside.key, seenOutside.pct));
         } else if (ownerThread != null) {
             s.append(String.format(Locale.ROOT, "; it was held by `%s` %.0f%% of that time", ownerThread.key, ownerThread.pct));
         } else if (!blame.isEmpty()) {
@@ -83,6 +105,48 @@ final class LockSentence {
             }
         }
         return best == null ? null : new Top(best, 100.0 * nanos.get(best) / Math.max(1, all));
+    }
+
+    /**
+     * What a holder was doing inside its hold ({@code BlameRow.ownerInside}, innermost first): the innermost
+     * application frame there ({@code CacheLoads.slowLoad}, sleeping in {@code Thread.sleep} or computing); null
+     * when no stack inside the hold has an application frame (then the lock-taking frame is the answer).
+     */
+    static String doing(List<String> inside) {
+        for (String frame : inside) {
+            Frame f = Frame.parse(frame);
+            if (f.kind().isApplication()) {
+                return f.classAndMethod();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Where a blocker without an owner was released ({@code BlameRow.ownerFrames}: the releaser's stack at the
+     * unpark, innermost first): the innermost application frame outside the package of the first one, which is
+     * the library's own release machinery (HSQLDB's {@code CountUpDownLatch} in {@code org.hsqldb.lib}, commons-pool's
+     * deque), so that the answer is the code that released ({@code TransactionManager2PL.resetLatches}, the
+     * borrower's method that returned the object); that first frame when every application frame is in its package.
+     */
+    static String releaser(List<String> frames) {
+        String pkg = null;
+        String first = null;
+        for (String frame : frames) {
+            Frame f = Frame.parse(frame);
+            if (!f.kind().isApplication()) {
+                continue;
+            }
+            String cls = f.function().substring(0, Math.max(0, f.function().lastIndexOf('.')));
+            String in = cls.substring(0, Math.max(0, cls.lastIndexOf('.') + 1));
+            if (pkg == null) {
+                pkg = in;
+                first = f.classAndMethod();
+            } else if (!in.equals(pkg)) {
+                return f.classAndMethod();
+            }
+        }
+        return first;
     }
 
     /**

@@ -37,10 +37,10 @@ class RulesTest {
     @Test
     void theMonitorRuleNamesWhereTheOwnerHeldIt() {
         // C blocked 20..25 ms on Cache, entered after worker-a (previousOwner), which was parked in
-        // Inventory.reserve meanwhile: it held the monitor there
+        // Inventory.reserve meanwhile: it held the monitor, perhaps there (nobody was seen entering it there)
         assertThat(result("monitor-contention").message()).isEqualTo("The monitor of `Cache at Cache.get:17` blocked 1 thread "
-                + "for 3% of wall time (0.0 s of waiting in all); it was held in `Inventory.reserve` 100% of that time. "
-                + "Contention by rule `monitor-enter`.");
+                + "for 3% of wall time (0.0 s of waiting in all); its owner was seen in `Inventory.reserve` 100% of that time "
+                + "(not in a method seen taking it). Contention by rule `monitor-enter`.");
         assertThat(result("monitor-contention").severity()).isEqualTo(Severity.OK);
     }
 
@@ -73,12 +73,50 @@ class RulesTest {
         ThreadRef auditor = new ThreadRef(30, 1030, "auditor");
         List<String> waiter = List.of("com.example.Inventory.reserve:42");
         List<BlameRow> rows = List.of(
-                new BlameRow(lock, Recordings.A, waiter, auditor, List.of("com.example.Inventory.audit:77"), OwnerChain.EXACT, 60 * Recordings.MS, 2),
-                new BlameRow(lock, Recordings.B, waiter, auditor, List.of("com.example.Inventory.restock:90"), OwnerChain.EXACT, 50 * Recordings.MS, 1));
+                new BlameRow(lock, Recordings.A, waiter, auditor, List.of("com.example.Inventory.audit:77"), OwnerChain.EXACT, List.of(), 60 * Recordings.MS, 2),
+                new BlameRow(lock, Recordings.B, waiter, auditor, List.of("com.example.Inventory.restock:90"), OwnerChain.EXACT, List.of(), 50 * Recordings.MS, 1));
         BlameSummary blame = new BlameSummary(110 * Recordings.MS, 3, Aspect.DEFAULT, false,
                 BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
         RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
         assertThat(r.message()).endsWith("; it was held in `Inventory.audit` 55% of that time. Contention by rule `lock-acquire`.");
+    }
+
+    @Test
+    void theBottleneckNamesWhatTheHoldersDidInsideTheHold() {
+        // Caffeine's shape: the bin's monitor taken in doComputeIfAbsent, the holders inside it in the loader
+        LockId lock = LockId.blocker(Recordings.LOCK, 0xabc);
+        ThreadRef holder = new ThreadRef(30, 1030, "holder");
+        List<String> waiter = List.of("java.util.concurrent.ConcurrentHashMap.compute:1932", "com.example.Cache.get:10");
+        List<String> held = List.of("java.util.concurrent.ConcurrentHashMap.compute:1940", "com.example.Cache.get:10");
+        List<BlameRow> rows = List.of(
+                new BlameRow(lock, Recordings.A, waiter, holder, held, OwnerChain.SAMPLED,
+                        List.of("java.lang.Thread.sleep:-1", "com.example.Loader.slowLoad:5", "com.example.Cache.lambda$get$0:11"), 90 * Recordings.MS, 9),
+                new BlameRow(lock, Recordings.B, waiter, holder, held, OwnerChain.SAMPLED,
+                        List.of("com.example.Loader.slowLoad:7", "com.example.Cache.lambda$get$0:11"), 5 * Recordings.MS, 1),
+                new BlameRow(lock, Recordings.B, waiter, holder, held, OwnerChain.ACQUISITION_SITE, List.of(), 5 * Recordings.MS, 1));
+        BlameSummary blame = new BlameSummary(100 * Recordings.MS, 11, Aspect.DEFAULT, false,
+                BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
+        RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
+        assertThat(r.message()).contains("; its holders were in `Loader.slowLoad` 95% of that time, holding it in `Cache.get`.");
+    }
+
+    @Test
+    void aBlockerWithoutAnOwnerNamesTheCodeThatReleasedIt() {
+        // HSQLDB's shape: sessions wait on a latch that another session's commit counts down, through the latch's own code
+        LockId lock = LockId.blocker(Recordings.LOCK, 0xabc);
+        ThreadRef committer = new ThreadRef(30, 1030, "committer");
+        List<String> waiter = List.of("org.hsqldb.lib.CountUpDownLatch.await:80", "org.hsqldb.Session.executeCompiledStatement:10");
+        List<String> released = List.of("java.util.concurrent.locks.LockSupport.unpark:-1", "org.hsqldb.lib.CountUpDownLatch$Sync.setCount:40",
+                "org.hsqldb.lib.CountUpDownLatch.setCount:20", "org.hsqldb.TransactionManager2PL.resetLatches:300",
+                "org.hsqldb.TransactionManager2PL.endTransactionTPL:200", "org.hsqldb.Session.commit:100");
+        List<BlameRow> rows = List.of(
+                new BlameRow(lock, Recordings.A, waiter, committer, released, OwnerChain.NO_OWNER, List.of(), 97 * Recordings.MS, 9),
+                new BlameRow(lock, Recordings.B, waiter, ThreadRef.UNKNOWN, List.of(), OwnerChain.UNKNOWN, List.of(), 3 * Recordings.MS, 1));
+        BlameSummary blame = new BlameSummary(100 * Recordings.MS, 10, Aspect.DEFAULT, false,
+                BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
+        RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
+        assertThat(r.message()).contains("; they waited for a release, made in `TransactionManager2PL.resetLatches` 97% of that time.")
+                .doesNotContain("held");
     }
 
     @Test

@@ -113,11 +113,11 @@ class WaitClassifierTest {
         List<String> handler = List.of("com.example.Stock.reserve:30", "com.example.Server$1.handle:61");
         List<String> selecting = List.of("com.example.Stock.reserve:30", "sun.nio.ch.SelectorImpl.select:141");
         LockMetrics monitor = lock(LockKind.MONITOR, "java.lang.Object", handler);
-        BlameRow hot = new BlameRow(id, Recordings.A, handler, Recordings.B, List.of(), OwnerChain.SAMPLED, 900, 9);
-        BlameRow odd = new BlameRow(id, Recordings.B, selecting, Recordings.A, List.of(), OwnerChain.SAMPLED, 100, 1);
+        BlameRow hot = new BlameRow(id, Recordings.A, handler, Recordings.B, List.of(), OwnerChain.SAMPLED, List.of(), 900, 9);
+        BlameRow odd = new BlameRow(id, Recordings.B, selecting, Recordings.A, List.of(), OwnerChain.SAMPLED, List.of(), 100, 1);
         assertThat(WaitClassifier.DEFAULTS.classify(monitor, List.of(hot, odd)))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "monitor-enter"));
-        BlameRow mostlySelecting = new BlameRow(id, Recordings.B, selecting, Recordings.A, List.of(), OwnerChain.SAMPLED, 1000, 1);
+        BlameRow mostlySelecting = new BlameRow(id, Recordings.B, selecting, Recordings.A, List.of(), OwnerChain.SAMPLED, List.of(), 1000, 1);
         assertThat(WaitClassifier.DEFAULTS.classify(monitor, List.of(hot, mostlySelecting)))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.IDLE, "selector"));
         List<String> keepalive = List.of("java.util.concurrent.locks.LockSupport.park",
