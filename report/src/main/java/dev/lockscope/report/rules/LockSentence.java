@@ -9,6 +9,7 @@ import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +52,7 @@ final class LockSentence {
         // a latch, a condition, a pool has no holder: who released it, and in what code, is the answer
         Top releaser = top(blame, r -> r.ownerChain() != OwnerChain.NO_OWNER || r.ownerFrames().isEmpty() ? null
                 : releaser(r.ownerFrames()));
+        Top doing = top(blame, r -> doing(r.ownerInside()));
         if (releaser != null && (ownerMethod == null || releaser.pct > ownerMethod.pct)) {
             return s.append(String.format(Locale.ROOT, "; they waited for a release, made in `%s` %.0f%% of that time",
                     releaser.key, releaser.pct)).append('.').toString();
@@ -64,7 +66,6 @@ final class LockSentence {
             s.append(String.format(Locale.ROOT, "; the threads that notified them held it in `%s` %.0f%% of that time",
                     ownerMethod.key, ownerMethod.pct));
         } else if (ownerMethod != null) {
-            Top doing = top(blame, r -> doing(r.ownerInside()));
             if (doing != null && !doing.key.equals(ownerMethod.key)) {
                 // what the holders did under the lock-taking frame (a loader, a write), with that frame as context
                 s.append(String.format(Locale.ROOT, "; its holders were in `%s` %.0f%% of that time, holding it in `%s`",
@@ -81,6 +82,15 @@ final class LockSentence {
             s.append("; who held it meanwhile is not known");
         }
         return s.append('.').toString();
+    }
+
+    /** What to change about the lock ({@link Remedies}), from the same evidence as {@link #of}; null when no rule applies. */
+    static String remedy(LockMetrics lock, List<BlameRow> blame) {
+        Top doing = top(blame, r -> doing(r.ownerInside()));
+        Top releaser = top(blame, r -> r.ownerChain() != OwnerChain.NO_OWNER || r.ownerFrames().isEmpty() ? null
+                : releaser(r.ownerFrames()));
+        return Remedies.of(new Remedies.Evidence(lock, blame, doing == null ? null : doing.key,
+                releaser == null ? null : releaser.key));
     }
 
     /** A key with the most nanoseconds and its share (%) of all the rows' nanoseconds. */
@@ -124,29 +134,49 @@ final class LockSentence {
 
     /**
      * Where a blocker without an owner was released ({@code BlameRow.ownerFrames}: the releaser's stack at the
-     * unpark, innermost first): the innermost application frame outside the package of the first one, which is
-     * the library's own release machinery (HSQLDB's {@code CountUpDownLatch} in {@code org.hsqldb.lib}, commons-pool's
-     * deque), so that the answer is the code that released ({@code TransactionManager2PL.resetLatches}, the
-     * borrower's method that returned the object); that first frame when every application frame is in its package.
+     * unpark, innermost first). The innermost application frames are the library's own release machinery, in
+     * one package (HSQLDB's {@code CountUpDownLatch} in {@code org.hsqldb.lib}); the answer is the code outside it
+     * that released, with the outermost frame of that code's library when it is another, the call the
+     * application made ({@code JDBCConnection.commit > … > TransactionManagerCommon.setWaitingSessionTPL}). The
+     * first application frame when all are in its package.
      */
     static String releaser(List<String> frames) {
-        String pkg = null;
-        String first = null;
-        for (String frame : frames) {
-            Frame f = Frame.parse(frame);
-            if (!f.kind().isApplication()) {
-                continue;
+        List<Frame> app = new ArrayList<>();
+        frames.forEach(f -> {
+            Frame parsed = Frame.parse(f);
+            if (parsed.kind().isApplication()) {
+                app.add(parsed);
             }
-            String cls = f.function().substring(0, Math.max(0, f.function().lastIndexOf('.')));
-            String in = cls.substring(0, Math.max(0, cls.lastIndexOf('.') + 1));
-            if (pkg == null) {
-                pkg = in;
-                first = f.classAndMethod();
-            } else if (!in.equals(pkg)) {
-                return f.classAndMethod();
-            }
+        });
+        if (app.isEmpty()) {
+            return null;
         }
-        return first;
+        String machinery = packageOf(app.get(0));
+        int inner = 0;
+        while (inner < app.size() && packageOf(app.get(inner)).equals(machinery)) {
+            inner++;
+        }
+        if (inner == app.size()) {
+            return app.get(0).classAndMethod();
+        }
+        String library = libraryOf(app.get(inner));
+        int outer = inner;
+        while (outer + 1 < app.size() && libraryOf(app.get(outer + 1)).equals(library)) {
+            outer++;
+        }
+        return outer == inner ? app.get(inner).classAndMethod()
+                : app.get(outer).classAndMethod() + " > … > " + app.get(inner).classAndMethod();
+    }
+
+    private static String packageOf(Frame f) {
+        String cls = f.function().substring(0, Math.max(0, f.function().lastIndexOf('.')));
+        return cls.substring(0, Math.max(0, cls.lastIndexOf('.')));
+    }
+
+    /** The first two parts of a frame's package ({@code org.hsqldb}): one library's code. */
+    private static String libraryOf(Frame f) {
+        String[] parts = packageOf(f).split("\\.");
+        return parts.length < 2 ? packageOf(f) : parts[0] + "." + parts[1];
     }
 
     /**

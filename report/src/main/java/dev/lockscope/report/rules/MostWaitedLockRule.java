@@ -45,8 +45,9 @@ record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMe
                             + " in all.", null);
                 }
                 double weight = (double) lock.totalWaitNanos() / mostWaited;
+                String remedy = LockSentence.remedy(lock, input.blameOf(lock));
                 return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.label(lock), input.blameOf(lock))
-                        + " Contention by rule `" + verdict.rule() + "`.", input.label(lock));
+                        + " Contention by rule `" + verdict.rule() + "`." + (remedy == null ? "" : " " + remedy), input.label(lock));
             }
         }
         return RuleResult.of(id, 0, noneMessage, null);

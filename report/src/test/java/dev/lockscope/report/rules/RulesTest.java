@@ -115,8 +115,10 @@ class RulesTest {
         BlameSummary blame = new BlameSummary(100 * Recordings.MS, 10, Aspect.DEFAULT, false,
                 BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
         RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
-        assertThat(r.message()).contains("; they waited for a release, made in `TransactionManager2PL.resetLatches` 97% of that time.")
-                .doesNotContain("held");
+        assertThat(r.message()).contains("; they waited for a release, made in `Session.commit > … > TransactionManager2PL.resetLatches` 97% of that time.")
+                .doesNotContain("held")
+                // not HSQLDB's latch class here (the test recording's lock): no rule applies, no advice
+                .doesNotContain("What to change");
     }
 
     @Test
