@@ -85,7 +85,7 @@ public final class BlameTextReport {
             if (shown > 0 && depth > 0 && top != Integer.MAX_VALUE && child.share() < SMALL_GROUP_SHARE) {
                 break; // children are ordered by total: the rest are smaller still
             }
-            node(out, child, depth, top);
+            node(out, child, children, depth, top);
             shown++;
         }
         if (shown < Math.min(top, children.size())) {
@@ -103,9 +103,11 @@ public final class BlameTextReport {
         }
     }
 
-    private static void node(StringBuilder out, BlameNode n, int depth, int top) {
-        String key = n.aspect() == Aspect.OWNER_CHAIN || n.aspect() == Aspect.WAITER_CHAIN ? BlameText.shortChain(n.key()) : n.key();
-        key = LockTable.abbreviate(key, Math.max(20, LockTable.WIDTH - 31 - 2 * depth)); // keep lines within 100 columns
+    private static void node(StringBuilder out, BlameNode n, List<BlameNode> siblings, int depth, int top) {
+        int width = Math.max(20, LockTable.WIDTH - 31 - 2 * depth); // keep lines within 100 columns
+        String key = n.aspect() == Aspect.OWNER_CHAIN || n.aspect() == Aspect.WAITER_CHAIN
+                ? BlameText.shortChain(n.key(), siblings.stream().map(BlameNode::key).toList(), width)
+                : LockTable.abbreviate(n.key(), width);
         out.append(String.format(Locale.ROOT, "%8s %12s %7d  %s%s%n", BlameText.percent(n.share()),
                 BlameText.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
         children(out, n.children(), depth + 1, top);
