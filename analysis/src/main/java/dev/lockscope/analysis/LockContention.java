@@ -122,7 +122,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         }
         List<WaitRecord> waits = new ArrayList<>(blame.waits().size());
         for (WaitRecord w : blame.waits()) {
-            waits.add(new WaitRecord(rowOf(w.lock()), w.waiter(), w.frames(), w.notifier(), w.count(), w.nanos(),
+            waits.add(new WaitRecord(rowOf(w.lock()), w.waiter(), w.frames(), w.notifier(), w.notifierTookIn(), w.count(), w.nanos(),
                     w.timedOut(), w.firstBeginNanos(), w.firstNanos()));
         }
         return new BlameResult(contentions, waits, HandoffHold.sumBy(blame.handoffHolds(), this::rowOf));

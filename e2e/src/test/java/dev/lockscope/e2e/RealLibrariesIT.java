@@ -91,13 +91,20 @@ class RealLibrariesIT {
 
     /**
      * commons-pool2 2.12 exhausted (4 objects, 16 borrowers): borrowers wait on the pool deque's
-     * condition for an object another thread holds; that is contention, signalled by the returner.
+     * condition for an object another thread holds; that is contention, signalled by the returner, which
+     * the finding names by where it had borrowed the object, and says what to change.
      */
     @Test
     void exhaustedObjectPoolLeadsWithTheBorrowersWait() throws Exception {
         List<String> findings = ReportText.findings(run("object-pool"));
+        // the borrowers hold the objects in the workload's operation (between borrowObject and returnObject):
+        // the returners had waited for them there themselves
         assertThat(findings.get(0)).startsWith("ConditionObject at LinkedBlockingDeque.takeFirst:")
+                .containsPattern("what they waited for was given back by threads that had taken it in "
+                        + "LibraryWorkloads\\.lambda\\$main\\$\\d+ (\\d+)% of that time")
                 .contains("What to change: the pool's objects were all borrowed while up to");
+        int pct = Integer.parseInt(findings.get(0).replaceAll("(?s).*had taken it in \\S+ (\\d+)% of that time.*", "$1"));
+        assertThat(pct).as("the waits whose returner had borrowed in the workload's operation").isGreaterThan(50);
     }
 
     /**

@@ -48,7 +48,8 @@ class BlameCollector {
                        long ownerTid, long span) {
     }
 
-    private record WaitKey(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, long span) {
+    private record WaitKey(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, List<String> notifierTookIn,
+                           long span) {
     }
 
     /**
@@ -154,8 +155,8 @@ class BlameCollector {
     }
 
     void wait(LockId lock, ThreadRef waiter, List<String> frames, long begin, long nanos, ThreadRef notifier,
-              boolean timedOut) {
-        Sum s = waits.computeIfAbsent(new WaitKey(lock, waiter, frames, notifier, span()), k -> new Sum());
+              List<String> notifierTookIn, boolean timedOut) {
+        Sum s = waits.computeIfAbsent(new WaitKey(lock, waiter, frames, notifier, notifierTookIn, span()), k -> new Sum());
         s.add(begin, nanos, weight);
         s.timedOut += timedOut ? 1 : 0;
     }
@@ -196,7 +197,7 @@ class BlameCollector {
         resolved.forEach((k, s) -> addContention(c, k, s));
         c.sort(CONTENTION_ORDER);
         List<WaitRecord> w = new ArrayList<>(waits.size());
-        waits.forEach((k, s) -> w.add(new WaitRecord(k.lock(), k.waiter(), k.frames(), k.notifier(), s.count(), s.nanos(),
+        waits.forEach((k, s) -> w.add(new WaitRecord(k.lock(), k.waiter(), k.frames(), k.notifier(), k.notifierTookIn(), s.count(), s.nanos(),
                 s.timedOut, s.firstBegin, s.firstNanos)));
         w.sort(WAIT_ORDER);
         // read once, at the recording's end: the sums are in the result now, and keeping a second

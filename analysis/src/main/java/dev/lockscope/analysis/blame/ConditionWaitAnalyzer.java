@@ -23,7 +23,7 @@ final class ConditionWaitAnalyzer implements BlockerAnalyzer {
     public void parkEnded(ParkBlame.OpenPark open, ParkWait park, long end, BlameCollector out) {
         ThreadRef notifier = open.waker == null ? ThreadRef.UNKNOWN : open.waker.thread();
         out.wait(open.lock, park.thread(), park.frames(), park.beginNanos(), end - park.beginNanos(), notifier,
-                park.timedOut());
+                open.waker == null ? List.of() : open.wakerTookIn, park.timedOut());
     }
 
     /** A lock park whose waiter is inside {@code await}: re-acquiring the lock after conditional waiting. */

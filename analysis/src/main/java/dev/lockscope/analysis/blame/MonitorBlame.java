@@ -109,7 +109,7 @@ final class MonitorBlame {
                 owner = queued.notifier();
             }
         } else {
-            out.wait(lock, w.thread(), w.frames(), w.beginNanos(), w.endNanos() - w.beginNanos(), notifier, w.timedOut());
+            out.wait(lock, w.thread(), w.frames(), w.beginNanos(), w.endNanos() - w.beginNanos(), notifier, List.of(), w.timedOut());
         }
         chains.waited(w.thread(), w.beginNanos(), w.endNanos(), w.frames(), lock);
         ArrayDeque<MonitorWait> recent = recentWaitsByThread.computeIfAbsent(w.thread().javaTid(), k -> new ArrayDeque<>());

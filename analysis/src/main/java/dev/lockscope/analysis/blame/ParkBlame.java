@@ -56,6 +56,11 @@ final class ParkBlame {
          * thread's hand-off number at park (beginSeq &lt; seq; the waker is numbered beginSeq + 1).
          */
         Unpark waker;
+        /**
+         * The waker's own latest wait on this lock before it woke this park, when it is a condition's: where the
+         * waker took what it then gave back (a pool's borrower, before it returned the object); empty when none.
+         */
+        List<String> wakerTookIn = List.of();
 
         OpenPark(ParkWait park, Blocker blocker, boolean afterWait) {
             this.park = park;
@@ -99,6 +104,8 @@ final class ParkBlame {
     private final int exactWaiters;
     private final Map<LockKey, Blocker> blockers = new HashMap<>();
     private final Map<Long, OpenPark> openByThread = new LinkedHashMap<>();
+    /** Per thread, its latest ended park on a condition: the lock and the park's frames (bounded by threads). */
+    private final Map<Long, Map.Entry<LockId, List<String>>> lastConditionWait = new HashMap<>();
     /**
      * What the frame text of a call chain says, by chain: the reader interns chains, so each distinct
      * chain is read once (identity keys: a chain that is not interned is only read again).
@@ -151,6 +158,10 @@ final class ParkBlame {
         OpenPark target = openByThread.get(u.targetTid());
         if (target != null && target.waker == null && target.park.beginSeq() < u.seq()) {
             target.waker = u;
+            Map.Entry<LockId, List<String>> took = lastConditionWait.get(u.thread().javaTid());
+            if (took != null && took.getKey().equals(target.lock)) {
+                target.wakerTookIn = took.getValue();
+            }
         }
         Blocker blocker = blockers.get(new LockKey(u.blockerClass(), u.blockerHash()));
         if (handsOver(ReleaseBlameAnalyzer.INSTANCE, u)) {
@@ -236,6 +247,9 @@ final class ParkBlame {
         out.weighting(p.park.weight());
         p.analyzer.parkEnded(p, ended, ended.endNanos(), out);
         out.weighting(1);
+        if (p.analyzer == ConditionWaitAnalyzer.INSTANCE) {
+            lastConditionWait.put(tid, Map.entry(p.lock, ended.frames()));
+        }
         if (exclusive(p.lock) && p.waker != null && handsOver(ReleaseBlameAnalyzer.INSTANCE, p.waker)
                 && p.waker.blockerHash() == ended.blockerHash() && p.waker.blockerClass().equals(ended.blockerClass())) {
             // woken by a release: it takes the lock now

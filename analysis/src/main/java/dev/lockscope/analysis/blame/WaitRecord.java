@@ -16,13 +16,18 @@ import java.util.List;
  *                        nobody is known
  * @param count           waits
  * @param nanos           their total length
+ * @param notifierTookIn  for conditions, the notifier's own latest wait on the same condition before it woke
+ *                        the waiter, innermost first: where it took what it then gave back (an exhausted pool's
+ *                        borrower, the code that held the object until it returned it); empty when it had not
+ *                        waited there, and for monitors
  * @param timedOut        how many of them timed out
  * @param firstBeginNanos begin of the earliest wait (ties: the shorter): orders equal keys deterministically
  * @param firstNanos      length of that wait
  */
-public record WaitRecord(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, long count, long nanos,
-                         long timedOut, long firstBeginNanos, long firstNanos) {
+public record WaitRecord(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, List<String> notifierTookIn,
+                         long count, long nanos, long timedOut, long firstBeginNanos, long firstNanos) {
     public WaitRecord {
         frames = List.copyOf(frames);
+        notifierTookIn = List.copyOf(notifierTookIn);
     }
 }

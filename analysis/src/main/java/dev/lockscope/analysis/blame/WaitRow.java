@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Conditional waiting grouped by lock × waiter thread and method × notifier. */
-public record WaitRow(LockId lock, ThreadRef waiterThread, String waiterMethod, ThreadRef notifier, long nanos,
-                      long count, long timedOut) {
+/**
+ * Conditional waiting grouped by lock × waiter thread and method × notifier and where the notifier took what it
+ * gave back ({@link WaitRecord#notifierTookIn}, as recorded).
+ */
+public record WaitRow(LockId lock, ThreadRef waiterThread, String waiterMethod, ThreadRef notifier, List<String> notifierTookIn,
+                      long nanos, long count, long timedOut) {
     public static List<WaitRow> of(List<WaitRecord> waits, ChainView view) {
         Map<String, WaitRow> rows = new TreeMap<>();
         for (WaitRecord w : waits) {
@@ -21,11 +24,11 @@ public record WaitRow(LockId lock, ThreadRef waiterThread, String waiterMethod, 
             }
             String method = view.method(w.frames());
             String key = String.join("\u0000", w.lock().label(), w.lock().kind().name(), Long.toString(w.waiter().javaTid()),
-                    method, Long.toString(w.notifier().javaTid()));
+                    method, Long.toString(w.notifier().javaTid()), String.join("\n", w.notifierTookIn()));
             WaitRow old = rows.get(key);
             rows.put(key, old == null
-                    ? new WaitRow(w.lock(), w.waiter(), method, w.notifier(), w.nanos(), w.count(), w.timedOut())
-                    : new WaitRow(old.lock, old.waiterThread, method, old.notifier, old.nanos + w.nanos(),
+                    ? new WaitRow(w.lock(), w.waiter(), method, w.notifier(), w.notifierTookIn(), w.nanos(), w.count(), w.timedOut())
+                    : new WaitRow(old.lock, old.waiterThread, method, old.notifier, old.notifierTookIn, old.nanos + w.nanos(),
                     old.count + w.count(), old.timedOut + w.timedOut()));
         }
         List<WaitRow> out = new ArrayList<>(rows.values());

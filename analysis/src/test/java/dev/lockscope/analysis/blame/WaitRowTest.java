@@ -17,10 +17,10 @@ class WaitRowTest {
     @Test
     void theProfilersOwnWaitsAreNoRows() {
         WaitRecord app = new WaitRecord(LockId.monitor("app.Queue", 0x10), APP,
-                List.of("java.lang.Object.wait:-1", "app.Queue.take:5"), OTHER, 1, 5_000_000L, 0, 0, 5_000_000L);
+                List.of("java.lang.Object.wait:-1", "app.Queue.take:5"), OTHER, List.of(), 1, 5_000_000L, 0, 0, 5_000_000L);
         WaitRecord join = new WaitRecord(LockId.monitor("java.lang.Thread", 0x20), EXIT,
                 List.of("java.lang.Object.wait:-1", "java.lang.Thread.join:1300",
-                        "dev.lockscope.agent.RecordingSession.stop:400"), OTHER, 1, 2_000_000L, 0, 0, 2_000_000L);
+                        "dev.lockscope.agent.RecordingSession.stop:400"), OTHER, List.of(), 1, 2_000_000L, 0, 0, 2_000_000L);
         assertThat(WaitRow.of(List.of(app, join), ChainView.FILTERED)).extracting(WaitRow::waiterThread).containsExactly(APP);
     }
 }

@@ -99,6 +99,7 @@ public final class BlameJsonReport {
         thread(o, "waiterThread", "waiterTid", w.waiterThread());
         o.put("waiterMethod", w.waiterMethod());
         thread(o, "notifierThread", "notifierTid", w.notifier());
+        frames(o.putArray("notifierTookIn"), w.notifierTookIn());
         o.put("nanos", w.nanos());
         o.put("count", w.count());
         o.put("timedOut", w.timedOut());

@@ -4,6 +4,7 @@ import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
 import dev.lockscope.analysis.blame.OwnerChain;
+import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockLabels;
@@ -28,8 +29,10 @@ final class LockSentence {
 
     /**
      * @param label the lock's row as the table names it ({@link LockLabels}): the finding names the same row
+     * @param waits its conditional waits: a condition's waiters (an exhausted pool's borrowers) waited for what
+     *              their notifiers gave back, taken where those had waited for it themselves
      */
-    static String of(LockMetrics lock, String label, List<BlameRow> blame) {
+    static String of(LockMetrics lock, String label, List<BlameRow> blame, List<WaitRow> waits) {
         String what = (switch (lock.kind()) {
             case MONITOR -> "The monitor of `" + label + "`";
             case WAIT -> LockLabels.isClassInitialisation(lock) ? "`" + label + "`" : "Object.wait on `" + label + "`";
@@ -56,6 +59,12 @@ final class LockSentence {
         if (releaser != null && (ownerMethod == null || releaser.pct > ownerMethod.pct)) {
             return s.append(String.format(Locale.ROOT, "; they waited for a release, made in `%s` %.0f%% of that time",
                     releaser.key, releaser.pct)).append('.').toString();
+        }
+        Top tookIn = blame.isEmpty() ? top(waits, WaitRow::nanos, w -> w.notifierTookIn().isEmpty() ? null
+                : releaser(w.notifierTookIn())) : null;
+        if (tookIn != null) {
+            return s.append(String.format(Locale.ROOT, "; what they waited for was given back by threads that had taken it "
+                    + "in `%s` %.0f%% of that time", tookIn.key, tookIn.pct)).append('.').toString();
         }
         Top seenOutside = ownerMethod != null ? null : top(blame, r -> r.ownerFrames().isEmpty()
                 || r.ownerChain() != OwnerChain.SAMPLED_OUTSIDE_HOLD ? null : appMethod(r.ownerFrames()));
@@ -99,13 +108,18 @@ final class LockSentence {
 
     /** The key with the most blame nanoseconds (ties: the first by name), or null when no row has one. */
     private static Top top(List<BlameRow> rows, Function<BlameRow, String> keyOf) {
+        return top(rows, BlameRow::nanos, keyOf);
+    }
+
+    private static <R> Top top(List<R> rows, java.util.function.ToLongFunction<R> nanosOf, Function<R, String> keyOf) {
         Map<String, Long> nanos = new TreeMap<>();
         long all = 0;
-        for (BlameRow r : rows) {
-            all += r.nanos();
+        for (R r : rows) {
+            long n = nanosOf.applyAsLong(r);
+            all += n;
             String key = keyOf.apply(r);
             if (key != null) {
-                nanos.merge(key, r.nanos(), Long::sum);
+                nanos.merge(key, n, Long::sum);
             }
         }
         String best = null;
@@ -136,7 +150,7 @@ final class LockSentence {
      * Where a blocker without an owner was released ({@code BlameRow.ownerFrames}: the releaser's stack at the
      * unpark, innermost first). The innermost application frames are the library's own release machinery, in
      * one package (HSQLDB's {@code CountUpDownLatch} in {@code org.hsqldb.lib}); the answer is the code outside it
-     * that released, with the outermost frame of that code's library when it is another, the call the
+     * that released, with the outermost frame of that code's library when other code called it, the call the
      * application made ({@code JDBCConnection.commit > … > TransactionManagerCommon.setWaitingSessionTPL}). The
      * first application frame when all are in its package.
      */
@@ -144,7 +158,7 @@ final class LockSentence {
         List<Frame> app = new ArrayList<>();
         frames.forEach(f -> {
             Frame parsed = Frame.parse(f);
-            if (parsed.kind().isApplication()) {
+            if (parsed.kind().isApplication() && !parsed.function().contains("$$Lambda")) { // a lambda's hidden class says nothing
                 app.add(parsed);
             }
         });
@@ -164,7 +178,9 @@ final class LockSentence {
         while (outer + 1 < app.size() && libraryOf(app.get(outer + 1)).equals(library)) {
             outer++;
         }
-        return outer == inner ? app.get(inner).classAndMethod()
+        // the entry call only when another library called it: the application's own code is named where it released
+        boolean entered = outer + 1 < app.size();
+        return outer == inner || !entered ? app.get(inner).classAndMethod()
                 : app.get(outer).classAndMethod() + " > … > " + app.get(inner).classAndMethod();
     }
 

@@ -46,7 +46,7 @@ record MostWaitedLockRule(String id, List<String> neededEvents, Predicate<LockMe
                 }
                 double weight = (double) lock.totalWaitNanos() / mostWaited;
                 String remedy = LockSentence.remedy(lock, input.blameOf(lock));
-                return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.label(lock), input.blameOf(lock))
+                return RuleResult.of(id, lock.realTimeUtilPct() * weight, LockSentence.of(lock, input.label(lock), input.blameOf(lock), input.waitsOf(lock))
                         + " Contention by rule `" + verdict.rule() + "`." + (remedy == null ? "" : " " + remedy), input.label(lock));
             }
         }

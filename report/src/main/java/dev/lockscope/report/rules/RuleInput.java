@@ -3,6 +3,7 @@ package dev.lockscope.report.rules;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameRow;
+import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.core.LockId;
 import dev.lockscope.core.LockLabels;
@@ -31,6 +32,12 @@ public record RuleInput(LockContention contention, BlameSummary blame, WaitClass
     public List<BlameRow> blameOf(LockMetrics lock) {
         LockId id = lock.id();
         return blame.rows().stream().filter(r -> contention.rowOf(r.lock()).equals(id)).toList();
+    }
+
+    /** The conditional waits on one lock of the contention table ({@code Condition.await}, {@code Object.wait}). */
+    public List<WaitRow> waitsOf(LockMetrics lock) {
+        LockId id = lock.id();
+        return blame.waits().stream().filter(w -> contention.rowOf(w.lock()).equals(id)).toList();
     }
 
     /** Whether the lock's waits were contention, idle or other, and by which rule. */

@@ -31,7 +31,7 @@ class BlameReportsTest {
                 new Contention(LOCK, WAITER, List.of("app.Shop.queryByArticleNo:30"), Cause.UNKNOWN, false, 1, 10_000_000L,
                         90_000_000L, 10_000_000L)),
                 List.of(new WaitRecord(LockId.monitor("app.Queue", 0x10), WAITER, List.of("java.lang.Object.wait:-1", "app.Queue.take:5"),
-                        OWNER, 1, 5_000_000L, 0, 0, 5_000_000L)));
+                        OWNER, List.of(), 1, 5_000_000L, 0, 0, 5_000_000L)));
         return BlameSummary.of(r, Aspect.DEFAULT, raw);
     }
 

@@ -108,7 +108,7 @@ class RulesTest {
         List<String> waiter = List.of("org.hsqldb.lib.CountUpDownLatch.await:80", "org.hsqldb.Session.executeCompiledStatement:10");
         List<String> released = List.of("java.util.concurrent.locks.LockSupport.unpark:-1", "org.hsqldb.lib.CountUpDownLatch$Sync.setCount:40",
                 "org.hsqldb.lib.CountUpDownLatch.setCount:20", "org.hsqldb.TransactionManager2PL.resetLatches:300",
-                "org.hsqldb.TransactionManager2PL.endTransactionTPL:200", "org.hsqldb.Session.commit:100");
+                "org.hsqldb.TransactionManager2PL.endTransactionTPL:200", "org.hsqldb.Session.commit:100", "com.example.Orders.place:12");
         List<BlameRow> rows = List.of(
                 new BlameRow(lock, Recordings.A, waiter, committer, released, OwnerChain.NO_OWNER, List.of(), 97 * Recordings.MS, 9),
                 new BlameRow(lock, Recordings.B, waiter, ThreadRef.UNKNOWN, List.of(), OwnerChain.UNKNOWN, List.of(), 3 * Recordings.MS, 1));
@@ -119,6 +119,21 @@ class RulesTest {
                 .doesNotContain("held")
                 // not HSQLDB's latch class here (the test recording's lock): no rule applies, no advice
                 .doesNotContain("What to change");
+    }
+
+    @Test
+    void theReleaserIsTheCodeOutsideTheBlockersMachineryAndItsLibrarysEntryWhenAnotherCalledIt() {
+        // a pool's borrower, where it had waited for the object it later gave back: commons-pool's frames, then the
+        // application's own, through a lambda's hidden class, to the thread's run loop
+        List<String> borrowed = List.of("java.util.concurrent.locks.LockSupport.park:-1",
+                "org.apache.commons.pool2.impl.LinkedBlockingDeque.takeFirst:1324", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject:300",
+                "com.example.Jobs.lambda$main$5:40", "com.example.Jobs$$Lambda$123+0x00007f981c09b720.1261153343.run",
+                "com.example.Jobs.loop:60", "java.lang.Thread.run:840");
+        assertThat(LockSentence.releaser(borrowed)).as("the application's own code, not its run loop").isEqualTo("Jobs.lambda$main$5");
+        assertThat(LockSentence.releaser(List.of("org.hsqldb.lib.CountUpDownLatch.setCount:20", "org.hsqldb.Session.commit:100",
+                "org.hsqldb.jdbc.JDBCConnection.commit:7", "com.example.Orders.place:12")))
+                .isEqualTo("JDBCConnection.commit > … > Session.commit");
+        assertThat(LockSentence.releaser(List.of("java.lang.Thread.run:840"))).isNull();
     }
 
     @Test
@@ -146,7 +161,7 @@ class RulesTest {
         var lock = report.contention().locks().get(0);
         var single = new dev.lockscope.core.LockMetrics(lock.kind(), lock.className(), lock.identityHash(), lock.firstThread(),
                 lock.firstFrames(), dev.lockscope.core.ParkTally.empty(0).park(0).unpark(5), lock.totalExecutionNanos());
-        assertThat(LockSentence.of(single, dev.lockscope.core.LockLabels.of(single), List.of())).contains("blocked 1 thread at a time").doesNotContain("1 threads");
+        assertThat(LockSentence.of(single, dev.lockscope.core.LockLabels.of(single), List.of(), List.of())).contains("blocked 1 thread at a time").doesNotContain("1 threads");
     }
 
     @Test

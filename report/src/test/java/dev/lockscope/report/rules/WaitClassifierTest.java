@@ -72,7 +72,7 @@ class WaitClassifierTest {
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515",
                 "java.lang.Thread.run:1474")), List.of())).isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "class-initialization"));
         LockMetrics init = lock(LockKind.WAIT, "[I", List.of("java.lang.VirtualThread.unblockVirtualThreads:1515"));
-        assertThat(LockSentence.of(init, dev.lockscope.core.LockLabels.of(init), List.of()))
+        assertThat(LockSentence.of(init, dev.lockscope.core.LockLabels.of(init), List.of(), List.of()))
                 .startsWith("`class initialisation at VirtualThread.unblockVirtualThreads:1515` blocked");
         assertThat(c.classify(lock(LockKind.WAIT, "[I", List.of("java.lang.Object.wait0", "java.lang.Object.wait:389",
                 "com.example.Rows.lock:12")), List.of()).rule()).isEqualTo("wait-notified");
@@ -156,10 +156,10 @@ class WaitClassifierTest {
         LockMetrics condition = lock(LockKind.PARK, CONDITION, List.of("com.example.Queue.next:8"));
         dev.lockscope.core.LockId id = dev.lockscope.core.LockId.blocker(CONDITION, 1);
         assertThat(WaitClassifier.DEFAULTS.classify(condition, List.of(), List.of(new dev.lockscope.analysis.blame.WaitRow(
-                id, Recordings.A, "com.example.Queue.next", Recordings.B, 5, 1, 0))))
+                id, Recordings.A, "com.example.Queue.next", Recordings.B, List.of(), 5, 1, 0))))
                 .isEqualTo(new WaitClassifier.Verdict(WaitClass.CONTENTION, "condition-signalled-by-releaser"));
         assertThat(WaitClassifier.DEFAULTS.classify(condition, List.of(), List.of(new dev.lockscope.analysis.blame.WaitRow(
-                id, Recordings.A, "com.example.Queue.next", ThreadRef.UNKNOWN, 5, 1, 1))).rule())
+                id, Recordings.A, "com.example.Queue.next", ThreadRef.UNKNOWN, List.of(), 5, 1, 1))).rule())
                 .isEqualTo("condition-no-releaser");
     }
 
