@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * A lock in one sentence: which lock, where it was waited for, how many threads and how much of
@@ -55,7 +56,6 @@ final class LockSentence {
         // a latch, a condition, a pool has no holder: who released it, and in what code, is the answer
         Top releaser = top(blame, r -> r.ownerChain() != OwnerChain.NO_OWNER || r.ownerFrames().isEmpty() ? null
                 : releaser(r.ownerFrames()));
-        Top doing = top(blame, r -> doing(r.ownerInside()));
         if (releaser != null && (ownerMethod == null || releaser.pct > ownerMethod.pct)) {
             return s.append(String.format(Locale.ROOT, "; they waited for a release, made in `%s` %.0f%% of that time",
                     releaser.key, releaser.pct)).append('.').toString();
@@ -66,6 +66,7 @@ final class LockSentence {
             return s.append(String.format(Locale.ROOT, "; what they waited for was given back by threads that had taken it "
                     + "in `%s` %.0f%% of that time", tookIn.key, tookIn.pct)).append('.').toString();
         }
+        Top doing = top(blame, r -> doing(r.ownerInside()));
         Top seenOutside = ownerMethod != null ? null : top(blame, r -> r.ownerFrames().isEmpty()
                 || r.ownerChain() != OwnerChain.SAMPLED_OUTSIDE_HOLD ? null : appMethod(r.ownerFrames()));
         Top ownerThread = ownerMethod != null || seenOutside != null ? null
@@ -111,7 +112,7 @@ final class LockSentence {
         return top(rows, BlameRow::nanos, keyOf);
     }
 
-    private static <R> Top top(List<R> rows, java.util.function.ToLongFunction<R> nanosOf, Function<R, String> keyOf) {
+    private static <R> Top top(List<R> rows, ToLongFunction<R> nanosOf, Function<R, String> keyOf) {
         Map<String, Long> nanos = new TreeMap<>();
         long all = 0;
         for (R r : rows) {
