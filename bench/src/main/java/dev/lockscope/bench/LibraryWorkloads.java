@@ -165,23 +165,8 @@ public final class LibraryWorkloads {
                 String url = "jdbc:hsqldb:mem:bench" + ProcessHandle.current().pid();
                 try (Connection setup = DriverManager.getConnection(url, "SA", ""); Statement st = setup.createStatement()) {
                     st.execute("set database transaction control locks");
-                    st.execute("create table account(id int primary key, balance bigint)");
-                    for (int row = 0; row < 16; row++) {
-                        st.execute("insert into account values (" + row + ", 0)");
-                    }
                 }
-                for (int i = 0; i < threads; i++) {
-                    Connection c = DriverManager.getConnection(url, "SA", "");
-                    c.setAutoCommit(false);
-                    PreparedStatement update = c.prepareStatement("update account set balance = balance + 1 where id = ?");
-                    int row = i % 16;
-                    perThread.add(() -> {
-                        update.setInt(1, row);
-                        update.executeUpdate();
-                        LockSupport.parkNanos(200_000); // the rest of the transaction's work, holding the table lock
-                        c.commit();
-                    });
-                }
+                accountTransactions(perThread, threads, 16, () -> DriverManager.getConnection(url, "SA", ""));
             }
             case "derby" -> {
                 // embedded Derby, each thread updating one of 4 hot rows per transaction: a thread that finds
@@ -192,24 +177,7 @@ public final class LibraryWorkloads {
                 derbyLog.toFile().deleteOnExit();
                 System.setProperty("derby.stream.error.file", derbyLog.toString());
                 String url = "jdbc:derby:memory:bench" + ProcessHandle.current().pid() + ";create=true";
-                try (Connection setup = DriverManager.getConnection(url); Statement st = setup.createStatement()) {
-                    st.execute("create table account(id int primary key, balance bigint)");
-                    for (int row = 0; row < 4; row++) {
-                        st.execute("insert into account values (" + row + ", 0)");
-                    }
-                }
-                for (int i = 0; i < threads; i++) {
-                    Connection c = DriverManager.getConnection(url);
-                    c.setAutoCommit(false);
-                    PreparedStatement update = c.prepareStatement("update account set balance = balance + 1 where id = ?");
-                    int row = i % 4;
-                    perThread.add(() -> {
-                        update.setInt(1, row);
-                        update.executeUpdate();
-                        LockSupport.parkNanos(200_000); // the rest of the transaction's work, holding the row lock
-                        c.commit();
-                    });
-                }
+                accountTransactions(perThread, threads, 4, () -> DriverManager.getConnection(url));
             }
             case "http-server" -> {
                 // Jetty's own thread pool serving a small response (the handler counts requests in a
@@ -390,6 +358,33 @@ public final class LibraryWorkloads {
         long elapsed = System.nanoTime() - t0;
         System.out.printf(Locale.ROOT, "throughput: %.3f ops/s%n", ops / (elapsed / 1e9));
         System.out.println(ProcessCpu.line(cpu, elapsed));
+    }
+
+    /**
+     * The database workloads: a table {@code account} of {@code rows} rows, and per thread one connection whose
+     * every operation is a transaction that updates the thread's row ({@code thread % rows}), works 200 µs
+     * holding the lock that update took, and commits.
+     */
+    private static void accountTransactions(List<Op> perThread, int threads, int rows, java.util.concurrent.Callable<Connection> connect)
+            throws Exception {
+        try (Connection setup = connect.call(); Statement st = setup.createStatement()) {
+            st.execute("create table account(id int primary key, balance bigint)");
+            for (int row = 0; row < rows; row++) {
+                st.execute("insert into account values (" + row + ", 0)");
+            }
+        }
+        for (int i = 0; i < threads; i++) {
+            Connection c = connect.call();
+            c.setAutoCommit(false);
+            PreparedStatement update = c.prepareStatement("update account set balance = balance + 1 where id = ?");
+            int row = i % rows;
+            perThread.add(() -> {
+                update.setInt(1, row);
+                update.executeUpdate();
+                LockSupport.parkNanos(200_000); // the rest of the transaction's work, holding the lock
+                c.commit();
+            });
+        }
     }
 
     /** The Caffeine workload's loader: a remote call (a sleep) and the computing of its answer. */

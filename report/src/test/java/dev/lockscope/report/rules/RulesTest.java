@@ -67,6 +67,13 @@ class RulesTest {
                 "Not evaluated: the recording has no lockscope.Park or lockscope.LockSummary or jdk.JavaMonitorEnter or jdk.JavaMonitorWait events.");
     }
 
+    /** The bottleneck rule on the small recording's contention with these blame rows. */
+    private RuleResult bottleneck(List<BlameRow> rows) {
+        BlameSummary blame = new BlameSummary(rows.stream().mapToLong(BlameRow::nanos).sum(), rows.stream().mapToLong(BlameRow::count).sum(),
+                Aspect.DEFAULT, false, BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
+        return Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
+    }
+
     @Test
     void theBottleneckNamesWhereTheLockWasHeldWhenOwnersHaveChains() {
         LockId lock = LockId.blocker(Recordings.LOCK, 0xabc);
@@ -75,9 +82,7 @@ class RulesTest {
         List<BlameRow> rows = List.of(
                 new BlameRow(lock, Recordings.A, waiter, auditor, List.of("com.example.Inventory.audit:77"), OwnerChain.EXACT, List.of(), 60 * Recordings.MS, 2),
                 new BlameRow(lock, Recordings.B, waiter, auditor, List.of("com.example.Inventory.restock:90"), OwnerChain.EXACT, List.of(), 50 * Recordings.MS, 1));
-        BlameSummary blame = new BlameSummary(110 * Recordings.MS, 3, Aspect.DEFAULT, false,
-                BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
-        RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
+        RuleResult r = bottleneck(rows);
         assertThat(r.message()).endsWith("; it was held in `Inventory.audit` 55% of that time. Contention by rule `lock-acquire`.");
     }
 
@@ -94,9 +99,7 @@ class RulesTest {
                 new BlameRow(lock, Recordings.B, waiter, holder, held, OwnerChain.SAMPLED,
                         List.of("com.example.Loader.slowLoad:7", "com.example.Cache.lambda$get$0:11"), 5 * Recordings.MS, 1),
                 new BlameRow(lock, Recordings.B, waiter, holder, held, OwnerChain.ACQUISITION_SITE, List.of(), 5 * Recordings.MS, 1));
-        BlameSummary blame = new BlameSummary(100 * Recordings.MS, 11, Aspect.DEFAULT, false,
-                BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
-        RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
+        RuleResult r = bottleneck(rows);
         assertThat(r.message()).contains("; its holders were in `Loader.slowLoad` 95% of that time, holding it in `Cache.get`.");
     }
 
@@ -112,9 +115,7 @@ class RulesTest {
         List<BlameRow> rows = List.of(
                 new BlameRow(lock, Recordings.A, waiter, committer, released, OwnerChain.NO_OWNER, List.of(), 97 * Recordings.MS, 9),
                 new BlameRow(lock, Recordings.B, waiter, ThreadRef.UNKNOWN, List.of(), OwnerChain.UNKNOWN, List.of(), 3 * Recordings.MS, 1));
-        BlameSummary blame = new BlameSummary(100 * Recordings.MS, 10, Aspect.DEFAULT, false,
-                BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
-        RuleResult r = Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
+        RuleResult r = bottleneck(rows);
         assertThat(r.message()).contains("; they waited for a release, made in `Session.commit > … > TransactionManager2PL.resetLatches` 97% of that time.")
                 .doesNotContain("held")
                 // not HSQLDB's latch class here (the test recording's lock): no rule applies, no advice
