@@ -83,6 +83,7 @@ async function checkReport(r) {
   if (r.dump) await dumpTrees(page, r);
   check(p + 'summary names the lock', (await text('#findings')).includes(r.expectLock), await text('#findings'));
   check(p + 'lock table names the lock', (await text('#lock-table')).includes(r.expectLock));
+  check(p + 'lock table names rows as the text table does', !(await text('#lock-table')).includes('@at '));
   check(p + 'lock table counts the holds behind hold/hand-off', (await text('#lock-table')).includes('hand-off holds'));
   await page.locator('#lock-table th', { hasText: 'avg hold' }).click();
   check(p + 'lock table sorts', (await page.locator('#lock-table th.sorted-desc').innerText()).includes('avg hold'));

@@ -85,7 +85,7 @@
   // ---- lock table ------------------------------------------------------------------------------
   section('locks', () => {
     const cols = [
-      ['#', l => l._rank], ['kind', l => l.kind, 'text'], ['lock', l => shortClass(l.className) + '@' + l.identityHash, 'text'],
+      ['#', l => l._rank], ['kind', l => l.kind, 'text'], ['lock', l => l.label || (shortClass(l.className) + '@' + l.identityHash), 'text'], // the text table's row name
       ['total wait', l => l.totalWaitNanos, 'ns'], ['times parked', l => l.timesParked], ['parked now', l => l.parkedNow],
       ['peak parked', l => l.peakParked], ['thread-time', l => l.threadTimeNanos, 'ns'],
       ['real-time', l => l.realTimeNanos, 'ns'], ['avg park', l => l.avgParkNanos, 'ns'],
