@@ -68,7 +68,12 @@ public enum Aspect {
     OWNER_METHOD("owner-method") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return c.cause().frames().isEmpty() ? c.cause().chain().missingKey() : view.method(c.cause().frames());
+            if (c.cause().frames().isEmpty()) {
+                return c.cause().chain().missingKey();
+            }
+            // a blocker without an owner: where it was released, past its own release machinery (as the findings say)
+            ReleaseSite released = c.cause().chain() == OwnerChain.NO_OWNER ? ReleaseSite.of(c.cause().frames()) : null;
+            return released != null ? released.inner().function() : view.method(c.cause().frames());
         }
     },
     OWNER_CHAIN("owner-chain") {

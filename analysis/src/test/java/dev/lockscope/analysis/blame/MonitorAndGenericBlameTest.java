@@ -218,6 +218,20 @@ class MonitorAndGenericBlameTest {
         assertThat(Aspect.OWNER_METHOD.keyOf(byAcquire, ChainView.FILTERED)).isEqualTo("(no owner)");
     }
 
+    /** A latch of a library, released through its own code: the owner method is where the library's user released it. */
+    @Test
+    void aNoOwnerRowsMethodIsTheCodeThatReleasedPastTheBlockersOwnMachinery() {
+        List<String> release = List.of("java.util.concurrent.locks.LockSupport.unpark:1", "org.db.lib.Latch$Sync.setCount:40",
+                "org.db.lib.Latch.setCount:20", "org.db.TxManager.resetLatches:300", "org.db.Session.commit:100",
+                "org.db.jdbc.Connection.commit:7", "app.Orders.place:12");
+        b.park(t2, "org.db.lib.Latch$Sync", 3, 10, 60, 1, 2, List.of("org.db.lib.Latch.await:1", "org.db.Session.execute:5"))
+                .unpark(t1, 59.9, 2, t2, "org.db.lib.Latch$Sync", 3, release);
+        Contention c = b.build().blame().contentions().get(0);
+        assertThat(c.cause().chain()).isEqualTo(OwnerChain.NO_OWNER);
+        assertThat(Aspect.OWNER_METHOD.keyOf(c, ChainView.FILTERED)).isEqualTo("org.db.TxManager.resetLatches");
+        assertThat(ReleaseSite.of(release).label()).isEqualTo("Connection.commit > … > TxManager.resetLatches");
+    }
+
     @Test
     void genericBlockerWithExclusiveOwnerNamesTheThreadOnly() {
         b.park(t2, "java.util.concurrent.ThreadPoolExecutor$Worker", 3, 10, 20, 1, 0, 1, "T1", List.of("app.X:1"));

@@ -4,13 +4,13 @@ import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
 import dev.lockscope.analysis.blame.OwnerChain;
+import dev.lockscope.analysis.blame.ReleaseSite;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -147,53 +147,10 @@ final class LockSentence {
         return null;
     }
 
-    /**
-     * Where a blocker without an owner was released ({@code BlameRow.ownerFrames}: the releaser's stack at the
-     * unpark, innermost first). The innermost application frames are the library's own release machinery, in
-     * one package (HSQLDB's {@code CountUpDownLatch} in {@code org.hsqldb.lib}); the answer is the code outside it
-     * that released, with the outermost frame of that code's library when other code called it, the call the
-     * application made ({@code JDBCConnection.commit > … > TransactionManagerCommon.setWaitingSessionTPL}). The
-     * first application frame when all are in its package.
-     */
+    /** The release site's label ({@link ReleaseSite}), or null for a stack with no application frame. */
     static String releaser(List<String> frames) {
-        List<Frame> app = new ArrayList<>();
-        frames.forEach(f -> {
-            Frame parsed = Frame.parse(f);
-            if (parsed.kind().isApplication() && !parsed.function().contains("$$Lambda")) { // a lambda's hidden class says nothing
-                app.add(parsed);
-            }
-        });
-        if (app.isEmpty()) {
-            return null;
-        }
-        String machinery = packageOf(app.get(0));
-        int inner = 0;
-        while (inner < app.size() && packageOf(app.get(inner)).equals(machinery)) {
-            inner++;
-        }
-        if (inner == app.size()) {
-            return app.get(0).classAndMethod();
-        }
-        String library = libraryOf(app.get(inner));
-        int outer = inner;
-        while (outer + 1 < app.size() && libraryOf(app.get(outer + 1)).equals(library)) {
-            outer++;
-        }
-        // the entry call only when another library called it: the application's own code is named where it released
-        boolean entered = outer + 1 < app.size();
-        return outer == inner || !entered ? app.get(inner).classAndMethod()
-                : app.get(outer).classAndMethod() + " > … > " + app.get(inner).classAndMethod();
-    }
-
-    private static String packageOf(Frame f) {
-        String cls = f.function().substring(0, Math.max(0, f.function().lastIndexOf('.')));
-        return cls.substring(0, Math.max(0, cls.lastIndexOf('.')));
-    }
-
-    /** The first two parts of a frame's package ({@code org.hsqldb}): one library's code. */
-    private static String libraryOf(Frame f) {
-        String[] parts = packageOf(f).split("\\.");
-        return parts.length < 2 ? packageOf(f) : parts[0] + "." + parts[1];
+        ReleaseSite site = ReleaseSite.of(frames);
+        return site == null ? null : site.label();
     }
 
     /**
