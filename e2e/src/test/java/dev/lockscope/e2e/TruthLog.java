@@ -30,6 +30,18 @@ final class TruthLog {
         return t;
     }
 
+    /** Each thread's first such event, epoch nanos by thread name. */
+    Map<String, Long> all(String event) {
+        Map<String, Long> out = new HashMap<>();
+        firstByThreadAndEvent.forEach((key, t) -> {
+            int space = key.lastIndexOf(' ');
+            if (key.substring(space + 1).equals(event)) {
+                out.put(key.substring(0, space), t);
+            }
+        });
+        return out;
+    }
+
     /** A total the scenario added up, in nanoseconds. */
     long total(String name) {
         Long t = totals.get(name);

@@ -36,8 +36,9 @@ public final class BlameAnalysis implements RecordingVisitor {
     /** With another limit on the parks of one lock blamed one by one ({@link ParkBlame}): tests compare. */
     BlameAnalysis(BlameCollector out, int exactWaiters) {
         this.out = out;
-        parks = new ParkBlame(out, holds, exactWaiters);
-        monitors = new MonitorBlame(out, holds);
+        MonitorOwnerChains activities = new MonitorOwnerChains();
+        parks = new ParkBlame(out, holds, exactWaiters, activities);
+        monitors = new MonitorBlame(out, holds, activities);
     }
 
     @Override
@@ -59,12 +60,14 @@ public final class BlameAnalysis implements RecordingVisitor {
     @Override
     public void sleep(Interval i) {
         monitors.ownWait(i.thread(), i.beginNanos(), i.endNanos(), i.frames());
+        parks.activityEnded(i.thread(), i.endNanos());
     }
 
     /** A monitor owner blocked in socket or file I/O while it holds the monitor: off CPU, so in no CPU sample. */
     @Override
     public void blockingIo(Interval i) {
         monitors.ownWait(i.thread(), i.beginNanos(), i.endNanos(), i.frames());
+        parks.activityEnded(i.thread(), i.endNanos());
     }
 
     @Override
@@ -85,6 +88,7 @@ public final class BlameAnalysis implements RecordingVisitor {
     @Override
     public void cpuSample(CpuSample s) {
         monitors.cpuSample(s);
+        parks.activityEnded(s.thread(), s.timeNanos());
     }
 
     @Override

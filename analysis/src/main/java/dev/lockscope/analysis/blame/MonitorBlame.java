@@ -48,7 +48,7 @@ final class MonitorBlame {
 
     private final BlameCollector out;
     private final HandoffHolds holds;
-    private final MonitorOwnerChains chains = new MonitorOwnerChains();
+    private final MonitorOwnerChains chains;
     private final DeepMonitorHolds deep = new DeepMonitorHolds();
     private final Map<Long, ArrayDeque<MonitorWait>> recentWaitsByThread = new HashMap<>();
     /** Spans whose owner's stacks are not all cut at a known holding method yet, oldest first. */
@@ -62,9 +62,11 @@ final class MonitorBlame {
                                List<MonitorOwnerChains.Weighted> otherwise) {
     }
 
-    MonitorBlame(BlameCollector out, HandoffHolds holds) {
+    /** @param chains the threads' recorded samples and waits, shared with the parks' blame */
+    MonitorBlame(BlameCollector out, HandoffHolds holds, MonitorOwnerChains chains) {
         this.out = out;
         this.holds = holds;
+        this.chains = chains;
     }
 
     static LockId lockOf(MonitorEnter e) {

@@ -262,6 +262,80 @@ final class MonitorOwnerChains {
     }
 
     /**
+     * What {@code owner} mostly did inside [from, to] while it held a lock it released with the stack
+     * {@code released} (an unpark's, innermost first): of its recorded waits and samples overlapping the span whose
+     * stacks pass through the method that released it (its first application frame, where a
+     * {@code java.util.concurrent} lock is taken and given back) with application code inside it, the one with the
+     * most weight, its frames inside that method, innermost first; empty when none. One answer per release, not a
+     * split of the span: over many releases the answers sum to where the holders' time went.
+     */
+    List<String> mostlyInside(ThreadRef owner, List<String> released, long from, long to) {
+        String holding = null;
+        for (String frame : released) {
+            Frame f = Frame.parse(frame);
+            if (f.kind().isApplication()) {
+                holding = f.function();
+                break;
+            }
+        }
+        Evidence seen = holding == null || from >= to ? null : evidence(owner, NO_LOCK, from, to);
+        if (seen == null) {
+            return List.of();
+        }
+        Set<String> sites = Set.of(holding);
+        Map<String, Activity> byStack = new TreeMap<>();
+        Map<String, Double> weight = new HashMap<>();
+        Map<String, Integer> samples = new HashMap<>();
+        long covered = 0;
+        int sampleCount = 0;
+        for (Activity a : seen.activities()) {
+            int at = holdingFrame(a.frames(), sites);
+            if (at <= 0 || !anyApplicationFrame(a.frames().subList(0, at))) {
+                // not in the releasing method, or only the JDK inside it: its own wait for this lock, a sleep in
+                // the method itself (then the method is the answer)
+                continue;
+            }
+            String key = String.join("\n", a.frames());
+            byStack.putIfAbsent(key, a);
+            if (a.isSample()) {
+                samples.merge(key, 1, Integer::sum);
+                sampleCount++;
+            } else {
+                long overlap = Math.min(a.endNanos(), to) - Math.max(a.beginNanos(), from);
+                weight.merge(key, (double) overlap, Double::sum);
+                covered += overlap;
+            }
+        }
+        double perSample = sampleCount == 0 ? 0 : Math.max(0, to - from - covered) / (double) sampleCount;
+        String best = null;
+        double most = 0;
+        for (String key : byStack.keySet()) {
+            double w = weight.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0);
+            if (w > most) {
+                most = w;
+                best = key;
+            }
+        }
+        if (best == null) {
+            return List.of();
+        }
+        List<String> frames = byStack.get(best).frames();
+        return frames.subList(0, holdingFrame(frames, sites));
+    }
+
+    private static boolean anyApplicationFrame(List<String> frames) {
+        for (String frame : frames) {
+            if (Frame.parse(frame).kind().isApplication()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** No lock: {@link #evidence} keeps every activity of the owner (none is a wait for this "lock"). */
+    private static final LockId NO_LOCK = LockId.blocker("", 0);
+
+    /**
      * A stack with no known holding frame (a notifier's; an owner's outside its holds), without the JDK frames on
      * top ({@code Thread.sleep}, I/O): the JDK does not hold the application's monitors there.
      */

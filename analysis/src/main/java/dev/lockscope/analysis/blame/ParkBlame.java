@@ -8,12 +8,16 @@ import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.model.Unpark;
 import dev.lockscope.analysis.model.VirtualThreads;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Dispatches the parks and unparks of a recording, in time order, to one analyzer per blocker
@@ -113,15 +117,52 @@ final class ParkBlame {
     private final Map<List<String>, Boolean> afterWaitByChain = new IdentityHashMap<>();
     private final Map<BlockerAnalyzer, Map<List<String>, Boolean>> handsOverByChain = new IdentityHashMap<>();
 
-    ParkBlame(BlameCollector out, HandoffHolds holds) {
-        this(out, holds, EXACT_WAITERS);
+    /** What each thread was recorded doing (its samples and waits): what a releaser did inside its hold. */
+    private final MonitorOwnerChains activities;
+
+    /**
+     * A lock's release whose spans wait until what the releaser did inside its hold can be looked up: JFR's own
+     * events (samples, sleeps, I/O) come through a reorder window of their own, after lockscope's unparks.
+     */
+    private record PendingRelease(Unpark release, long from, List<HeldSpan> spans) {
     }
 
-    /** @param exactWaiters a test's limit ({@link Integer#MAX_VALUE}: every span apart, N²/2 in a convoy) */
-    ParkBlame(BlameCollector out, HandoffHolds holds, int exactWaiters) {
+    /** A span of a wait that a release ended; {@code group}: {@code count} waiters of a convoy's group. */
+    private record HeldSpan(LockId lock, ThreadRef waiter, List<String> frames, long from, long nanos, long count,
+                            boolean group, boolean afterWait, double weight) {
+    }
+
+    /** Spans pending at most: past it the oldest release is blamed with what is known of its releaser then. */
+    static final int PENDING_SPANS = 1 << 16;
+    /** Releases pending, oldest first; each also in its releaser's queue, and done when emitted by either. */
+    private final ArrayDeque<PendingRelease> pending = new ArrayDeque<>();
+    private final Map<Long, ArrayDeque<PendingRelease>> pendingByReleaser = new HashMap<>();
+    private final Set<PendingRelease> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
+    private int pendingSpans;
+
+    /**
+     * @param exactWaiters a test's limit ({@link Integer#MAX_VALUE}: every span apart, N²/2 in a convoy)
+     * @param activities   the threads' recorded samples and waits, shared with the monitors' blame
+     */
+    ParkBlame(BlameCollector out, HandoffHolds holds, int exactWaiters, MonitorOwnerChains activities) {
         this.out = out;
         this.holds = holds;
         this.exactWaiters = exactWaiters;
+        this.activities = activities;
+    }
+
+    /**
+     * {@code thread} was recorded doing something that ended at {@code endNanos}: its releases before then have all
+     * their own evidence read (JFR's events come in end order), so they are blamed now.
+     */
+    void activityEnded(ThreadRef thread, long endNanos) {
+        ArrayDeque<PendingRelease> mine = pendingByReleaser.get(thread.javaTid());
+        while (mine != null && !mine.isEmpty() && mine.peekFirst().release().timeNanos() < endNanos) {
+            emit(mine.removeFirst());
+        }
+        if (mine != null && mine.isEmpty()) {
+            pendingByReleaser.remove(thread.javaTid());
+        }
     }
 
     /** Exclusive locks, whose hand-offs give hold times: a ReentrantLock's sync (not a read-write lock's). */
@@ -173,7 +214,7 @@ final class ParkBlame {
         if (blocker == null || blocker.noneOpen() || !handsOver(blocker.analyzer, u)) {
             return;
         }
-        handOff(blocker, u.timeNanos(), new Cause(u.thread(), u.frames(), OwnerChain.EXACT));
+        handOff(blocker, u);
     }
 
     private boolean handsOver(BlockerAnalyzer analyzer, Unpark u) {
@@ -187,33 +228,35 @@ final class ParkBlame {
     }
 
     /**
-     * {@code cause} held the lock until {@code at}: every park open on it since then is blamed on it
-     * up to there. Parks split before wait from the previous hand-off, one span each (per group
-     * beyond {@link #exactWaiters}); the others from their own begin.
+     * The releaser of {@code release} held the lock until then: every park open on it since then is blamed on
+     * it up to there. Parks split before wait from the previous hand-off, one span each (per group beyond
+     * {@link #exactWaiters}); the others from their own begin. A lock's release ({@link ReleaseBlameAnalyzer})
+     * is blamed once what its releaser did inside the hold is known ({@link #activityEnded}).
      */
-    private void handOff(Blocker b, long at, Cause cause) {
+    private void handOff(Blocker b, Unpark release) {
+        long at = release.timeNanos();
+        List<HeldSpan> spans = new ArrayList<>();
+        long earliest = Long.MAX_VALUE;
         if (at > b.lastHandoff && !b.split.isEmpty()) {
             long from = b.lastHandoff;
+            earliest = from;
             if (b.split.size() <= exactWaiters) {
                 for (OpenPark p : b.split.values()) {
-                    out.weighting(p.park.weight());
-                    out.contention(p.lock, p.park.thread(), p.park.frames(), from, at - from, cause, p.afterWait);
+                    spans.add(new HeldSpan(p.lock, p.park.thread(), p.park.frames(), from, at - from, 1, false, p.afterWait,
+                            p.park.weight()));
                 }
             } else {
-                b.splitByGroup.forEach((g, n) -> {
-                    out.weighting(g.weight());
-                    out.contentions(b.lock, g.standIn(), g.frames(), from, at - from, n[0], cause, g.afterWait());
-                });
+                b.splitByGroup.forEach((g, n) -> spans.add(new HeldSpan(b.lock, g.standIn(), g.frames(), from, at - from, n[0],
+                        true, g.afterWait(), g.weight())));
             }
-            out.weighting(1);
         }
         for (Iterator<OpenPark> it = b.unsplit.values().iterator(); it.hasNext(); ) {
             OpenPark p = it.next();
             long begin = p.park.beginNanos();
             if (begin <= at) { // hand-off numbers are per thread: compare times
-                out.weighting(p.park.weight());
-                out.contention(p.lock, p.park.thread(), p.park.frames(), begin, at - begin, cause, p.afterWait);
-                out.weighting(1);
+                spans.add(new HeldSpan(p.lock, p.park.thread(), p.park.frames(), begin, at - begin, 1, false, p.afterWait,
+                        p.park.weight()));
+                earliest = Math.min(earliest, begin);
                 it.remove();
                 p.group = new WaiterGroup(ConvoyWaiters.of(VirtualThreads.poolOf(p.park.thread(), p.park.frames())),
                         p.park.frames(), p.afterWait, p.park.weight());
@@ -222,6 +265,53 @@ final class ParkBlame {
             }
         }
         b.lastHandoff = Math.max(b.lastHandoff, at);
+        if (spans.isEmpty()) {
+            return;
+        }
+        PendingRelease r = new PendingRelease(release, earliest, spans);
+        if (b.analyzer != ReleaseBlameAnalyzer.INSTANCE) {
+            emit(r, List.of());
+            return;
+        }
+        pending.addLast(r);
+        pendingByReleaser.computeIfAbsent(release.thread().javaTid(), k -> new ArrayDeque<>()).addLast(r);
+        pendingSpans += spans.size();
+        while (pendingSpans > PENDING_SPANS) {
+            emit(pending.peekFirst());
+        }
+    }
+
+    /** Blames a pending release's spans, with what its releaser mostly did inside the hold as far as it is known now. */
+    private void emit(PendingRelease r) {
+        if (!emitted.add(r)) {
+            return;
+        }
+        emit(r, activities.mostlyInside(r.release().thread(), r.release().frames(), r.from(), r.release().timeNanos()));
+        pendingSpans -= r.spans().size();
+        // the two queues let go of it in their own time: drop it from the front of the oldest-first one here
+        while (!pending.isEmpty() && emitted.remove(pending.peekFirst())) {
+            PendingRelease done = pending.removeFirst();
+            ArrayDeque<PendingRelease> mine = pendingByReleaser.get(done.release().thread().javaTid());
+            if (mine != null && mine.peekFirst() == done) {
+                mine.removeFirst();
+            }
+            if (mine != null && mine.isEmpty()) {
+                pendingByReleaser.remove(done.release().thread().javaTid());
+            }
+        }
+    }
+
+    private void emit(PendingRelease r, List<String> inside) {
+        Cause cause = new Cause(r.release().thread(), r.release().frames(), OwnerChain.EXACT, inside);
+        for (HeldSpan s : r.spans()) {
+            out.weighting(s.weight());
+            if (s.group()) {
+                out.contentions(s.lock(), s.waiter(), s.frames(), s.from(), s.nanos(), s.count(), cause, s.afterWait());
+            } else {
+                out.contention(s.lock(), s.waiter(), s.frames(), s.from(), s.nanos(), cause, s.afterWait());
+            }
+        }
+        out.weighting(1);
     }
 
     /** Takes an open park off its blocker; a split one's unblamed part begins at the lock's latest hand-off. */
@@ -267,5 +357,9 @@ final class ParkBlame {
             out.weighting(1);
         }
         openByThread.clear();
+        while (!pending.isEmpty()) {
+            emit(pending.peekFirst());
+        }
+        pendingByReleaser.clear();
     }
 }

@@ -45,6 +45,37 @@ class ReleaseBlameAnalyzerTest {
     }
 
     /**
+     * What the releaser did inside its hold, from its own recorded waits: T1 holds the lock in app.C.get and sleeps
+     * 20 ms in app.C.slowLoad under it (a loader), then 5 ms in app.C.get itself; T2 waited 5..30 ms. The cause
+     * carries the loader's frames (the most of the span), not T1's own sleep in get (nothing inside it), and not
+     * what T1 did before, elsewhere (app.C.other). JFR's sleeps come after lockscope's unparks (as they do from a
+     * file, in their own reorder window): the release is blamed once they are read.
+     */
+    @Test
+    void theReleasersCodeInsideItsHoldIsWhatItMostlyDid() {
+        b.sleep(t1, 0, 4, List.of("java.lang.Thread.sleep:-1", "app.C.other:3", "app.C.run:1"))
+                .sleep(t1, 5, 25, List.of("java.lang.Thread.sleep:-1", "app.C.slowLoad:40", "app.C.get:12", "app.C.run:1"))
+                .sleep(t1, 25, 30, List.of("java.lang.Thread.sleep:-1", "app.C.get:14", "app.C.run:1"))
+                .park(t2, RL, 7, 5, 30.1, 1, 2, chain(LOCK, "app.C.get:11"))
+                .unpark(t1, 30, 2, t2, RL, 7, chain(UNLOCK, "app.C.get:15", "app.C.run:1"));
+        BlameResult r = b.build().blame();
+        Contention onT1 = r.contentions().stream().filter(c -> c.cause().owner().equals(t1)).findFirst().orElseThrow();
+        assertThat(onT1.cause().chain()).isEqualTo(OwnerChain.EXACT);
+        assertThat(onT1.cause().inside()).containsExactly("java.lang.Thread.sleep:-1", "app.C.slowLoad:40");
+        assertThat(onT1.nanos()).isEqualTo(RecordingBuilder.ns(25));
+    }
+
+    @Test
+    void aReleaserRecordedDoingNothingInsideItsHoldHasNothingInside() {
+        b.sleep(t1, 5, 30, List.of("java.lang.Thread.sleep:-1", "app.C.get:14", "app.C.run:1"))
+                .park(t2, RL, 7, 5, 30.1, 1, 2, chain(LOCK, "app.C.get:11"))
+                .unpark(t1, 30, 2, t2, RL, 7, chain(UNLOCK, "app.C.get:15", "app.C.run:1"));
+        Contention onT1 = b.build().blame().contentions().stream().filter(c -> c.cause().owner().equals(t1)).findFirst().orElseThrow();
+        assertThat(onT1.cause().inside()).isEmpty();
+        assertThat(onT1.nanos()).isEqualTo(RecordingBuilder.ns(25));
+    }
+
+    /**
      * With short parks sampled: T2 gets the lock by a hand-off at 100.5 (its count of unrecorded unparks 2),
      * then hands it on unrecorded (to a waiter whose park was not sampled) and later, recorded, at 120 (count
      * 3): that span holds more than one hold and is not counted. T3, woken by it, holds 120.2 to 125 with no
