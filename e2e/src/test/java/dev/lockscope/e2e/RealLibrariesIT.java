@@ -31,6 +31,7 @@ class RealLibrariesIT {
                         + "under the appender's lock: an asynchronous appender");
         // the message formatting runs before the appender takes its monitor: owner samples there are not "held in"
         JsonNode report = json("log4j2");
+        assertSameFindingInHtml("log4j2", report);
         long inHold = 0;
         long formatting = 0;
         for (JsonNode row : report.get("blame")) {
@@ -62,7 +63,9 @@ class RealLibrariesIT {
                 .doesNotContain("held in");
         int pct = Integer.parseInt(findings.get(0).replaceAll("(?s).*made in .*? (\\d+)% of that time.*", "$1"));
         assertThat(pct).as("the waits the commits released").isGreaterThan(50);
-        assertThat(json("hsqldb").get("findings").get(0).textValue()).contains("they waited for a release, made in `JDBCConnection.commit > … > ");
+        JsonNode report = json("hsqldb");
+        assertThat(report.get("findings").get(0).textValue()).contains("they waited for a release, made in `JDBCConnection.commit > … > ");
+        assertSameFindingInHtml("hsqldb", report);
     }
 
     /**
@@ -82,6 +85,7 @@ class RealLibrariesIT {
         assertThat(findings.get(0)).contains("What to change: the holders' code runs inside ConcurrentHashMap.compute");
         JsonNode report = json("caffeine");
         assertThat(report.get("findings").get(0).textValue()).contains("its holders were in `LibraryWorkloads$CacheLoads.slowLoad` " + pct + "%");
+        assertSameFindingInHtml("caffeine", report);
         boolean insideLoader = false;
         for (JsonNode row : report.get("blame")) {
             insideLoader |= row.get("ownerInside").toString().contains("LibraryWorkloads$CacheLoads.slowLoad");
@@ -105,6 +109,9 @@ class RealLibrariesIT {
                 .contains("What to change: the pool's objects were all borrowed while up to");
         int pct = Integer.parseInt(findings.get(0).replaceAll("(?s).*had taken it in \\S+ (\\d+)% of that time.*", "$1"));
         assertThat(pct).as("the waits whose returner had borrowed in the workload's operation").isGreaterThan(50);
+        JsonNode report = json("object-pool");
+        assertThat(report.get("findings").get(0).textValue()).contains("had taken it in `LibraryWorkloads.lambda$main$");
+        assertSameFindingInHtml("object-pool", report);
     }
 
     /**
@@ -142,6 +149,14 @@ class RealLibrariesIT {
         assertThat(blamed).as("the row-lock waits are blamed").isBetween(waited * 99 / 100, waited * 101 / 100);
         // the notifiers' chains: their own transactions (observed 99.9%; a notifier's chain may go unrecorded)
         assertThat(onTheWorkload).as("blamed on the committing transactions' code").isGreaterThan(blamed / 2);
+    }
+
+    /** The HTML page of the recording {@link #run} made carries the JSON report's first finding, word for word. */
+    private void assertSameFindingInHtml(String workload, JsonNode json) throws Exception {
+        Path page = dir.resolve(workload + ".html");
+        Proc html = Proc.lockscope(dir, 180, "report", dir.resolve(workload + ".jfr").toString(), "--format", "html", "-o", page.toString());
+        assertThat(html.exitCode()).as(html.err()).isZero();
+        assertThat(java.nio.file.Files.readString(page)).contains(json.get("findings").get(0).textValue());
     }
 
     /** The JSON report of the recording {@link #run} made. */
