@@ -76,6 +76,26 @@ class ReleaseBlameAnalyzerTest {
     }
 
     /**
+     * More releases wait for their releaser's events than {@link ParkBlame#PENDING_SPANS}: the oldest are blamed
+     * with what is known of the releaser then (bounded memory), and not one nanosecond is lost or counted twice.
+     */
+    @Test
+    void releasesBeyondThePendingBoundAreBlamedAllTheSame() {
+        int n = ParkBlame.PENDING_SPANS + 1000;
+        for (int i = 0; i < n; i++) {
+            double at = 10.0 * i;
+            b.park(t2, RL, 7, at + 1, at + 5.1, 2L * i + 1, 2L * i + 2, chain(LOCK, "app.C.get:11"))
+                    .unpark(t1, at + 5, 2L * i + 2, t2, RL, 7, chain(UNLOCK, "app.C.get:15"));
+        }
+        b.sleep(t1, 1, 5, List.of("java.lang.Thread.sleep:-1", "app.C.slowLoad:40", "app.C.get:12"));
+        BlameResult r = b.build().blame();
+        assertThat(BlameSums.byOwner(r, "T2").get("T1")).isCloseTo(4.0 * n, within(1e-6));
+        // the first release was blamed before the releaser's sleep was read: nothing known inside it
+        assertThat(r.contentions()).filteredOn(c -> c.cause().owner().equals(t1)).extracting(c -> c.cause().inside())
+                .containsOnly(List.of());
+    }
+
+    /**
      * With short parks sampled: T2 gets the lock by a hand-off at 100.5 (its count of unrecorded unparks 2),
      * then hands it on unrecorded (to a waiter whose park was not sampled) and later, recorded, at 120 (count
      * 3): that span holds more than one hold and is not counted. T3, woken by it, holds 120.2 to 125 with no
