@@ -132,13 +132,19 @@ final class ParkBlame {
                             boolean group, boolean afterWait, double weight) {
     }
 
-    /** Spans pending at most: past it the oldest release is blamed with what is known of its releaser then. */
-    static final int PENDING_SPANS = 1 << 16;
+    /**
+     * Spans held at most, of releases pending or blamed but still behind an older pending one: past it the oldest
+     * release is blamed with what is known of its releaser then. As many as the reader's reorder window holds
+     * events (the lag between lockscope's and JFR's events is at most about one window); 4× as many no longer fit
+     * BoundedHeapIT's 64 MB with everything else the report keeps.
+     */
+    static final int PENDING_SPANS = 1 << 14;
     /** Releases pending, oldest first; each also in its releaser's queue, and done when emitted by either. */
     private final ArrayDeque<PendingRelease> pending = new ArrayDeque<>();
     private final Map<Long, ArrayDeque<PendingRelease>> pendingByReleaser = new HashMap<>();
     private final Set<PendingRelease> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
-    private int pendingSpans;
+    /** The spans of the releases in {@link #pending}, blamed or not: what this holds in memory. */
+    private int heldSpans;
 
     /**
      * @param exactWaiters a test's limit ({@link Integer#MAX_VALUE}: every span apart, N²/2 in a convoy)
@@ -275,8 +281,8 @@ final class ParkBlame {
         }
         pending.addLast(r);
         pendingByReleaser.computeIfAbsent(release.thread().javaTid(), k -> new ArrayDeque<>()).addLast(r);
-        pendingSpans += spans.size();
-        while (pendingSpans > PENDING_SPANS) {
+        heldSpans += spans.size();
+        while (heldSpans > PENDING_SPANS) {
             emit(pending.peekFirst());
         }
     }
@@ -287,10 +293,10 @@ final class ParkBlame {
             return;
         }
         emit(r, activities.mostlyInside(r.release().thread(), r.release().frames(), r.from(), r.release().timeNanos()));
-        pendingSpans -= r.spans().size();
         // the two queues let go of it in their own time: drop it from the front of the oldest-first one here
         while (!pending.isEmpty() && emitted.remove(pending.peekFirst())) {
             PendingRelease done = pending.removeFirst();
+            heldSpans -= done.spans().size();
             ArrayDeque<PendingRelease> mine = pendingByReleaser.get(done.release().thread().javaTid());
             if (mine != null && mine.peekFirst() == done) {
                 mine.removeFirst();
