@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ObjDoubleConsumer;
 
 import dev.lockscope.analysis.model.MonitorEnter;
 
@@ -219,37 +220,20 @@ final class MonitorOwnerChains {
         Set<String> sites = m == null ? Set.of() : m.sites;
         long from = e.from();
         long to = e.to();
-        Map<String, Activity> chains = new TreeMap<>();
-        Map<String, Double> waited = new HashMap<>();
-        Map<String, Integer> samples = new HashMap<>();
-        long covered = 0;
-        int sampleCount = 0;
         // a wait/notify lock's notifier holds nothing the waiter entered: what it did in the span is its chain
         boolean notifier = e.lock().kind() == LockKind.WAIT;
         boolean anyHeld = false;
         for (Activity a : e.activities()) {
             anyHeld |= holdingFrame(a.frames(), sites) >= 0;
         }
+        List<Activity> kept = new ArrayList<>();
         for (Activity a : e.activities()) {
-            if (anyHeld && holdingFrame(a.frames(), sites) < 0) {
-                continue;
-            }
-            String key = String.join("\n", a.frames());
-            chains.putIfAbsent(key, a);
-            if (a.isSample()) {
-                samples.merge(key, 1, Integer::sum);
-                sampleCount++;
-            } else {
-                long overlap = Math.min(a.endNanos(), to) - Math.max(a.beginNanos(), from);
-                waited.merge(key, (double) overlap, Double::sum);
-                covered += overlap;
+            if (!anyHeld || holdingFrame(a.frames(), sites) >= 0) {
+                kept.add(a);
             }
         }
-        // the part no recorded wait covers was spent running: shared among the samples, if any
-        double perSample = sampleCount == 0 ? 0 : Math.max(0, to - from - covered) / (double) sampleCount;
-        List<Weighted> out = new ArrayList<>(chains.size());
-        chains.forEach((key, a) -> {
-            double weight = waited.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0);
+        List<Weighted> out = new ArrayList<>();
+        weighted(kept, from, to, (a, weight) -> {
             if (weight > 0) {
                 int at = holdingFrame(a.frames(), sites);
                 out.add(new Weighted(at < 0 ? new Cause(e.owner(), withoutJdkTop(a.frames()),
@@ -283,18 +267,38 @@ final class MonitorOwnerChains {
             return List.of();
         }
         Set<String> sites = Set.of(holding);
+        List<Activity> kept = new ArrayList<>();
+        for (Activity a : seen.activities()) {
+            int at = holdingFrame(a.frames(), sites);
+            // not in the releasing method, or only the JDK inside it (its own wait for this lock, a sleep in the
+            // method itself, where the method is the answer): left out
+            if (at > 0 && anyApplicationFrame(a.frames().subList(0, at))) {
+                kept.add(a);
+            }
+        }
+        Activity[] best = {null};
+        double[] most = {0};
+        weighted(kept, from, to, (a, weight) -> {
+            if (weight > most[0]) {
+                most[0] = weight;
+                best[0] = a;
+            }
+        });
+        return best[0] == null ? List.of() : best[0].frames().subList(0, holdingFrame(best[0].frames(), sites));
+    }
+
+    /**
+     * Each distinct stack of {@code activities} with its weight over [from, to], in the order of the stacks' text: a
+     * recorded wait counts with the part of the span it covers; the part no wait covers was spent running, shared
+     * among the CPU samples, if any.
+     */
+    private static void weighted(List<Activity> activities, long from, long to, ObjDoubleConsumer<Activity> each) {
         Map<String, Activity> byStack = new TreeMap<>();
-        Map<String, Double> weight = new HashMap<>();
+        Map<String, Double> waited = new HashMap<>();
         Map<String, Integer> samples = new HashMap<>();
         long covered = 0;
         int sampleCount = 0;
-        for (Activity a : seen.activities()) {
-            int at = holdingFrame(a.frames(), sites);
-            if (at <= 0 || !anyApplicationFrame(a.frames().subList(0, at))) {
-                // not in the releasing method, or only the JDK inside it: its own wait for this lock, a sleep in
-                // the method itself (then the method is the answer)
-                continue;
-            }
+        for (Activity a : activities) {
             String key = String.join("\n", a.frames());
             byStack.putIfAbsent(key, a);
             if (a.isSample()) {
@@ -302,25 +306,12 @@ final class MonitorOwnerChains {
                 sampleCount++;
             } else {
                 long overlap = Math.min(a.endNanos(), to) - Math.max(a.beginNanos(), from);
-                weight.merge(key, (double) overlap, Double::sum);
+                waited.merge(key, (double) overlap, Double::sum);
                 covered += overlap;
             }
         }
         double perSample = sampleCount == 0 ? 0 : Math.max(0, to - from - covered) / (double) sampleCount;
-        String best = null;
-        double most = 0;
-        for (String key : byStack.keySet()) {
-            double w = weight.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0);
-            if (w > most) {
-                most = w;
-                best = key;
-            }
-        }
-        if (best == null) {
-            return List.of();
-        }
-        List<String> frames = byStack.get(best).frames();
-        return frames.subList(0, holdingFrame(frames, sites));
+        byStack.forEach((key, a) -> each.accept(a, waited.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0)));
     }
 
     private static boolean anyApplicationFrame(List<String> frames) {
