@@ -10,14 +10,12 @@ import dev.lockscope.analysis.model.VirtualThreads;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Dispatches the parks and unparks of a recording, in time order, to one analyzer per blocker
@@ -124,7 +122,18 @@ final class ParkBlame {
      * A lock's release whose spans wait until what the releaser did inside its hold can be looked up: JFR's own
      * events (samples, sleeps, I/O) come through a reorder window of their own, after lockscope's unparks.
      */
-    private record PendingRelease(Unpark release, long from, List<HeldSpan> spans) {
+    private static final class PendingRelease {
+        final Unpark release;
+        final long from;
+        final List<HeldSpan> spans;
+        /** Blamed already (by its releaser's queue); still held until it reaches the front of the oldest-first one. */
+        boolean blamed;
+
+        PendingRelease(Unpark release, long from, List<HeldSpan> spans) {
+            this.release = release;
+            this.from = from;
+            this.spans = spans;
+        }
     }
 
     /** A span of a wait that a release ended; {@code group}: {@code count} waiters of a convoy's group. */
@@ -142,7 +151,6 @@ final class ParkBlame {
     /** Releases pending, oldest first; each also in its releaser's queue, and done when emitted by either. */
     private final ArrayDeque<PendingRelease> pending = new ArrayDeque<>();
     private final Map<Long, ArrayDeque<PendingRelease>> pendingByReleaser = new HashMap<>();
-    private final Set<PendingRelease> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The spans of the releases in {@link #pending}, blamed or not: what this holds in memory. */
     private int heldSpans;
 
@@ -163,7 +171,7 @@ final class ParkBlame {
      */
     void activityEnded(ThreadRef thread, long endNanos) {
         ArrayDeque<PendingRelease> mine = pendingByReleaser.get(thread.javaTid());
-        while (mine != null && !mine.isEmpty() && mine.peekFirst().release().timeNanos() < endNanos) {
+        while (mine != null && !mine.isEmpty() && mine.peekFirst().release.timeNanos() < endNanos) {
             emit(mine.removeFirst());
         }
         if (mine != null && mine.isEmpty()) {
@@ -289,27 +297,28 @@ final class ParkBlame {
 
     /** Blames a pending release's spans, with what its releaser mostly did inside the hold as far as it is known now. */
     private void emit(PendingRelease r) {
-        if (!emitted.add(r)) {
+        if (r.blamed) {
             return;
         }
-        emit(r, activities.mostlyInside(r.release().thread(), r.release().frames(), r.from(), r.release().timeNanos()));
+        r.blamed = true;
+        emit(r, activities.mostlyInside(r.release.thread(), r.release.frames(), r.from, r.release.timeNanos()));
         // the two queues let go of it in their own time: drop it from the front of the oldest-first one here
-        while (!pending.isEmpty() && emitted.remove(pending.peekFirst())) {
+        while (!pending.isEmpty() && pending.peekFirst().blamed) {
             PendingRelease done = pending.removeFirst();
-            heldSpans -= done.spans().size();
-            ArrayDeque<PendingRelease> mine = pendingByReleaser.get(done.release().thread().javaTid());
+            heldSpans -= done.spans.size();
+            ArrayDeque<PendingRelease> mine = pendingByReleaser.get(done.release.thread().javaTid());
             if (mine != null && mine.peekFirst() == done) {
                 mine.removeFirst();
             }
             if (mine != null && mine.isEmpty()) {
-                pendingByReleaser.remove(done.release().thread().javaTid());
+                pendingByReleaser.remove(done.release.thread().javaTid());
             }
         }
     }
 
     private void emit(PendingRelease r, List<String> inside) {
-        Cause cause = new Cause(r.release().thread(), r.release().frames(), OwnerChain.EXACT, inside);
-        for (HeldSpan s : r.spans()) {
+        Cause cause = new Cause(r.release.thread(), r.release.frames(), OwnerChain.EXACT, inside);
+        for (HeldSpan s : r.spans) {
             out.weighting(s.weight());
             if (s.group()) {
                 out.contentions(s.lock(), s.waiter(), s.frames(), s.from(), s.nanos(), s.count(), cause, s.afterWait());
