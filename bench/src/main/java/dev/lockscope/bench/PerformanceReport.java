@@ -31,6 +31,7 @@ public final class PerformanceReport {
         SECTIONS.put("overhead", OverheadHarness::section);
         SECTIONS.put("accuracy", AccuracyHarness::section);
         SECTIONS.put("owner-sampling", OwnerSamplingHarness::section);
+        SECTIONS.put("whatif", WhatIfHarness::section);
         SECTIONS.put("analysis-speed", AnalysisSpeedHarness::section);
         SECTIONS.put("attach-cycles", AttachCyclesHarness::section);
         SECTIONS.put("soak", SoakHarness::section);

@@ -20,6 +20,7 @@ import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
+import dev.lockscope.report.whatif.WhyNoPrediction;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -133,7 +134,7 @@ final class WhatIfMeasure {
         }
         double perRelease = releases == 0 ? asked : (double) delayedNanos / releases;
         return new Measured(site.identityHash().substring(LockSites.SITE_PREFIX.length()), meanHold, heldShare, factor,
-                perRelease, changes, outcome, predicted(site));
+                perRelease, changes, outcome, predicted(site, 0.5), predicted(site, Measured.lengthenedBy(meanHold, perRelease)));
     }
 
     /** The profiled run's report with the measured sites in it: the page of {@code whatif --measure --format html}. */
@@ -142,11 +143,11 @@ final class WhatIfMeasure {
     }
 
     /**
-     * The replay's answer for the same question from the profiled run: the holds taken in the site's method
-     * halved (the experiment delays every release in that method); null when the replay saw none there.
+     * The replay's answer from the profiled run for the holds taken in the site's method (the experiment delays
+     * every release in that method) {@code factor} times as long; null when the replay saw none there.
      */
-    private WhatIf.Prediction predicted(LockMetrics site) {
-        WhatIf.Prediction p = WhatIf.predict(profiledHolds, null, method(site) + ":", 0.5);
+    private WhatIf.Prediction predicted(LockMetrics site, double factor) {
+        WhatIf.Prediction p = WhatIf.predict(profiledHolds, null, method(site) + ":", factor);
         return p.holds() == 0 ? null : p;
     }
 
@@ -164,12 +165,28 @@ final class WhatIfMeasure {
             throw new UserError("the profiling run wrote no readable recording: " + e.getMessage());
         }
         profiledHolds = builder.holdTrace();
-        List<LockMetrics> sites = profiled.contention().sites().stream()
+        List<LockMetrics> applications = profiled.contention().sites().stream()
                 .filter(s -> s.avgHoldNanos() > 0 && !s.identityHash().endsWith("?") && method(s).indexOf('.') > 0)
                 .filter(WhatIfMeasure::isApplicationLock).toList();
+        // a wait for a notification or a condition has no holder whose holds a delayed release would lengthen
+        List<String> notHeld = new ArrayList<>();
+        List<LockMetrics> sites = new ArrayList<>();
+        for (LockMetrics s : applications) {
+            String why = WhyNoPrediction.notHeld(s);
+            if (why == null) {
+                sites.add(s);
+            } else if (sites.size() < top && notHeld.size() < 3) {
+                notHeld.add(s.identityHash().substring(LockSites.SITE_PREFIX.length()) + ": " + why);
+            }
+        }
         List<LockMetrics> chosen = new ArrayList<>();
         if (asked.isEmpty()) {
+            notHeld.forEach(n -> System.err.println("lockscope: whatif --measure: " + n + ": nothing held to lengthen, left out"));
             chosen.addAll(sites.subList(0, Math.min(top, sites.size())));
+            if (chosen.isEmpty() && !notHeld.isEmpty()) {
+                throw new UserError("the application's sites waited for most wait for no holder, so no hold is there to "
+                        + "lengthen: " + String.join("; ", notHeld));
+            }
         } else {
             for (String a : asked) {
                 LockMetrics found = sites.stream().filter(s -> s.identityHash().contains(a)).findFirst()

@@ -154,12 +154,13 @@ class DemoPatternsIT {
     }
 
     /**
-     * Within 10% plus 0.5 ms: the seed's estimate counts each hand-off's wake-up latency (release to the
+     * Within 25% plus 0.5 ms: the table's estimate counts each hand-off's wake-up latency (release to the
      * woken waiter running, while others are still parked) as holding. On a busy 2-core machine that is
-     * up to ~0.8 ms per hand-off: 20% of the 4 ms lock's hold over its ~15 hand-offs, 1% of the 64 ms lock's.
+     * up to ~1 ms per hand-off (a CI run read 4.92 ms for the 4 ms lock): 25% of the 4 ms lock's hold,
+     * 1.5% of the 64 ms lock's. The locks' holds differ by 4× and more, so a row with another lock's hold fails.
      */
     private static void assertHold(JsonNode lock, long ms) {
         double holdMs = lock.get("avgHoldNanos").asDouble() / 1e6;
-        assertThat(holdMs).as("avg hold of %s", lock.get("firstFrames")).isCloseTo(ms, within(ms * 0.10 + 0.5));
+        assertThat(holdMs).as("avg hold of %s", lock.get("firstFrames")).isCloseTo(ms, within(ms * 0.25 + 0.5));
     }
 }

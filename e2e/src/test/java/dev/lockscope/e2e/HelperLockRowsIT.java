@@ -60,14 +60,23 @@ class HelperLockRowsIT {
         String err = app.err();
         String exitTable = err.substring(err.indexOf("lockscope: lock contention at JVM exit"));
         List<Row> exit = rows(exitTable);
+        Map<String, Double> held = new HashMap<>();
         for (Map.Entry<String, Double> t : truth.entrySet()) {
             String method = t.getKey();
             String cls = method.startsWith("lock") ? "ReentrantLock" : "Object";
             List<Row> named = exit.stream().filter(r -> r.label().startsWith(cls + " at HelperLocksMain." + method + ":")).toList();
             assertThat(named).as("the row of %s in\n%s", method, exitTable).hasSize(1);
+            // The table's average hold is the time someone waited over the parks (docs/reading-the-report.md): it is the
+            // hold only while a waiter is always parked. On a loaded 2-core machine a releaser descheduled before it
+            // parks again leaves gaps (CI once read 17.6 ms for 20.1 ms held), so the test asks for a loose match;
+            // that each row has its own hold, not the helper's mix, is what the ordering below checks.
             assertThat(named.get(0).avgHoldMs()).as("%s's average hold in\n%s", method, exitTable)
-                    .isCloseTo(t.getValue(), within(0.1 * t.getValue()));
+                    .isCloseTo(t.getValue(), within(0.3 * t.getValue()));
+            held.put(method, named.get(0).avgHoldMs());
         }
+        assertThat(List.of(held.get("lockTen"), held.get("lockTwenty"), held.get("lockFifty"))).as(exitTable).isSorted();
+        assertThat(List.of(held.get("monitorThirty"), held.get("monitorSixty"), held.get("monitorOneTwenty")))
+                .as(exitTable).isSorted();
         assertThat(exit).noneMatch(r -> r.label().contains("HelperLocksMain.hold"));
 
         Proc report = Proc.lockscope(dir, 120, "report", jfr.toString());

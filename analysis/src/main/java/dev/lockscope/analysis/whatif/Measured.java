@@ -20,9 +20,12 @@ import java.util.List;
  * @param outcome    whether the change was resolved, could not be, or the delay broke the workload
  * @param predicted  the replay's prediction for halving the holds taken in the site's method, from the profiled
  *                   run's recording; null when the replay saw no hold there
+ * @param lengthened the replay's prediction for what was measured, the same holds {@link #lengthenedBy} as long:
+ *                   the check of the replay against the experiment; null when the replay saw no hold there
  */
 public record Measured(String site, double holdNanos, double heldShare, double factor, double delayNanos,
-                       List<Double> changesPct, Outcome outcome, WhatIf.Prediction predicted) {
+                       List<Double> changesPct, Outcome outcome, WhatIf.Prediction predicted,
+                       WhatIf.Prediction lengthened) {
     /** Delayed runs before the interval can say anything: its ends are the lowest and highest of so few. */
     public static final int MIN_RUNS = 3;
     /** A delayed run below this share of the throughput as it is broke the workload: throughput near zero. */
@@ -80,6 +83,27 @@ public record Measured(String site, double holdNanos, double heldShare, double f
     /** Whether a delayed run at {@code ratio} of the throughput as it is broke the workload. */
     public static boolean breaks(double ratio) {
         return !(ratio >= BROKEN_RATIO);
+    }
+
+    /** How many times as long the delayed runs' holds were: {@code 1 + delay / hold}. */
+    public double lengthenedBy() {
+        return lengthenedBy(holdNanos, delayNanos);
+    }
+
+    /** {@code 1 + delay / hold}: what a delay of each release makes of a mean hold. */
+    public static double lengthenedBy(double holdNanos, double delayNanos) {
+        return 1 + delayNanos / holdNanos;
+    }
+
+    /**
+     * The replay's prediction for the measured lengthening against the measured change: (predicted - measured) /
+     * |measured|, NaN unless the change was resolved and the replay predicted it.
+     */
+    public double replayErrorShare() {
+        if (outcome != Outcome.RESOLVED || lengthened == null || !Double.isFinite(lengthened.changePct())) {
+            return Double.NaN;
+        }
+        return (lengthened.changePct() - changePct()) / Math.abs(changePct());
     }
 
     /** The measured change, percent: the median of the delayed runs'. */

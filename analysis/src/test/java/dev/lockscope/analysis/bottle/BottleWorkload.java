@@ -13,7 +13,10 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Child-JVM workloads with known bottle graphs (note §C3 T2–T5). Prints "ready TID-OF-MAIN", waits
  * for a line on stdin (the collector is running by then), runs, exits. Work is measured in CPU time
- * of the working thread, so preemption does not change the amount of work.
+ * of the working thread, so preemption does not change the amount of work. At the end the program prints
+ * {@code cpu NAME NANOS} per worker, its whole CPU time (its start-up included; taken as its last act, and
+ * printed by main after the joins so that no worker writes to stdout while it is measured), and for
+ * {@code main} the CPU time of its serial part: the truth of the running times.
  */
 public final class BottleWorkload {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
@@ -30,8 +33,11 @@ public final class BottleWorkload {
         switch (scenario) {
             case "parallel" -> run(List.of(unit, unit), false);
             case "serial-then-parallel" -> {
+                long atGo = MX.getCurrentThreadCpuTime();
                 spin(unit);
+                long serial = MX.getCurrentThreadCpuTime() - atGo;
                 run(List.of(unit, unit), false);
+                System.out.println("cpu main " + serial);
             }
             case "imbalanced" -> run(List.of(unit, 3 * unit), false);
             case "monitor" -> run(List.of(unit, unit, unit, unit), true);
@@ -42,8 +48,10 @@ public final class BottleWorkload {
     private static void run(List<Long> work, boolean serialised) throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
+        long[] cpu = new long[work.size()];
         for (int i = 0; i < work.size(); i++) {
             long w = work.get(i);
+            int index = i;
             Thread t = new Thread(() -> {
                 try {
                     start.await();
@@ -57,6 +65,7 @@ public final class BottleWorkload {
                 } else {
                     spin(w);
                 }
+                cpu[index] = MX.getCurrentThreadCpuTime(); // published to main by the join
             }, "worker-" + (i + 1));
             threads.add(t);
             t.start();
@@ -64,6 +73,9 @@ public final class BottleWorkload {
         start.countDown();
         for (Thread t : threads) {
             t.join();
+        }
+        for (int i = 0; i < threads.size(); i++) {
+            System.out.println("cpu " + threads.get(i).getName() + " " + cpu[i]);
         }
     }
 

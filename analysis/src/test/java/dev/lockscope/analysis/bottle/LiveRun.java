@@ -11,6 +11,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /** Runs {@link BottleWorkload} in a child JVM under a scheduling collector. */
@@ -19,11 +21,23 @@ final class LiveRun {
     final SchedTrace trace;
     final SchedTrace reread;
     final int mainTid;
+    /** Each worker's CPU time as the workload measured it ({@code cpu NAME NANOS}): what its box's A should be. */
+    private final Map<String, Long> cpuNanos;
 
-    private LiveRun(SchedTrace trace, SchedTrace reread, int mainTid) {
+    private LiveRun(SchedTrace trace, SchedTrace reread, int mainTid, Map<String, Long> cpuNanos) {
         this.trace = trace;
         this.reread = reread;
         this.mainTid = mainTid;
+        this.cpuNanos = cpuNanos;
+    }
+
+    /** The CPU time the thread named {@code name} measured itself. */
+    double cpu(String name) {
+        Long nanos = cpuNanos.get(name);
+        if (nanos == null) {
+            throw new AssertionError("the workload printed no CPU time of " + name + ": " + cpuNanos);
+        }
+        return nanos;
     }
 
     static LiveRun run(Path dir, String source, String scenario, long unitMillis) throws Exception {
@@ -65,11 +79,26 @@ final class LiveRun {
             Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
             in.write("go\n");
             in.flush();
+            Map<String, Long> cpu = new ConcurrentHashMap<>();
+            Thread reader = new Thread(() -> {
+                try {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        String[] parts = line.split(" ");
+                        if (parts.length == 3 && parts[0].equals("cpu")) {
+                            cpu.put(parts[1], Long.parseLong(parts[2]));
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // the child is gone: what it printed is read
+                }
+            }, "live-run-stdout");
+            reader.start();
             if (!child.waitFor(60, TimeUnit.SECONDS)) {
                 throw new AssertionError("workload did not finish in 60 s");
             }
+            reader.join(10_000);
             SchedTrace trace = collector.stop();
-            return new LiveRun(trace, SchedFile.read(file), mainTid);
+            return new LiveRun(trace, SchedFile.read(file), mainTid, Map.copyOf(cpu));
         } finally {
             child.destroyForcibly();
         }

@@ -44,20 +44,20 @@ class MeasuredTest {
     @Test
     void halvingIsExtrapolatedOnlyFromAResolvedChangeWithinAmdahlsBound() {
         // a lock held nearly all the time, its holds 1.5x as long: -31% is s = 0.915, halving +88.6% (bound +90.5%)
-        Measured paced = new Measured("A.a:1", 68e6, 0.95, 1.5, 34e6, List.of(-30.0, -32.0, -31.0), Measured.Outcome.RESOLVED, null);
+        Measured paced = new Measured("A.a:1", 68e6, 0.95, 1.5, 34e6, List.of(-30.0, -32.0, -31.0), Measured.Outcome.RESOLVED, null, null);
         assertThat(paced.sensitivity()).isCloseTo(0.915, within(0.001));
         assertThat(paced.halvingPct()).isCloseTo(88.57, within(0.01));
         assertThat(paced.halvingRefusal()).isNull();
         // held 10% of the run: halving it can give at most 1/(1 - 0.05) - 1 = +5.3%; the -21% measured would say +49.6%
-        Measured overstated = new Measured("A.b:1", 5_780, 0.1, 1.5, 2_890, List.of(-20.0, -21.0, -22.0), Measured.Outcome.RESOLVED, null);
+        Measured overstated = new Measured("A.b:1", 5_780, 0.1, 1.5, 2_890, List.of(-20.0, -21.0, -22.0), Measured.Outcome.RESOLVED, null, null);
         assertThat(overstated.halvingPct()).isNaN();
         assertThat(overstated.halvingRefusal()).isEqualTo("refused (2^s - 1): +49.6% is more than Amdahl's bound +5.3% "
                 + "for holds 0.5× as long held 10.0% of the time");
-        Measured broken = new Measured("A.c:1", 5_780, 0.1, 1.5, 2_890, List.of(-99.8), Measured.Outcome.BROKE, null);
+        Measured broken = new Measured("A.c:1", 5_780, 0.1, 1.5, 2_890, List.of(-99.8), Measured.Outcome.BROKE, null, null);
         assertThat(broken.sensitivity()).isNaN();
         assertThat(broken.halvingPct()).isNaN();
         assertThat(broken.halvingRefusal()).isEqualTo("not extrapolated: the delay broke the workload");
-        Measured unresolved = new Measured("A.d:1", 5_780, 0.1, 1.5, 2_890, List.of(1.0, -3.0, 2.0), Measured.Outcome.UNRESOLVED, null);
+        Measured unresolved = new Measured("A.d:1", 5_780, 0.1, 1.5, 2_890, List.of(1.0, -3.0, 2.0), Measured.Outcome.UNRESOLVED, null, null);
         assertThat(unresolved.halvingRefusal()).isEqualTo("not extrapolated: could not be resolved");
         assertThat(unresolved.changePct()).isEqualTo(1.0);
         assertThat(unresolved.intervalPct()).containsExactly(-3.0, 2.0);
@@ -68,7 +68,7 @@ class MeasuredTest {
         // CI's large-critical-section run: lock 3 held 98.3% of the time, its holds 1.5x as long -33.6% (s = 1.005);
         // 2^s - 1 = +100.7% and the replay's +98.9% are both just over the bound +96.7%: shown as the bound, not refused
         Measured paced = new Measured("A.a:1", 64.8e6, 0.9834, 1.5, 32.7e6, List.of(-33.29, -33.64, -33.65),
-                Measured.Outcome.RESOLVED, null);
+                Measured.Outcome.RESOLVED, null, null);
         assertThat(paced.halvingRefusal()).isNull();
         assertThat(paced.rawHalvingPct()).isGreaterThan(100);
         assertThat(paced.halvingPct()).isCloseTo(AmdahlBound.maxChangePct(0.9834, 0.5), within(1e-9));

@@ -206,11 +206,14 @@ public final class WhatIfReport {
                     "%s%s (sensitivity %.2f)", pct(m.halvingPct()), AmdahlBound.capNote(m.rawHalvingPct(), m.heldShare(), 0.5, "2^s - 1"),
                     m.sensitivity()) : m.halvingRefusal());
             sb.append("\n    the replay, holds halved: ").append(replay(m)).append('\n');
+            sb.append(String.format(Locale.ROOT, "    the replay, holds %.2f× as long: ", m.lengthenedBy())).append(replayOfMeasured(m))
+                    .append('\n');
         }
         sb.append("  throughput: the median change of the delayed runs, each against the runs as it is before and after it,\n"
                 + "  with its distribution-free interval; holds halved: 2^s - 1 for the sensitivity s = -ln(T'/T) / ln(holds'/holds)\n"
                 + "  (throughput goes as hold^-s), bounded by Amdahl's law; the replay: its prediction for halving the holds in\n"
-                + "  the site's method, from the profiled run; nothing is extrapolated from a change not resolved\n");
+                + "  the site's method, from the profiled run, and for what was measured (how far it is from the measured change,\n"
+                + "  relative to it); nothing is extrapolated from a change not resolved\n");
         return sb.toString();
     }
 
@@ -243,6 +246,20 @@ public final class WhatIfReport {
         }
         return p.removed() ? pct(p.changePct()) + " " + p.confidence() : pct(AmdahlBound.shown(p.changePct(), m.heldShare(), p.factor()))
                 + AmdahlBound.capNote(p.changePct(), m.heldShare(), p.factor(), "the replay") + " " + p.confidence();
+    }
+
+    /** The replay's prediction for the lengthening measured and how far it is from the measured change: the replay checked. */
+    private static String replayOfMeasured(Measured m) {
+        WhatIf.Prediction p = m.lengthened();
+        if (p == null) {
+            return "-";
+        }
+        if (!Double.isFinite(p.changePct())) {
+            return "refused: not a finite number";
+        }
+        double error = m.replayErrorShare();
+        return pct(p.changePct()) + " " + p.confidence() + (Double.isNaN(error) ? ""
+                : String.format(Locale.ROOT, ", %.0f%% from the measured change", 100 * Math.abs(error)));
     }
 
     /** Why the replay's prediction beside a measured site is refused: bounded by the share of the time the site's holds took. */
@@ -294,6 +311,12 @@ public final class WhatIfReport {
                 predicted.put("changePct", round(AmdahlBound.shown(m.predicted().changePct(), m.heldShare(), m.predicted().factor())));
             }
             o.set("predicted", predicted);
+            o.put("lengthenedBy", round(m.lengthenedBy()));
+            ObjectNode lengthened = m.lengthened() == null ? null : json(m.lengthened());
+            if (lengthened != null) {
+                lengthened.put("errorPct", round(100 * m.replayErrorShare()));
+            }
+            o.set("predictedLengthened", lengthened);
         }
         return a;
     }

@@ -64,11 +64,9 @@ public final class WhyNoPrediction {
         if (idle) {
             why.add("idle (threads waiting for work)");
         }
-        if (row.kind() == LockKind.WAIT) {
-            why.add("Object.wait (a wait for a notification, not for a holder)");
-        } else if (row.kind() == LockKind.PARK && row.className().startsWith("java.util.concurrent.")
-                && LOCKS.stream().noneMatch(row.className()::startsWith)) {
-            why.add("a condition or queue (nobody holds it)");
+        String notHeld = notHeld(row);
+        if (notHeld != null) {
+            why.add(notHeld);
         }
         if (row.kind() == LockKind.PARK && sampled) {
             why.add("sampled parks (record with --sample-below 0)");
@@ -80,6 +78,22 @@ public final class WhyNoPrediction {
             why.add("low confidence (" + WhatIfReport.LOW_CONFIDENCE_WHY + ")");
         }
         return why;
+    }
+
+    /**
+     * Why a row's waits are not for a lock some thread holds, which the replay would follow and the experiment
+     * ({@code whatif --measure}) would lengthen: {@code Object.wait}, or a {@code java.util.concurrent} condition or
+     * queue; null when the row is a lock's.
+     */
+    public static String notHeld(LockMetrics row) {
+        if (row.kind() == LockKind.WAIT) {
+            return "Object.wait (a wait for a notification, not for a holder)";
+        }
+        if (row.kind() == LockKind.PARK && row.className().startsWith("java.util.concurrent.")
+                && LOCKS.stream().noneMatch(row.className()::startsWith)) {
+            return "a condition or queue (nobody holds it)";
+        }
+        return null;
     }
 
     /** One line per row, under a heading; empty when every row has a prediction. */

@@ -96,7 +96,8 @@ class WhatIfReportTest {
                 .contains("  dev.lockscope.demo.LargeCriticalSection.juc3:73\n"
                         + "    mean hold 68.00 ms (held 99.0% of the time in use), each release delayed 34.00 ms: holds 1.50× as long\n"
                         + "    throughput -31.0% [-32.0%, -30.0%] in 3 delayed runs: resolved\n"
-                        + "    holds halved: +88.6% (sensitivity 0.92)\n    the replay, holds halved: +94.1% high\n")
+                        + "    holds halved: +88.6% (sensitivity 0.92)\n    the replay, holds halved: +94.1% high\n"
+                        + "    the replay, holds 1.50× as long: -27.9% high, 10% from the measured change\n")
                 .contains("    throughput -99.8% in delayed run 1, near zero: the delay broke the workload\n"
                         + "    holds halved: not extrapolated: the delay broke the workload\n")
                 .contains("    holds halved: refused (2^s - 1): +49.6% is more than Amdahl's bound +5.3% for holds 0.5× as "
@@ -111,6 +112,11 @@ class WhatIfReportTest {
         assertThat(json.get("halvingPct").decimalValue()).isEqualByComparingTo("88.58");
         assertThat(json.get("halvingRefused").isNull()).isTrue();
         assertThat(json.get("predicted").get("changePct").decimalValue()).isEqualByComparingTo("94.06");
+        assertThat(json.get("lengthenedBy").decimalValue()).isEqualByComparingTo("1.5");
+        assertThat(json.get("predictedLengthened").get("changePct").decimalValue()).isEqualByComparingTo("-27.9");
+        // (-27.9 - -31.0) / 31.0: the replay under the measured slow-down by a tenth of it
+        assertThat(json.get("predictedLengthened").get("errorPct").decimalValue()).isEqualByComparingTo("10.0");
+        assertThat(WhatIfReport.measuredJson(List.of(LOCK1)).get(0).get("predictedLengthened").isNull()).isTrue();
         JsonNode broken = WhatIfReport.measuredJson(List.of(BROKEN)).get(0);
         assertThat(broken.get("outcome").textValue()).isEqualTo("the delay broke the workload");
         assertThat(broken.get("halvingPct").isNull()).isTrue();
@@ -121,7 +127,7 @@ class WhatIfReportTest {
         assertThat(WhatIfReport.measuredJson(List.of(LOCK1)).get(0).get("predicted").isNull()).isTrue();
         // beside a site held 10% of the time, the replay's +94.1% for halving its holds is beyond Amdahl's +5.3%
         Measured replayed = new Measured(REFUSED.site(), 5_780, 0.1, 1.5, 2_890, List.of(-2.0, -2.5, -2.2),
-                Measured.Outcome.RESOLVED, HALVED);
+                Measured.Outcome.RESOLVED, HALVED, null);
         assertThat(WhatIfReport.measuredText(List.of(replayed))).contains("    the replay, holds halved: refused: +94.1% is "
                 + "more than Amdahl's bound +5.3% for holds 0.5× as long held 10.0% of the time\n");
         JsonNode predicted = WhatIfReport.measuredJson(List.of(replayed)).get(0).get("predicted");
@@ -143,14 +149,16 @@ class WhatIfReportTest {
         assertThat(WhatIfReport.json(HALVED).get("refused").isNull()).isTrue();
     }
 
+    private static final WhatIf.Prediction LONGER = new WhatIf.Prediction(BOTTLENECK, null, 1.5, false, -27.9, -28.5,
+            -27.0, 4, BOTTLENECK, BOTTLENECK, 62.4, 1234, 98.0, 0, 8_000_000_000L, false, false, null, -27.9);
     private static final Measured LOCK3 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc3:73",
-            68e6, 0.99, 1.5, 34e6, List.of(-30.0, -32.0, -31.0), Measured.Outcome.RESOLVED, HALVED);
+            68e6, 0.99, 1.5, 34e6, List.of(-30.0, -32.0, -31.0), Measured.Outcome.RESOLVED, HALVED, LONGER);
     private static final Measured LOCK1 = new Measured("dev.lockscope.demo.LargeCriticalSection.juc1:53",
-            4.5e6, 0.2, 1.5, 2.25e6, List.of(1.0, -3.0, 2.0), Measured.Outcome.UNRESOLVED, null);
+            4.5e6, 0.2, 1.5, 2.25e6, List.of(1.0, -3.0, 2.0), Measured.Outcome.UNRESOLVED, null, null);
     private static final Measured BROKEN = new Measured("org.apache.logging.log4j.core.appender.OutputStreamManager.writeBytes:365",
-            5780, 0.1, 1.5, 2890, List.of(-99.8), Measured.Outcome.BROKE, null);
+            5780, 0.1, 1.5, 2890, List.of(-99.8), Measured.Outcome.BROKE, null, null);
     private static final Measured REFUSED = new Measured("org.apache.logging.log4j.core.appender.OutputStreamManager.flush:307",
-            5780, 0.1, 1.5, 2890, List.of(-20.0, -21.0, -22.0), Measured.Outcome.RESOLVED, null);
+            5780, 0.1, 1.5, 2890, List.of(-20.0, -21.0, -22.0), Measured.Outcome.RESOLVED, null, null);
 
     @Test
     void theReportOfTheProfiledRunCarriesTheMeasuredSitesInEveryFormat() {
