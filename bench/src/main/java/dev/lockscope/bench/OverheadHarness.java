@@ -160,6 +160,9 @@ public final class OverheadHarness {
                     lib[0], lib[1], settings.smoke() ? "0.5" : lib[2], measure), null, Double.parseDouble(measure)));
         }
         w.removeIf(x -> !settings.keep(settings.workloads(), x.name()));
+        if (settings.smoke() && settings.workloads().isEmpty()) {
+            w.removeIf(x -> !SMOKE_WORKLOADS.contains(x.name()));
+        }
         // needs JDK 21+: only when asked for by name (--workloads virtualHandoff), not in the default set run on JDK 17
         w.removeIf(x -> x.name().equals("virtualHandoff") && !settings.workloads().contains(x.name()));
         return w;
@@ -230,7 +233,7 @@ public final class OverheadHarness {
     }
 
     /**
-     * A smoke run proves the harness works within CI's time: every workload bare and under lockscope, and
+     * A smoke run proves the harness works within CI's time: each of {@link #SMOKE_WORKLOADS} bare and under lockscope, and
      * every other profiler on {@link #SMOKE_EVERY_CONFIG} only (a JMH workload and a plain one, the two ways a
      * profiler is attached); the tables show n/a for the rest. A full run measures every pair.
      */
@@ -242,6 +245,14 @@ public final class OverheadHarness {
     }
 
     private static final java.util.Set<String> SMOKE_EVERY_CONFIG = java.util.Set.of("lockCounter", "queue-pipeline");
+
+    /**
+     * The workloads of a smoke run: one of each way a workload is run and read (a demo, a JMH benchmark, a library
+     * workload, one whose warm-up is long for its low rate, the HTTP server with its client JVM); the others run
+     * those same paths with other arguments, and the e2e tests run the library workloads under the agent.
+     */
+    private static final java.util.Set<String> SMOKE_WORKLOADS = java.util.Set.of("large-cs-juc", "lockCounter", "queue-pipeline",
+            "derby", "http-server");
 
     String markdown(List<Run> runs, int repeats) {
         StringBuilder md = new StringBuilder();

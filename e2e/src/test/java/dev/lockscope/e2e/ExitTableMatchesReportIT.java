@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue 13: a lock site of many objects has one real-time in both, the union of its objects' waits, and
  * the same times parked, the objects the GC collected while the program ran included.
  */
+@InJdk25Pass
 class ExitTableMatchesReportIT {
     @TempDir
     Path dir;

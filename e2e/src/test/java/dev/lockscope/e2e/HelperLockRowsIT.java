@@ -66,12 +66,10 @@ class HelperLockRowsIT {
             String cls = method.startsWith("lock") ? "ReentrantLock" : "Object";
             List<Row> named = exit.stream().filter(r -> r.label().startsWith(cls + " at HelperLocksMain." + method + ":")).toList();
             assertThat(named).as("the row of %s in\n%s", method, exitTable).hasSize(1);
-            // The table's average hold is the time someone waited over the parks (docs/reading-the-report.md): it is the
-            // hold only while a waiter is always parked. On a loaded 2-core machine a releaser descheduled before it
-            // parks again leaves gaps (CI once read 17.6 ms for 20.1 ms held), so the test asks for a loose match;
-            // that each row has its own hold, not the helper's mix, is what the ordering below checks.
+            // The table's average hold is the time a waiter was parked over the parks (docs/reading-the-report.md):
+            // each hand-off's wake-up counts as holding, up to about half a millisecond on a loaded 2-core machine
             assertThat(named.get(0).avgHoldMs()).as("%s's average hold in\n%s", method, exitTable)
-                    .isCloseTo(t.getValue(), within(0.3 * t.getValue()));
+                    .isCloseTo(t.getValue(), within(0.1 * t.getValue() + 0.5));
             held.put(method, named.get(0).avgHoldMs());
         }
         assertThat(List.of(held.get("lockTen"), held.get("lockTwenty"), held.get("lockFifty"))).as(exitTable).isSorted();

@@ -10,10 +10,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * Three {@code ReentrantLock}s (held 10, 20 and 50 ms) and three monitors (30, 60 and 120 ms), every one
  * taken through one shared helper ({@link #hold(Lock, long)}, {@link #holdMonitor(Object, long)}) called from
  * a method per lock: the program whose locks a row keyed by the innermost application frame merged into one.
- * Two threads per lock take it in turn for {@code args[0]} seconds; each measures its own holds with
+ * Three threads per lock take it in turn for {@code args[0]} seconds; each measures its own holds with
  * {@link System#nanoTime} and at the end the program prints {@code truth <method> <average hold ms>} per lock.
- * The ReentrantLocks are fair, and a monitor's holder pauses briefly after its release, so the other thread,
- * waiting, gets every hand-off: each hold is then contended, as the table's average hold assumes.
+ * The ReentrantLocks are fair, and a monitor's holder pauses briefly after its release, so a waiting thread gets
+ * every hand-off: each hold is then contended, as the table's average hold (the time a waiter was parked over
+ * the parks) assumes. With two threads a lock went unwaited-for whenever its releaser was descheduled before it
+ * asked again (13% of the time on a loaded 2-core CI machine, and the estimate 13% short); a third thread keeps
+ * a waiter parked through every hold.
  */
 public final class HelperLocksMain {
     /**
@@ -28,6 +31,8 @@ public final class HelperLocksMain {
     private static final Object THIRTY_MONITOR = new Object();
     private static final Object SIXTY_MONITOR = new Object();
     private static final Object ONE_TWENTY_MONITOR = new Object();
+
+    private static final int THREADS_PER_LOCK = 3;
 
     private static volatile long deadline;
 
@@ -102,7 +107,7 @@ public final class HelperLocksMain {
         long[][] sums = new long[names.length][2]; // per lock: nanos held, holds; guarded by itself
         List<Thread> threads = new ArrayList<>();
         for (int l = 0; l < names.length; l++) {
-            for (int t = 0; t < 2; t++) {
+            for (int t = 0; t < THREADS_PER_LOCK; t++) {
                 Holder h = holders[l];
                 long[] sum = sums[l];
                 Thread thread = new Thread(() -> {

@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * page of the demo run with itself. Screenshots and the page sizes go to
  * e2e/target/html-report/.
  */
+@InJdk25Pass
 class HtmlReportBrowserIT {
     static final Path WEB = Path.of("..", "report", "web").toAbsolutePath().normalize();
     static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("LOCKSCOPE_CHROMIUM", "/usr/bin/chromium"));

@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * different identity hashes) gives the top lock site and its top owner method of each recording alone,
  * and totals equal to the sums. Also issue 13 item 4: each JVM's exit table is short by default.
  */
+@InJdk17Pass
 class MergeRecordingsIT {
     @TempDir
     Path dir;

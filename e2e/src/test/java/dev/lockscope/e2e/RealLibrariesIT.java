@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issues 13 and 42's acceptance on real libraries nobody here wrote, from Maven Central, under load (the
  * performance harness's LibraryWorkloads, 16 threads, 1 s warm-up and 3 s measured, on the JDK
- * running the tests: CI runs them on 17 and 25): the first finding names
+ * running the tests: each in one of the suite's two passes, {@link InJdk17Pass} or {@link InJdk25Pass}): the first finding names
  * the library's known hot lock and its site, idle waits are not among the first three findings,
  * the text report at defaults stays under 200 lines, and a recording the agent made says nothing
  * about events it is "missing" where there was simply nothing to record.
@@ -23,6 +23,7 @@ class RealLibrariesIT {
     Path dir;
 
     /** log4j2 2.24, synchronous FileAppender: every event is written under the FileManager's monitor. */
+    @InJdk17Pass
     @Test
     void log4jFileAppenderLeadsWithTheFileManagersMonitor() throws Exception {
         List<String> findings = ReportText.findings(run("log4j2"));
@@ -54,6 +55,7 @@ class RealLibrariesIT {
      * until the committing session resets it. A latch has no holder: the finding names the committing path as
      * what released it, and says what to change (MVCC); JSON says the same.
      */
+    @InJdk25Pass
     @Test
     void hsqldbTableLocksNameTheCommitAsTheReleaser() throws Exception {
         List<String> findings = ReportText.findings(run("hsqldb"));
@@ -73,6 +75,7 @@ class RealLibrariesIT {
      * ConcurrentHashMap.compute under the bin's monitor: the first finding names the bin's monitor and, as what its
      * holders did, the loader (where the time goes), with the lock-taking frame beside it; JSON says the same.
      */
+    @InJdk25Pass
     @Test
     void caffeineSlowLoaderLeadsWithTheBinsMonitorAndNamesTheLoaderAsWhatItsHoldersDid() throws Exception {
         List<String> findings = ReportText.findings(run("caffeine"));
@@ -98,6 +101,7 @@ class RealLibrariesIT {
      * condition for an object another thread holds; that is contention, signalled by the returner, which
      * the finding names by where it had borrowed the object, and says what to change.
      */
+    @InJdk25Pass
     @Test
     void exhaustedObjectPoolLeadsWithTheBorrowersWait() throws Exception {
         List<String> findings = ReportText.findings(run("object-pool"));
@@ -121,6 +125,7 @@ class RealLibrariesIT {
      * whose chains are the committing transactions' code (the workload's update); its %real is the
      * union of thousands of ActiveLock objects' waits, a part of the wall time.
      */
+    @InJdk17Pass
     @Test
     void derbyLeadsWithItsRowLockWaitsBlamedOnTheCommittingThreads() throws Exception {
         List<String> findings = ReportText.findings(run("derby"));

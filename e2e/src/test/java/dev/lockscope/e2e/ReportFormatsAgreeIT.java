@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shows the same total wait, the same blame trees for several orders of aspects (the HTML page's
  * own trees read from the page rendered in Chromium) and the same top finding.
  */
+@InJdk17Pass
 class ReportFormatsAgreeIT {
     static final Path OUT = Path.of("target", "report-formats").toAbsolutePath();
     static final Path JFR = OUT.resolve("article.jfr");

@@ -47,6 +47,7 @@ class ScaleE2EIT {
         return new ObjectMapper().readTree(p.out());
     }
 
+    @InJdk17Pass
     @Test
     void globalLockKneeNearParallelPlusCriticalOverCriticalAndTheLockRanksFirstWithItsOwner() throws Exception {
         // p = 6 ms, c = 2 ms: throughput n / 8 ms up to 1 / 2 ms, the knee near (p + c) / c = 4 threads
@@ -81,6 +82,7 @@ class ScaleE2EIT {
         assertThat(p.err()).contains("[4/4] 8 threads").doesNotContain("Exception");
     }
 
+    @InJdk17Pass
     @Test
     void twoLayersTopDownApplicationLockFirstThenTheJdkLockItHid() throws Exception {
         List<String> sweep = List.of("--threads", "1,4,8", "--duration", "2s");
@@ -115,6 +117,7 @@ class ScaleE2EIT {
                 .isGreaterThan(withAppLock.get("peak").get("throughput").asDouble());
     }
 
+    @InJdk25Pass
     @Test
     void cpuSweepWithTasksetFailedPointsAndTooManyCpus() throws Exception {
         // Not java itself: the agent and ActiveProcessorCount travel in JAVA_TOOL_OPTIONS. Two threads exits 3,
@@ -148,6 +151,7 @@ class ScaleE2EIT {
         assertThat(p.err()).contains("FAILED: exit code 3", "FAILED: no throughput");
     }
 
+    @InJdk25Pass
     @Test
     void ctrlCStopsCleanlyAndKeepsTheFinishedPoints() throws Exception {
         Path out = dir.resolve("interrupted");

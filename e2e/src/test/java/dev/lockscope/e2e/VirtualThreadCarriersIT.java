@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * is at least that truth (and not much more), and the carriers' boxes keep only the rest: the boxes' total is
  * exactly the graph's total without the split (the .sched alone), so nothing is counted twice.
  */
+@InJdk25Pass
 class VirtualThreadCarriersIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 

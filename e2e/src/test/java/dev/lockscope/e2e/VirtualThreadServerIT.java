@@ -38,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Either way no idle wait is among the first three findings, and the text report at defaults stays under
  * 200 lines (issue 13, as {@link RealLibrariesIT} checks on the other libraries).
  */
+@InJdk25Pass
 class VirtualThreadServerIT {
     private static final int CLIENTS = 16;
     private static final int REQUESTS_PER_CLIENT = 25;

@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * scripts/install-jdk21.sh (called by install-deps.sh); without it the JDK 21 tests are skipped
  * locally and fail under CI.
  */
+@InJdk25Pass
 class VirtualThreadsIT {
     private static final Pattern TOP_ROW = Pattern.compile(
             "^\\s+1\\s+(park|monitor)\\s+(\\d+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(.+)$", Pattern.MULTILINE);

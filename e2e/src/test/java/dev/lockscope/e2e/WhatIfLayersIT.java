@@ -32,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * throughputs (at most 1.62 seen), while the replay alone, which cannot see the table, predicted 5.5-6.2× for a
  * measured 1.9-2.1× (2.7× or more of it).
  */
+@InJdk25Pass
 class WhatIfLayersIT {
     private static final Pattern THROUGHPUT = Pattern.compile("throughput: ([0-9.]+) ops/s");
     private static final ObjectMapper JSON = new ObjectMapper();

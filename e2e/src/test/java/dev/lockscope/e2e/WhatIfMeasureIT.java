@@ -55,6 +55,7 @@ class WhatIfMeasureIT {
         write(pattern, measured);
     }
 
+    @InJdk17Pass
     @Test
     void onLog4jItMeasuresTheApplicationsLockWithAFiniteChangeAndItsInterval() throws Exception {
         Proc run = Proc.lockscope(dir, 900, "whatif", "--measure", "--top", "3", "--runs", "3", "--format", "json", "--",
