@@ -3,6 +3,7 @@ package dev.lockscope.analysis.whatif;
 import dev.lockscope.analysis.stats.MedianInterval;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One lock site measured by experiment ({@code lockscope whatif --measure}): its holds lengthened to
@@ -97,13 +98,35 @@ public record Measured(String site, double holdNanos, double heldShare, double f
 
     /**
      * The replay's prediction for the measured lengthening against the measured change: (predicted - measured) /
-     * |measured|, NaN unless the change was resolved and the replay predicted it.
+     * |measured|, NaN unless the change was resolved, the replay predicted it and {@link #notAReplayCheck} is null.
      */
     public double replayErrorShare() {
-        if (outcome != Outcome.RESOLVED || lengthened == null || !Double.isFinite(lengthened.changePct())) {
+        if (outcome != Outcome.RESOLVED || lengthened == null || !Double.isFinite(lengthened.changePct())
+                || notAReplayCheck() != null) {
             return Double.NaN;
         }
         return (lengthened.changePct() - changePct()) / Math.abs(changePct());
+    }
+
+    /**
+     * Why the measured change does not check the replay, or null when it does: a slow-down beyond what holds
+     * {@link #lengthenedBy} as long can cost by themselves even in a program that ran at this lock's pace alone
+     * ({@code 1/k - 1}, Amdahl's bound with the lock held all the time, by more than {@link AmdahlBound#SLACK}).
+     * Then the longer holds changed how the waiters wait (more of them park, and each is woken), a cost of the
+     * lock's hand-offs that the replay, which lengthens holds and keeps the rest, does not follow.
+     */
+    public String notAReplayCheck() {
+        if (outcome != Outcome.RESOLVED) {
+            return null;
+        }
+        double k = lengthenedBy();
+        double most = AmdahlBound.maxChangePct(1, k);
+        if ((1 + changePct() / 100) * AmdahlBound.SLACK >= 1 + most / 100) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "the measured %+.1f%% is more than holds %.2f× as long cost by themselves even "
+                + "at this lock's pace alone (%+.1f%%): the longer holds made more waiters park and be woken, which the "
+                + "replay does not follow", changePct(), k, most);
     }
 
     /** The measured change, percent: the median of the delayed runs'. */

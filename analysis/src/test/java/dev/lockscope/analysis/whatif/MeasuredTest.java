@@ -94,4 +94,22 @@ class MeasuredTest {
         assertThat(AmdahlBound.refusal(452, 1, 0)).as("removal is bounded by the lock below, not here").isNull();
         assertThat(AmdahlBound.refusal(-40, 1, 2)).isNull();
     }
+
+    @Test
+    void aSlowDownBeyondWhatLongerHoldsCanCostIsNoCheckOfTheReplay() {
+        WhatIf.Prediction replay = new WhatIf.Prediction(null, "A.a:", 1.56, false, -32.5, -33, -32, 4, null, null, 90, 1000,
+                99, 0, 4_000_000_000L, false, false, null, -32.5);
+        // log4j2's file lock in CI's smoke run: holds 1.56x as long, throughput -69.6%; at most -35.9% even if the
+        // program ran at the lock's pace alone
+        Measured handOffs = new Measured("A.a:1", 3_600, 0.3, 1.5, 2_016, List.of(-69.6, -73.3, -62.8), Measured.Outcome.RESOLVED,
+                null, replay);
+        assertThat(handOffs.notAReplayCheck()).startsWith("the measured -69.6% is more than holds 1.56× as long cost by themselves "
+                + "even at this lock's pace alone (-35.9%)");
+        assertThat(handOffs.replayErrorShare()).isNaN();
+        // -33% for holds 1.5x as long is what a lock setting the pace costs: the replay's -32.5% is checked by it
+        Measured paced = new Measured("A.a:1", 68e6, 0.95, 1.5, 34e6, List.of(-33.0, -34.0, -32.0), Measured.Outcome.RESOLVED,
+                null, replay);
+        assertThat(paced.notAReplayCheck()).isNull();
+        assertThat(paced.replayErrorShare()).isCloseTo(0.5 / 33, within(1e-9));
+    }
 }

@@ -258,8 +258,9 @@ public final class WhatIfReport {
             return "refused: not a finite number";
         }
         double error = m.replayErrorShare();
-        return pct(p.changePct()) + " " + p.confidence() + (Double.isNaN(error) ? ""
-                : String.format(Locale.ROOT, ", %.0f%% from the measured change", 100 * Math.abs(error)));
+        String notACheck = m.notAReplayCheck();
+        return pct(p.changePct()) + " " + p.confidence() + (notACheck != null ? "; not checked: " + notACheck
+                : Double.isNaN(error) ? "" : String.format(Locale.ROOT, ", %.0f%% from the measured change", 100 * Math.abs(error)));
     }
 
     /** Why the replay's prediction beside a measured site is refused: bounded by the share of the time the site's holds took. */
@@ -315,6 +316,7 @@ public final class WhatIfReport {
             ObjectNode lengthened = m.lengthened() == null ? null : json(m.lengthened());
             if (lengthened != null) {
                 lengthened.put("errorPct", round(100 * m.replayErrorShare()));
+                lengthened.put("notChecked", m.notAReplayCheck());
             }
             o.set("predictedLengthened", lengthened);
         }

@@ -117,6 +117,14 @@ class WhatIfReportTest {
         // (-27.9 - -31.0) / 31.0: the replay under the measured slow-down by a tenth of it
         assertThat(json.get("predictedLengthened").get("errorPct").decimalValue()).isEqualByComparingTo("10.0");
         assertThat(WhatIfReport.measuredJson(List.of(LOCK1)).get(0).get("predictedLengthened").isNull()).isTrue();
+        // a slow-down beyond what the longer holds cost by themselves checks nothing of the replay
+        Measured handOffs = new Measured(REFUSED.site(), 3_600, 0.3, 1.5, 1_800, List.of(-69.6, -73.3, -62.8),
+                Measured.Outcome.RESOLVED, null, LONGER);
+        assertThat(WhatIfReport.measuredText(List.of(handOffs))).contains("    the replay, holds 1.50× as long: -27.9% high; not "
+                + "checked: the measured -69.6% is more than holds 1.50× as long cost by themselves even at this lock's pace alone (-33.3%)");
+        JsonNode unchecked = WhatIfReport.measuredJson(List.of(handOffs)).get(0).get("predictedLengthened");
+        assertThat(unchecked.get("errorPct").isNull()).isTrue();
+        assertThat(unchecked.get("notChecked").textValue()).startsWith("the measured -69.6%");
         JsonNode broken = WhatIfReport.measuredJson(List.of(BROKEN)).get(0);
         assertThat(broken.get("outcome").textValue()).isEqualTo("the delay broke the workload");
         assertThat(broken.get("halvingPct").isNull()).isTrue();
