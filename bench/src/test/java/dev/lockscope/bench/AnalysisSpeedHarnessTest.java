@@ -28,4 +28,22 @@ class AnalysisSpeedHarnessTest {
         Files.writeString(log, "[0.010s][info][gc] Using G1\n");
         assertThat(AnalysisSpeedHarness.peakHeapAfterGc(log)).isZero();
     }
+
+    @Test
+    void jfrSummarysRowsGiveAllEventsAndTheJdkLockEventsTheConverterReads() {
+        String summary = """
+                 Version: 2.1
+                 Chunks: 1
+                 Start: 2026-12-02 10:29:43 (UTC)
+
+                 Event Type                          Count  Size (bytes)
+                ==========================================================
+                 jdk.JavaMonitorWait               228412      6852360
+                 lockscope.Unpark                   14031       238527
+                 jdk.JavaMonitorEnter                 846        25380
+                 jdk.ThreadPark                        12          360
+                 jdk.Metadata                           1        91234
+                """;
+        assertThat(AnalysisSpeedHarness.summaryCounts(summary)).containsExactly(228412 + 14031 + 846 + 12 + 1, 846 + 12);
+    }
 }

@@ -32,8 +32,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -168,7 +170,23 @@ final class WhatIfMeasure {
         List<LockMetrics> applications = profiled.contention().sites().stream()
                 .filter(s -> s.avgHoldNanos() > 0 && !s.identityHash().endsWith("?") && method(s).indexOf('.') > 0)
                 .filter(WhatIfMeasure::isApplicationLock).toList();
-        // a wait for a notification or a condition has no holder whose holds a delayed release would lengthen
+        List<LockMetrics> chosen = choose(applications, asked, top,
+                n -> System.err.println("lockscope: whatif --measure: " + n + ": nothing held to lengthen, left out"));
+        if (chosen.isEmpty()) {
+            throw new UserError("no thread waited for an application lock in the profiling run (throughput "
+                    + String.format(Locale.ROOT, "%.1f", run.throughput) + "): nothing to measure");
+        }
+        candidates = chosen.stream().map(s -> s.identityHash().substring(LockSites.SITE_PREFIX.length())).toList();
+        return chosen;
+    }
+
+    /**
+     * The sites to measure among the application's, ranked: those asked for, or the first {@code top}. A row whose
+     * waiters wait for no holder ({@link WhyNoPrediction#notHeld}: {@code Object.wait}, a condition) has no hold a
+     * delayed release would lengthen: passed over, said through {@code leftOut}; asked for by name, or all the
+     * sites there are, it is an error that says so.
+     */
+    static List<LockMetrics> choose(List<LockMetrics> applications, List<String> asked, int top, Consumer<String> leftOut) {
         List<String> notHeld = new ArrayList<>();
         List<LockMetrics> sites = new ArrayList<>();
         for (LockMetrics s : applications) {
@@ -176,32 +194,35 @@ final class WhatIfMeasure {
             if (why == null) {
                 sites.add(s);
             } else if (sites.size() < top && notHeld.size() < 3) {
-                notHeld.add(s.identityHash().substring(LockSites.SITE_PREFIX.length()) + ": " + why);
+                notHeld.add(siteName(s) + ": " + why);
             }
         }
         List<LockMetrics> chosen = new ArrayList<>();
         if (asked.isEmpty()) {
-            notHeld.forEach(n -> System.err.println("lockscope: whatif --measure: " + n + ": nothing held to lengthen, left out"));
+            notHeld.forEach(leftOut);
             chosen.addAll(sites.subList(0, Math.min(top, sites.size())));
             if (chosen.isEmpty() && !notHeld.isEmpty()) {
                 throw new UserError("the application's sites waited for most wait for no holder, so no hold is there to "
                         + "lengthen: " + String.join("; ", notHeld));
             }
-        } else {
-            for (String a : asked) {
-                LockMetrics found = sites.stream().filter(s -> s.identityHash().contains(a)).findFirst()
-                        .orElseThrow(() -> new UserError("--site " + a + ": no lock site waited for in the profiling run "
-                                + "contains it (sites: " + String.join(", ", sites.stream().limit(5)
-                                .map(s -> s.identityHash().substring(LockSites.SITE_PREFIX.length())).toList()) + ")"));
-                chosen.add(found);
+            return chosen;
+        }
+        for (String a : asked) {
+            Optional<LockMetrics> found = sites.stream().filter(s -> s.identityHash().contains(a)).findFirst();
+            if (found.isEmpty()) {
+                Optional<LockMetrics> waited = applications.stream().filter(s -> s.identityHash().contains(a)).findFirst();
+                throw new UserError(waited.isPresent()
+                        ? "--site " + a + ": its waits are " + WhyNoPrediction.notHeld(waited.get()) + ": no hold there to lengthen"
+                        : "--site " + a + ": no lock site waited for in the profiling run contains it (sites: "
+                        + String.join(", ", sites.stream().limit(5).map(WhatIfMeasure::siteName).toList()) + ")");
             }
+            chosen.add(found.get());
         }
-        if (chosen.isEmpty()) {
-            throw new UserError("no thread waited for an application lock in the profiling run (throughput "
-                    + String.format(Locale.ROOT, "%.1f", run.throughput) + "): nothing to measure");
-        }
-        candidates = chosen.stream().map(s -> s.identityHash().substring(LockSites.SITE_PREFIX.length())).toList();
         return chosen;
+    }
+
+    private static String siteName(LockMetrics site) {
+        return site.identityHash().substring(LockSites.SITE_PREFIX.length());
     }
 
     /**

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WhatIfMeasureTest {
     private static LockMetrics site(LockKind kind, String lockClass, String frame, String... above) {
@@ -56,5 +57,27 @@ class WhatIfMeasureTest {
                 "jdk.internal.loader.BuiltinClassLoader.loadClassOrNull:651", "java.lang.ClassLoader.loadClass:525"))).isFalse();
         assertThat(WhatIfMeasure.isApplicationLock(site(LockKind.WAIT, "[I",
                 "org.apache.logging.log4j.message.ReusableParameterizedMessage.init:124"))).isFalse();
+    }
+
+    @Test
+    void rowsWaitingForNoHolderArePassedOverAndNamedWhenAskedFor() {
+        LockMetrics rowLocks = site(LockKind.WAIT, "org.apache.derby.impl.services.locks.ActiveLock",
+                "org.apache.derby.impl.services.locks.ActiveLock.waitForGrant:118");
+        LockMetrics borrowers = site(LockKind.PARK, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
+                "org.apache.commons.pool2.impl.LinkedBlockingDeque.takeFirst:1324");
+        LockMetrics lockSet = site(LockKind.PARK, "java.util.concurrent.locks.ReentrantLock$NonfairSync",
+                "org.apache.derby.impl.services.locks.ConcurrentLockSet.lockObject:501");
+        List<String> said = new java.util.ArrayList<>();
+        assertThat(WhatIfMeasure.choose(List.of(rowLocks, lockSet), List.of(), 1, said::add)).containsExactly(lockSet);
+        assertThat(said).containsExactly("org.apache.derby.impl.services.locks.ActiveLock.waitForGrant:118: Object.wait "
+                + "(a wait for a notification, not for a holder)");
+        assertThatThrownBy(() -> WhatIfMeasure.choose(List.of(borrowers), List.of(), 1, n -> { }))
+                .isInstanceOf(UserError.class).hasMessageContaining("wait for no holder")
+                .hasMessageContaining("LinkedBlockingDeque.takeFirst:1324: a condition or queue (nobody holds it)");
+        assertThatThrownBy(() -> WhatIfMeasure.choose(List.of(rowLocks, lockSet), List.of("waitForGrant"), 1, n -> { }))
+                .isInstanceOf(UserError.class).hasMessage("--site waitForGrant: its waits are Object.wait (a wait for a "
+                        + "notification, not for a holder): no hold there to lengthen");
+        assertThat(WhatIfMeasure.choose(List.of(rowLocks, lockSet), List.of("ConcurrentLockSet"), 1, n -> { }))
+                .containsExactly(lockSet);
     }
 }
