@@ -6,6 +6,7 @@ import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockWaits;
+import dev.lockscope.core.NotifiedWaits;
 import dev.lockscope.core.ThreadNames;
 import dev.lockscope.core.VirtualMonitorEnters;
 import jdk.jfr.consumer.EventStream;
@@ -26,13 +27,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Contended-monitor metrics for the agent's table: the JVM reports monitor waits only as
- * {@code jdk.JavaMonitorEnter} events, and a virtual thread blocked while unmounted (JDK 24+) only as
- * lockscope's own {@code lockscope.VirtualMonitorEnter}; both reach this class from one of two sources.
+ * {@code jdk.JavaMonitorEnter} events (the table's {@code monitor} rows) and {@code jdk.JavaMonitorWait} events
+ * (its {@code wait} rows: an {@code Object.wait} another thread's notify ended, {@link NotifiedWaits}), and a
+ * virtual thread blocked while unmounted (JDK 24+) only as lockscope's own {@code lockscope.VirtualMonitorEnter};
+ * all reach this class from one of two sources.
  * The exit table and {@code lockscope dump} read them from the recording ({@link #read}), once, when the table is asked
  * for; the live metrics (metrics endpoint, MBean) follow them through an in-process {@link RecordingStream}
  * ({@link #live}), which JFR feeds at each flush, about once a second. Only the live metrics run the
@@ -56,17 +60,19 @@ final class MonitorContention implements AutoCloseable {
     static final int MAX_HELD_POINTS = 1 << 19;
     static final long REORDER_WINDOW_NANOS = 10_000_000_000L;
 
-    /** One monitor's waits as seen so far. */
+    /** One monitor's waits of one kind (blocked entering it, or in its Object.wait until notified) as seen so far. */
     private static final class Monitor {
+        final LockKind kind;
         final String className;
         final LockWaits waits;
         long firstBegin = Long.MAX_VALUE;
         /** Its site's waits, from its first wait with a call chain on (JFR records nearly all with one). */
         LockWaits site;
 
-        Monitor(String className, String address) {
+        Monitor(LockKind kind, String className, String address) {
+            this.kind = kind;
             this.className = className;
-            this.waits = new LockWaits(LockKind.MONITOR, className, address, 0);
+            this.waits = new LockWaits(kind, className, address, 0);
         }
     }
 
@@ -112,6 +118,7 @@ final class MonitorContention implements AutoCloseable {
             s.setOrdered(false); // LockWaits takes waits in any order; an ordered stream sorts each chunk in memory
             s.setReuse(true);
             s.onEvent(EventNames.MONITOR_ENTER, m::accept);
+            s.onEvent(EventNames.MONITOR_WAIT, m::acceptWait);
             s.onEvent(EventNames.VIRTUAL_MONITOR_ENTER, m::acceptVirtual);
             s.start();
         }
@@ -164,6 +171,8 @@ final class MonitorContention implements AutoCloseable {
             s.setReuse(true);
             s.enable(EventNames.MONITOR_ENTER).withThreshold(threshold).withStackTrace();
             s.onEvent(EventNames.MONITOR_ENTER, this::accept);
+            s.enable(EventNames.MONITOR_WAIT).withThreshold(threshold).withStackTrace();
+            s.onEvent(EventNames.MONITOR_WAIT, this::acceptWait);
             s.enable(EventNames.VIRTUAL_MONITOR_ENTER).withThreshold(threshold);
             s.onEvent(EventNames.VIRTUAL_MONITOR_ENTER, this::acceptVirtual);
             // the same settings as the agent's recording, so JFR records nothing more for them
@@ -188,7 +197,7 @@ final class MonitorContention implements AutoCloseable {
     /** A {@code jdk.JavaMonitorEnter}: the JVM's record of a platform (or pinned virtual) thread's wait. */
     private synchronized void accept(RecordedEvent e) {
         RecordedClass cls = e.getValue("monitorClass");
-        Monitor m = monitor(cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
+        Monitor m = monitor(LockKind.MONITOR, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
         if (m == null) {
             return;
         }
@@ -206,6 +215,35 @@ final class MonitorContention implements AutoCloseable {
     }
 
     /**
+     * A {@code jdk.JavaMonitorWait}: counted as a wait for a lock built on wait/notify when {@link NotifiedWaits}
+     * says so, as {@code lockscope report} counts it (its {@code wait} rows).
+     */
+    private synchronized void acceptWait(RecordedEvent e) {
+        RecordedThread waiter = e.getThread();
+        RecordedThread notifier = e.getValue("notifier");
+        boolean timedOut = e.getBoolean("timedOut");
+        long waiterTid = waiter == null ? 0 : waiter.getJavaThreadId();
+        long notifierTid = notifier == null ? 0 : notifier.getJavaThreadId();
+        if (!NotifiedWaits.wokenByAnotherThread(timedOut, notifierTid, waiterTid)
+                || !NotifiedWaits.isLockWait(timedOut, notifierTid, waiterTid, frames(e.getStackTrace(), NotifiedWaits.DEPTH))) {
+            return;
+        }
+        RecordedClass cls = e.getValue("monitorClass");
+        Monitor m = monitor(LockKind.WAIT, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
+        if (m == null) {
+            return;
+        }
+        long begin = nanos(e.getStartTime());
+        String thread = "?";
+        List<String> frames = List.of();
+        if (begin < m.firstBegin) {
+            thread = waiter == null ? "?" : waiter.getJavaName();
+            frames = frames(e.getStackTrace());
+        }
+        add(m, begin, nanos(e.getEndTime()), thread, frames);
+    }
+
+    /**
      * A {@code lockscope.VirtualMonitorEnter}: a virtual thread blocked while unmounted (JDK 24+), for
      * which the JVM records no {@code jdk.JavaMonitorEnter}; the monitor named as {@code lockscope report}
      * names it.
@@ -213,7 +251,7 @@ final class MonitorContention implements AutoCloseable {
     private synchronized void acceptVirtual(RecordedEvent e) {
         List<String> frames = VirtualMonitorEnters.frames(e.getString("frames"));
         String recordedClass = e.getString("monitorClass");
-        Monitor m = monitor(VirtualMonitorEnters.monitorClass(recordedClass, frames),
+        Monitor m = monitor(LockKind.MONITOR, VirtualMonitorEnters.monitorClass(recordedClass, frames),
                 Long.toHexString(VirtualMonitorEnters.identity(recordedClass, e.getInt("monitorHash"), frames)));
         if (m != null) {
             add(m, nanos(e.getStartTime()), nanos(e.getEndTime()),
@@ -222,15 +260,15 @@ final class MonitorContention implements AutoCloseable {
     }
 
     /** The monitor's tally, new if there is room for one more; null when it is left out (counted). */
-    private Monitor monitor(String className, String address) {
-        String key = className + "@" + address;
+    private Monitor monitor(LockKind kind, String className, String address) {
+        String key = kind.label() + " " + className + "@" + address;
         Monitor m = monitors.get(key);
         if (m == null) {
             if (monitors.size() >= maxMonitors) {
                 leftOut++;
                 return null;
             }
-            m = new Monitor(className, address);
+            m = new Monitor(kind, className, address);
             monitors.put(key, m);
         }
         return m;
@@ -244,8 +282,8 @@ final class MonitorContention implements AutoCloseable {
         m.waits.add(begin, end, thread, frames);
         heldPoints += 2;
         if (m.site == null && !frames.isEmpty()) {
-            m.site = sites.computeIfAbsent(LockSites.keyOf(LockKind.MONITOR, m.className, LockSites.siteOf(frames)),
-                    k -> new LockWaits(LockKind.MONITOR, m.className, k, 0));
+            m.site = sites.computeIfAbsent(LockSites.keyOf(m.kind, m.className, LockSites.siteOf(frames)),
+                    k -> new LockWaits(m.kind, m.className, k, 0));
         }
         if (m.site != null) {
             m.site.add(begin, end, thread, frames);
@@ -315,7 +353,11 @@ final class MonitorContention implements AutoCloseable {
         return out;
     }
 
-    /** The real-time of every monitor site so far, the union of its monitors' waits, by {@link LockSites#keyOf}. */
+    /**
+     * The real-time of every monitor site so far, the union of its monitors' waits, by {@link LockSites#keyOf}: from
+     * the monitors' held waits grouped by their rows ({@link LockSites#unionRealTimes}) where nothing was released
+     * yet, otherwise the union kept while reading.
+     */
     synchronized Map<String, Long> siteRealTimes(long totalExecutionNanos) {
         Map<String, Long> out = new HashMap<>();
         sites.forEach((key, waits) -> {
@@ -324,6 +366,17 @@ final class MonitorContention implements AutoCloseable {
                 out.put(key, metrics.realTimeNanos());
             }
         });
+        // exact where the monitors still hold all their waits: the union of each row's members, as the report's
+        List<LockMetrics> all = new ArrayList<>();
+        Map<LockMetrics, LockWaits> waitsOf = new IdentityHashMap<>();
+        for (Monitor m : monitors.values()) {
+            LockMetrics metrics = m.waits.metricsNow(totalExecutionNanos);
+            if (metrics != null) {
+                all.add(metrics);
+                waitsOf.put(metrics, m.waits);
+            }
+        }
+        out.putAll(LockSites.unionRealTimes(all, totalExecutionNanos, waitsOf));
         return out;
     }
 
@@ -356,11 +409,19 @@ final class MonitorContention implements AutoCloseable {
     }
 
     static List<String> frames(RecordedStackTrace st) {
+        return frames(st, Integer.MAX_VALUE);
+    }
+
+    /** The innermost {@code limit} frames of {@code st} (all of them for {@link Integer#MAX_VALUE}). */
+    static List<String> frames(RecordedStackTrace st, int limit) {
         if (st == null) {
             return List.of();
         }
         List<String> out = new ArrayList<>();
         for (RecordedFrame f : st.getFrames()) {
+            if (out.size() == limit) {
+                break;
+            }
             if (f.getMethod() == null) {
                 continue;
             }

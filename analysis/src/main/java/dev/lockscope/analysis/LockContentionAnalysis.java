@@ -210,11 +210,14 @@ public final class LockContentionAnalysis implements RecordingVisitor {
             }
             return site != null;
         });
+        // metricsNow, not metrics: the points stay held for the exact unions of the site rows below
+        Map<LockMetrics, LockWaits> waitsOf = new java.util.IdentityHashMap<>();
         for (Map<LockKey, LockWaits> locks : List.of(blockers, monitors, waitLocks)) {
             for (LockWaits l : locks.values()) {
-                LockMetrics m = l.metrics(total);
+                LockMetrics m = l.metricsNow(total);
                 if (m != null) {
                     collected.add(m);
+                    waitsOf.put(m, l);
                 }
             }
         }
@@ -229,6 +232,9 @@ public final class LockContentionAnalysis implements RecordingVisitor {
                 unionRealTime.put(key, m.realTimeNanos());
             }
         });
+        // exact where the row's members still hold all their waits (a row's members are known only now)
+        unionRealTime.putAll(LockSites.unionRealTimes(collected, total, waitsOf));
+        waitsOf.clear();
         // where the agent measured a site's union (its summaries carry it), that one: it has the waits shorter
         // than the threshold, which the recorded events lack, and it is the number the agent's table printed
         for (Map<?, LockSummary> batch : List.of(summaries, collectedSummaries)) {
@@ -240,6 +246,9 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         }
         siteUnions.clear();
         siteUnionOf.clear();
+        blockers.clear(); // their points, held for the unions above
+        monitors.clear();
+        waitLocks.clear();
         List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);
         List<LockMetrics> sites = aboveThreshold(allSites);
         int below = options.byInstance() ? collected.size() - shown.size() : allSites.size() - sites.size();

@@ -73,6 +73,16 @@ public final class FrameClassifier {
      * application's code called (deep mode's monitor hooks sit innermost on its stacks) leaves the lock
      * the application's, and so does a JDK lock the application asked for.
      */
+    /**
+     * Whether a thread of this name is the profiler's: lockscope's threads (all named {@code lockscope-...}) and JFR's
+     * ({@code JFR Periodic Tasks}, {@code JFR Recorder Thread}, ...). For a wait JFR recorded without a stack, the
+     * only sign of whose it is (JDK 25: lockscope's warm-up thread blocked 30 µs on {@code main}'s Thread monitor,
+     * a {@code monitor Thread} row of "contention" in an idle program's report).
+     */
+    public static boolean isProfilersThread(String threadName) {
+        return threadName != null && (threadName.startsWith("lockscope-") || threadName.startsWith("JFR "));
+    }
+
     public static boolean isProfilersOwn(java.util.List<String> frames) {
         boolean runtime = false;
         for (String text : frames) {

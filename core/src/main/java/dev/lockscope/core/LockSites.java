@@ -145,18 +145,52 @@ public final class LockSites {
      */
     public static List<LockMetrics> group(List<LockMetrics> locks, long totalExecutionNanos, Map<String, Long> unionRealTime) {
         Map<LockMetrics, String> siteOf = sitesOf(locks, totalExecutionNanos);
-        Map<String, List<LockMetrics>> bySite = new LinkedHashMap<>();
-        Map<String, String> siteOfKey = new HashMap<>();
-        for (LockMetrics m : locks) {
-            String site = siteOf.get(m);
-            String key = keyOf(m.kind(), m.className(), site);
-            siteOfKey.put(key, site);
-            bySite.computeIfAbsent(key, k -> new ArrayList<>()).add(m);
-        }
+        Map<String, List<LockMetrics>> bySite = bySite(locks, siteOf);
         List<LockMetrics> sites = new ArrayList<>(bySite.size());
-        bySite.forEach((key, members) -> sites.add(sum(members, siteOfKey.get(key), totalExecutionNanos,
+        bySite.forEach((key, members) -> sites.add(sum(members, siteOf.get(members.get(0)), totalExecutionNanos,
                 unionRealTime.get(key))));
         return LockTable.ranked(sites);
+    }
+
+    /** {@code locks} by the {@link #keyOf key} of the site row each belongs to ({@code siteOf}), in the order given. */
+    private static Map<String, List<LockMetrics>> bySite(List<LockMetrics> locks, Map<LockMetrics, String> siteOf) {
+        Map<String, List<LockMetrics>> bySite = new LinkedHashMap<>();
+        for (LockMetrics m : locks) {
+            bySite.computeIfAbsent(keyOf(m.kind(), m.className(), siteOf.get(m)), k -> new ArrayList<>()).add(m);
+        }
+        return bySite;
+    }
+
+    /**
+     * The real-time of each site row of several objects whose waits were all read one by one (monitors, and parks
+     * without the agent's summaries), by {@link #keyOf}: the union of the members' waiting intervals, replayed from
+     * the points their {@link LockWaits} still hold, where every member still holds all of them. A row's members are
+     * known only once the recording is read (an object's row is that of its first wait, which may arrive last), so a
+     * union kept while reading binds each object to the row of the first of its waits to arrive instead: wrong for
+     * an object waited for at two sites (Caffeine's map nodes, in compute and in eviction), whose row then summed
+     * its members' real-times, at exit 186% of the run. {@code waitsOf} (by identity) has the members' waits.
+     */
+    public static Map<String, Long> unionRealTimes(List<LockMetrics> locks, long totalExecutionNanos,
+                                                   Map<LockMetrics, LockWaits> waitsOf) {
+        Map<String, Long> out = new HashMap<>();
+        bySite(locks, sitesOf(locks, totalExecutionNanos)).forEach((key, members) -> {
+            if (members.size() < 2) {
+                return;
+            }
+            List<LockWaits> waits = new ArrayList<>(members.size());
+            for (LockMetrics m : members) {
+                LockWaits w = waitsOf.get(m);
+                if (w == null) {
+                    return; // a member counted elsewhere (the agent's summaries): its waits are not here
+                }
+                waits.add(w);
+            }
+            long union = LockWaits.unionRealTimeNanos(waits);
+            if (union >= 0) {
+                out.put(key, union);
+            }
+        });
+        return out;
     }
 
     /** The site rows by {@link #keyOf}. */

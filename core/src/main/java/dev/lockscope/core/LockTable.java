@@ -77,9 +77,13 @@ public final class LockTable {
         return locks + (locks == 1 ? " lock" : " locks") + " only idle threads waited for (workers waiting for work) left out";
     }
 
-    /** Whether a row is the profiler's own ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's, its metrics server's). */
+    /**
+     * Whether a row is the profiler's own ({@link FrameClassifier#isProfilersOwn}: JFR's, lockscope's, its metrics
+     * server's), or, where its first wait has no stack, first waited for by one of the profiler's threads.
+     */
     public static boolean isProfilersOwn(LockMetrics row) {
-        return FrameClassifier.isProfilersOwn(row.firstFrames());
+        return FrameClassifier.isProfilersOwn(row.firstFrames())
+                || row.firstFrames().isEmpty() && FrameClassifier.isProfilersThread(row.firstThread());
     }
 
     /** What every table says of the {@code waits} on the profiler's own locks it left out. */

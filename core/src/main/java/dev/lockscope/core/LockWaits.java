@@ -49,6 +49,8 @@ public final class LockWaits {
     private FirstWait earliestWithStack;
     private final ParkTally.Running tally;
     private long arrivals;
+    /** Whether a point was replayed before the end: the points held are then not all of this lock's waits. */
+    private boolean replayedEarly;
 
     public LockWaits(LockKind kind, String className, String identity, long collectionThreshold) {
         this.kind = kind;
@@ -106,6 +108,7 @@ public final class LockWaits {
 
     /** Replays the earliest point held. */
     public void replayEarliest() {
+        replayedEarly = true;
         held.poll();
         long time = held.polledTime();
         if (held.polledTie() >>> KIND_SHIFT == BEGIN) {
@@ -147,6 +150,40 @@ public final class LockWaits {
         }
         FirstWait first = shown(earliest.peek());
         return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t.tally(), totalExecutionNanos);
+    }
+
+    /** Whether every wait added is still held as points (none replayed yet): {@link #unionRealTimeNanos} can use it. */
+    public boolean holdsEveryWait() {
+        return !replayedEarly;
+    }
+
+    /**
+     * The real-time of {@code locks} together, the time at least one of them had a waiter (the union of their waiting
+     * intervals), from the points they hold, which stay held; -1 when one of them no longer holds every wait
+     * ({@link #holdsEveryWait}).
+     */
+    public static long unionRealTimeNanos(java.util.Collection<LockWaits> locks) {
+        TimeOrderQueue<Void> all = new TimeOrderQueue<>();
+        for (LockWaits l : locks) {
+            if (!l.holdsEveryWait()) {
+                return -1;
+            }
+            TimeOrderQueue<Void> points = l.held.copy();
+            while (!points.isEmpty()) {
+                points.poll();
+                all.add(points.polledTime(), points.polledTie(), null);
+            }
+        }
+        ParkTally.Running t = ParkTally.empty(0).running();
+        while (!all.isEmpty()) {
+            all.poll();
+            if (all.polledTie() >>> KIND_SHIFT == BEGIN) {
+                t.park(all.polledTime());
+            } else {
+                t.unpark(all.polledTime());
+            }
+        }
+        return t.tally().realTimeNanos;
     }
 
     /**

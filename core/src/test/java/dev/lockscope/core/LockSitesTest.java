@@ -52,4 +52,51 @@ class LockSitesTest {
         List<LockMetrics> rows = List.of(object("1a", 40 * MS), object("2b", 30 * MS));
         assertThat(siteRealTime(rows, 71 * MS)).isEqualTo(70 * MS);
     }
+
+    private static final String NODE = "java.util.concurrent.ConcurrentHashMap$Node";
+    private static final List<String> AT_COMPUTE = List.of("java.util.concurrent.ConcurrentHashMap.compute:1940",
+            "com.app.Cache.load:20");
+    private static final List<String> AT_EVICT = List.of("java.util.concurrent.ConcurrentHashMap.compute:1940",
+            "com.app.Cache.evict:40");
+
+    /**
+     * Two map nodes, each waited for at two sites; node b's first wait (at load, where its row is) arrives after one at
+     * evict. The row of load has both, and its real-time is the union of both nodes' waits (0-30 and 20-50 ms: 50 ms),
+     * though a union kept while reading bound b to evict's row by its first wait to arrive.
+     */
+    @Test
+    void aRowsUnionHasEveryMembersWaitsWhereverTheirFirstToArriveWas() {
+        LockWaits a = new LockWaits(LockKind.MONITOR, NODE, "a", 0);
+        a.add(0, 30 * MS, "t1", AT_COMPUTE);
+        a.add(100 * MS, 110 * MS, "t1", AT_EVICT);
+        LockWaits b = new LockWaits(LockKind.MONITOR, NODE, "b", 0);
+        b.add(200 * MS, 260 * MS, "t2", AT_EVICT); // arrives first, begins later
+        b.add(20 * MS, 50 * MS, "t2", AT_COMPUTE);
+        LockMetrics am = a.metricsNow(RUN);
+        LockMetrics bm = b.metricsNow(RUN);
+        Map<LockMetrics, LockWaits> waitsOf = new java.util.IdentityHashMap<>(Map.of(am, a, bm, b));
+        Map<String, Long> unions = LockSites.unionRealTimes(List.of(am, bm), RUN, waitsOf);
+        String load = LockSites.keyOf(LockKind.MONITOR, NODE, "at com.app.Cache.load:20");
+        // 0-50 ms with a waiter, 100-110 (a at evict), 200-260 (b at evict): both nodes' rows are load's
+        assertThat(unions).containsEntry(load, 50 * MS + 10 * MS + 60 * MS).hasSize(1);
+        List<LockMetrics> rows = LockSites.group(List.of(am, bm), RUN, unions);
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).realTimeNanos()).isEqualTo(120 * MS);
+    }
+
+    /** A member that replayed waits before the end holds no longer all of them: no exact union, the kept one stands. */
+    @Test
+    void noUnionFromMembersThatReleasedWaits() {
+        LockWaits a = new LockWaits(LockKind.MONITOR, NODE, "a", 0);
+        a.add(0, 30 * MS, "t1", AT_COMPUTE);
+        a.replayEarliest();
+        LockWaits b = new LockWaits(LockKind.MONITOR, NODE, "b", 0);
+        b.add(20 * MS, 50 * MS, "t2", AT_COMPUTE);
+        assertThat(a.holdsEveryWait()).isFalse();
+        assertThat(LockWaits.unionRealTimeNanos(List.of(a, b))).isEqualTo(-1);
+        LockMetrics am = a.metricsNow(RUN);
+        LockMetrics bm = b.metricsNow(RUN);
+        assertThat(LockSites.unionRealTimes(List.of(am, bm), RUN, new java.util.IdentityHashMap<>(Map.of(am, a, bm, b))))
+                .isEmpty();
+    }
 }

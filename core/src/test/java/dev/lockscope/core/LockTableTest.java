@@ -127,6 +127,22 @@ class LockTableTest {
      * counting their waits; the application's lock through the same JDK classes keeps its row, and so does
      * a dispatcher of the JDK's HTTP server (lockscope serves its metrics itself).
      */
+    /** A wait JFR recorded without a stack is the profiler's when one of its threads waited, and only then. */
+    @Test
+    void aStacklessWaitOfTheProfilersThreadIsItsOwn() {
+        ParkTally t = ParkTally.empty(0).park(0).unpark(30_000);
+        LockMetrics warmUp = new LockMetrics(LockKind.MONITOR, "java.lang.Thread", "7f00", "lockscope-warm-up", List.of(), t, 1_000_000);
+        LockMetrics jfr = new LockMetrics(LockKind.MONITOR, "java.lang.Object", "7f01", "JFR Periodic Tasks", List.of(), t, 1_000_000);
+        LockMetrics main = new LockMetrics(LockKind.MONITOR, "java.lang.Thread", "7f02", "main", List.of(), t, 1_000_000);
+        assertThat(LockTable.isProfilersOwn(warmUp)).isTrue();
+        assertThat(LockTable.isProfilersOwn(jfr)).isTrue();
+        assertThat(LockTable.isProfilersOwn(main)).isFalse();
+        // with a stack, the stack decides: the application's code asked for it
+        LockMetrics asked = new LockMetrics(LockKind.MONITOR, "java.lang.Object", "7f03", "lockscope-warm-up",
+                List.of("com.example.Cache.get:12"), t, 1_000_000);
+        assertThat(LockTable.isProfilersOwn(asked)).isFalse();
+    }
+
     @Test
     void theProfilersOwnLocksAreANoteNotRows() {
         LockMetrics jfr = lock(LockKind.MONITOR, "java.lang.Object", "at jdk.jfr.internal.PlatformRecorder.periodicTask:499", 5,

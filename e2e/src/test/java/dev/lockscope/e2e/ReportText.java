@@ -1,7 +1,9 @@
 package dev.lockscope.e2e;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 13's bounds on the text report of a real application at defaults, shared by the tests that run
  * one ({@link RealLibrariesIT}, {@link VirtualThreadServerIT}): the report stays short, and its
- * findings lead with contention, no idle wait among the first three.
+ * findings lead with contention, no idle wait among the first three. And issue 40's one table: the agent's table
+ * at exit is the report's first rows.
  */
 final class ReportText {
     /** The text report at defaults has fewer lines than this. */
@@ -55,5 +58,45 @@ final class ReportText {
             }
         }
         return out;
+    }
+
+    /** The first line of the agent's table at exit, on the application's stderr. */
+    static final String EXIT_TABLE = "lockscope: lock contention at JVM exit";
+    /** The first line of {@code lockscope report}'s table. */
+    static final String REPORT_TABLE = "lockscope: lock contention in";
+
+    /** A table's rows, "kind parks label" and their %real, in order (the row lines under the header). */
+    static Map<String, Double> tableRows(String table) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        // a label too long for its column is on the next line, indented by six
+        Matcher row = Pattern.compile("(?m)^  \\d+ +(\\w+) +(\\d+) +\\d+ +[\\d.]+ +[\\d.]+ +([\\d.]+)(?:  (.+)|\\n      (.+))$")
+                .matcher(table);
+        while (row.find()) {
+            String label = row.group(4) != null ? row.group(4) : row.group(5);
+            out.put(row.group(1) + " " + row.group(2) + " " + label, Double.parseDouble(row.group(3)));
+        }
+        return out;
+    }
+
+    /**
+     * Asserts that the table the agent printed at exit (in {@code applicationErr}) has rows, and that they are the
+     * first rows of the report's table (in {@code reportOut}): the same rows (kind, parks, label) in the same order,
+     * each row's %real within a point (issue 40: one accounting, one denominator, the recording's span).
+     */
+    static void assertExitTableIsTheReportsFirstRows(String applicationErr, String reportOut) {
+        int exitAt = applicationErr.indexOf(EXIT_TABLE);
+        int reportAt = reportOut.indexOf(REPORT_TABLE);
+        assertThat(exitAt).as(applicationErr).isNotNegative();
+        assertThat(reportAt).as(reportOut).isNotNegative();
+        Map<String, Double> exit = tableRows(applicationErr.substring(exitAt));
+        Map<String, Double> report = tableRows(reportOut.substring(reportAt));
+        String both = "exit table:\n" + applicationErr.substring(exitAt) + "\nreport:\n" + reportOut;
+        assertThat(exit).as(both).isNotEmpty();
+        List<String> exitRows = List.copyOf(exit.keySet());
+        List<String> reportRows = List.copyOf(report.keySet());
+        assertThat(reportRows.subList(0, Math.min(reportRows.size(), exitRows.size()))).as(both).isEqualTo(exitRows);
+        for (String row : exitRows) {
+            assertThat(exit.get(row)).as("%%real of %s\n%s", row, both).isCloseTo(report.get(row), org.assertj.core.data.Offset.offset(1.0));
+        }
     }
 }

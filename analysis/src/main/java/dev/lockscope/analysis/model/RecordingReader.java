@@ -51,6 +51,12 @@ public final class RecordingReader {
     private final EventOrder order;
     private final List<ThreadVisitor> threadVisitors = new ArrayList<>();
     private long start = Long.MAX_VALUE;
+    /**
+     * The earliest chunk's start as its header gives it: where JFR says the recording began (Recording.getStartTime),
+     * the recording's span's start when it is earlier than the first event. JFR's start writes its first events 20 to
+     * 70 ms after it, at varying times; the agent's exit table counts from this moment too, so both divide by one span.
+     */
+    private long firstChunkStart = Long.MAX_VALUE;
     private long end = Long.MIN_VALUE;
     private long lockscopeEvents;
     /** Event types declared by any chunk's metadata (see {@link RecordingInfo#declaredEventTypes()}). */
@@ -155,7 +161,7 @@ public final class RecordingReader {
             order.virtualThreadCarriers(carriers);
         }
         boolean any = start != Long.MAX_VALUE;
-        RecordingInfo info = new RecordingInfo(path, any ? start : 0, any ? end : 0, threads, warnings,
+        RecordingInfo info = new RecordingInfo(path, any ? Math.min(start, firstChunkStart) : 0, any ? end : 0, threads, warnings,
                 declaredEventTypes);
         order.finish(info);
         return info;
@@ -198,6 +204,7 @@ public final class RecordingReader {
 
         ChunkEvents(JfrChunk chunk) {
             this.chunk = chunk;
+            firstChunkStart = Math.min(firstChunkStart, chunk.startNanos);
             threadType = chunk.type("java.lang.Thread");
             stackType = chunk.type("jdk.types.StackTrace");
             classType = chunk.type("java.lang.Class");
