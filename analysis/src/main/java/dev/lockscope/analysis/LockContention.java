@@ -110,6 +110,28 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         return site == null ? lock : new LockId(lock.kind(), lock.lockClass(), site);
     }
 
+    /**
+     * The name of the row a lock (an object, as owner blame and what-if key them) is counted in, as the table names
+     * it ({@link dev.lockscope.core.LockLabels}), with the object's id after it where the row has several objects
+     * ({@code ActiveLock at ActiveLock.waitForGrant:118 x30210 @7f3a10}); the lock's own label where it has no row.
+     */
+    public java.util.function.Function<LockId, String> rowLabels() {
+        List<LockMetrics> shown = rows();
+        Map<LockMetrics, String> labels = dev.lockscope.core.LockLabels.of(shown);
+        Map<LockId, LockMetrics> byId = new HashMap<>();
+        shown.forEach(m -> byId.put(m.id(), m));
+        return lock -> {
+            if (lock == null) {
+                return null;
+            }
+            LockMetrics row = byId.get(rowOf(lock));
+            if (row == null) {
+                return lock.label();
+            }
+            return row.instances() > 1 && !row.id().equals(lock) ? labels.get(row) + " @" + lock.id() : labels.get(row);
+        };
+    }
+
     /** Owner blame with every lock replaced by its row ({@link #rowOf}), so blame ranks what the table ranks. */
     public BlameResult byRow(BlameResult blame) {
         if (options.byInstance()) {

@@ -156,13 +156,13 @@ final class WhatIfCommand implements Callable<Integer> {
             List<WhatIf.Prediction> ranking = report.whatWouldHelp();
             if (format.equals("json")) {
                 com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-                root.set("whatWouldHelp", WhatIfReport.json(ranking));
+                root.set("whatWouldHelp", WhatIfReport.json(ranking, report.contention().rowLabels()));
                 root.set("noPrediction", WhyNoPrediction.json(report));
                 root.set("whatIfAssumptions", WhatIfReport.assumptions());
                 out = JsonReport.write(root);
             } else {
                 out = ranking.isEmpty() ? "lockscope: no thread waited for a lock in " + recording.getFileName()
-                        + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE, true).substring(1)
+                        + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE, true, report.contention().rowLabels()).substring(1)
                         + WhyNoPrediction.text(report)
                         + "assumptions:\n" + String.join("", WhatIf.ASSUMPTIONS.stream().map(a -> "  - " + a + "\n").toList());
             }

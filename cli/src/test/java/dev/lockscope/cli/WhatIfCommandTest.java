@@ -33,7 +33,7 @@ class WhatIfCommandTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).startsWith("what would help: each lock's holds 0.5× as long")
-                .contains("Test$Catalog@")
+                .contains("Catalog at ReportCommandIT.") // the lock named as the table's row
                 .contains("assumptions:\n  - work outside the changed holds");
     }
 

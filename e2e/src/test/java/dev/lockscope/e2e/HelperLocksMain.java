@@ -5,11 +5,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import org.eclipse.jetty.util.thread.AutoLock;
 
 /**
- * Three {@code ReentrantLock}s (held 10, 20 and 50 ms) and three monitors (30, 60 and 120 ms), every one
- * taken through one shared helper ({@link #hold(Lock, long)}, {@link #holdMonitor(Object, long)}) called from
- * a method per lock: the program whose locks a row keyed by the innermost application frame merged into one.
+ * Three {@code ReentrantLock}s (held 10, 20 and 50 ms), three monitors (30, 60 and 120 ms) and two of Jetty 12's
+ * {@code AutoLock}s (15 and 40 ms; a wrapper of a {@code ReentrantLock} whose {@code lock()} every Jetty component
+ * calls), every one taken through one shared helper ({@link #hold(Lock, long)}, {@link #holdMonitor(Object, long)},
+ * {@link #holdAuto(AutoLock, long)}) called from a method per lock: the program whose locks a row keyed by the
+ * innermost application frame merged into one.
  * Three threads per lock take it in turn for {@code args[0]} seconds; each measures its own holds with
  * {@link System#nanoTime} and at the end the program prints {@code truth <method> <average hold ms>} per lock.
  * The ReentrantLocks are fair, and a monitor's holder pauses briefly after its release, so a waiting thread gets
@@ -31,6 +34,8 @@ public final class HelperLocksMain {
     private static final Object THIRTY_MONITOR = new Object();
     private static final Object SIXTY_MONITOR = new Object();
     private static final Object ONE_TWENTY_MONITOR = new Object();
+    private static final AutoLock FIFTEEN_AUTO = new AutoLock();
+    private static final AutoLock FORTY_AUTO = new AutoLock();
 
     private static final int THREADS_PER_LOCK = 3;
 
@@ -60,6 +65,29 @@ public final class HelperLocksMain {
         }
         sleep(RELEASE_PAUSE_MILLIS); // the waiter takes the monitor before this thread asks again
         return held;
+    }
+
+    /**
+     * Through Jetty's wrapper, as its components take their locks. AutoLock's lock is not fair: like a monitor's
+     * holder, this one pauses after its release so that the parked waiter gets the hand-off.
+     */
+    static long holdAuto(AutoLock lock, long millis) {
+        long held;
+        try (AutoLock ignored = lock.lock()) {
+            long start = System.nanoTime();
+            sleep(millis);
+            held = System.nanoTime() - start;
+        }
+        sleep(RELEASE_PAUSE_MILLIS);
+        return held;
+    }
+
+    static long autoFifteen() {
+        return holdAuto(FIFTEEN_AUTO, 15);
+    }
+
+    static long autoForty() {
+        return holdAuto(FORTY_AUTO, 40);
     }
 
     static long lockTen() {
@@ -101,9 +129,11 @@ public final class HelperLocksMain {
 
     public static void main(String[] args) throws Exception {
         deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[0]));
-        String[] names = {"lockTen", "lockTwenty", "lockFifty", "monitorThirty", "monitorSixty", "monitorOneTwenty"};
+        String[] names = {"lockTen", "lockTwenty", "lockFifty", "monitorThirty", "monitorSixty", "monitorOneTwenty",
+                "autoFifteen", "autoForty"};
         Holder[] holders = {HelperLocksMain::lockTen, HelperLocksMain::lockTwenty, HelperLocksMain::lockFifty,
-                HelperLocksMain::monitorThirty, HelperLocksMain::monitorSixty, HelperLocksMain::monitorOneTwenty};
+                HelperLocksMain::monitorThirty, HelperLocksMain::monitorSixty, HelperLocksMain::monitorOneTwenty,
+                HelperLocksMain::autoFifteen, HelperLocksMain::autoForty};
         long[][] sums = new long[names.length][2]; // per lock: nanos held, holds; guarded by itself
         List<Thread> threads = new ArrayList<>();
         for (int l = 0; l < names.length; l++) {

@@ -141,7 +141,7 @@ public final class JsonReport {
      * of {@code whatif --measure}'s profiled run, {@code measured} (the experiment, each site's prediction beside it).
      */
     public static void whatWouldHelp(ObjectNode root, Report report) {
-        root.set("whatWouldHelp", WhatIfReport.json(report.whatWouldHelp()));
+        root.set("whatWouldHelp", WhatIfReport.json(report.whatWouldHelp(), report.contention().rowLabels()));
         root.set("whatIfAssumptions", WhatIfReport.assumptions());
         if (!report.measured().isEmpty()) {
             root.set("measured", WhatIfReport.measuredJson(report.measured()));

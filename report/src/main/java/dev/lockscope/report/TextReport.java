@@ -52,7 +52,7 @@ public final class TextReport {
         Predicate<LockMetrics> idle = lock -> report.waits().verdictOf(lock).waitClass() == WaitClass.IDLE;
         StringBuilder sb = new StringBuilder(firstLine(report)).append(findings(report, top).substring(1)).append('\n')
                 .append(render(report.contention(), top, header, idle));
-        sb.append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false))
+        sb.append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false, report.contention().rowLabels()))
                 .append(report.measured().isEmpty() ? "" : "\n" + WhatIfReport.measuredText(report.measured()))
                 .append(System.lineSeparator())
                 .append(BlameTextReport.render(report.blame(), top));

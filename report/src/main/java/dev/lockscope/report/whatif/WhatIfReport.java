@@ -36,6 +36,12 @@ public final class WhatIfReport {
      * section says plainly that no prediction is trustworthy.
      */
     public static String section(List<WhatIf.Prediction> ranking, int top, boolean listLow) {
+        return section(ranking, top, listLow, LockId::label);
+    }
+
+    /** The same, each lock named by {@code labels} (the table's row names: {@code LockContention.rowLabels}). */
+    public static String section(List<WhatIf.Prediction> ranking, int top, boolean listLow,
+                                 java.util.function.Function<LockId, String> labels) {
         if (ranking.isEmpty()) {
             return "";
         }
@@ -52,7 +58,7 @@ public final class WhatIfReport {
             sb.append(String.format(Locale.ROOT, "  no prediction is trustworthy here: all %d have low confidence%n"
                     + "  (%s)%n", low.size(), LOW_CONFIDENCE_WHY));
         } else {
-            rows(sb, trusted, top);
+            rows(sb, trusted, top, labels);
             if (!low.isEmpty()) {
                 sb.append(String.format(Locale.ROOT, "  (%d more of low confidence, no advice%s)%n", low.size(),
                         listLow ? ": below" : ": lockscope whatif lists them"));
@@ -60,17 +66,24 @@ public final class WhatIfReport {
         }
         if (listLow && !low.isEmpty()) {
             sb.append("low confidence, no advice (lockscope whatif --lock ID says why):\n");
-            rows(sb, low, top);
+            rows(sb, low, top, labels);
         }
         return sb.toString();
     }
 
-    private static void rows(StringBuilder sb, List<WhatIf.Prediction> ranking, int top) {
-        sb.append(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s%n", "predicted", "quarters alone", "conf.", "lock",
-                "then waited for most"));
+    /**
+     * The lock last, whole, as the table prints its rows (on the line below when too long for the line): its name
+     * is what identifies it (two of Caffeine's differ only in their class); what was waited for most then is cut.
+     */
+    private static void rows(StringBuilder sb, List<WhatIf.Prediction> ranking, int top,
+                             java.util.function.Function<LockId, String> labels) {
+        sb.append(String.format(Locale.ROOT, "  %9s %-19s %-6s %-28s %s%n", "predicted", "quarters alone", "conf.",
+                "then waited for most", "lock"));
         for (WhatIf.Prediction p : ranking.subList(0, Math.min(top, ranking.size()))) {
-            sb.append(LockTable.clipLines(String.format(Locale.ROOT, "  %9s %-19s %-6s %-31s %s", refusal(p) == null ? pct(shown(p)) : "refused",
-                    range(p), p.confidence(), LockTable.abbreviate(label(p.lock()), 31), LockTable.abbreviate(label(p.topLockAfter()), 28))))
+            String head = String.format(Locale.ROOT, "  %9s %-19s %-6s %-28s", refusal(p) == null ? pct(shown(p)) : "refused",
+                    range(p), p.confidence(), LockTable.abbreviate(label(p.topLockAfter(), labels), 28));
+            String lock = label(p.lock(), labels);
+            sb.append(head.length() + 1 + lock.length() <= LockTable.WIDTH ? head + " " + lock : head.stripTrailing() + "\n      " + lock)
                     .append('\n');
         }
         if (ranking.size() > top) {
@@ -141,9 +154,15 @@ public final class WhatIfReport {
      * topLockBefore, topLockAfter, topWaitSharePct, holds, holdsSeenPct, forcedGrants, replayedNanos, truncated,
      * replayChangePct, ceilingsChecked, bounded, ceiling, refused}; {@code changePct} null when {@code refused} says why. */
     public static ObjectNode json(WhatIf.Prediction p) {
+        return json(p, LockId::label);
+    }
+
+    /** The same, with {@code row}: the lock's name in the table ({@code labels}, {@code LockContention.rowLabels}). */
+    public static ObjectNode json(WhatIf.Prediction p, java.util.function.Function<LockId, String> labels) {
         ObjectNode o = MAPPER.createObjectNode();
         String refused = refusal(p);
         o.put("lock", p.lock() == null ? null : p.lock().label());
+        o.put("row", p.lock() == null ? null : labels.apply(p.lock()));
         o.put("kind", p.lock() == null ? null : p.lock().kind().label());
         o.put("site", p.site());
         o.put("factor", p.factor());
@@ -179,8 +198,12 @@ public final class WhatIfReport {
 
     /** The ranked table as a JSON array. */
     public static ArrayNode json(List<WhatIf.Prediction> ranking) {
+        return json(ranking, LockId::label);
+    }
+
+    public static ArrayNode json(List<WhatIf.Prediction> ranking, java.util.function.Function<LockId, String> labels) {
         ArrayNode a = MAPPER.createArrayNode();
-        ranking.forEach(p -> a.add(json(p)));
+        ranking.forEach(p -> a.add(json(p, labels)));
         return a;
     }
 
@@ -347,8 +370,12 @@ public final class WhatIfReport {
         return String.format(Locale.ROOT, "%+.1f%%", v);
     }
 
+    private static String label(LockId id, java.util.function.Function<LockId, String> labels) {
+        return id == null ? "(no lock waited for)" : labels.apply(id);
+    }
+
     private static String label(LockId id) {
-        return id == null ? "(no lock waited for)" : id.label();
+        return label(id, LockId::label);
     }
 
     private static BigDecimal round(double v) {

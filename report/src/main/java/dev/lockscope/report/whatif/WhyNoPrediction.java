@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
-import dev.lockscope.core.LockSites;
-import dev.lockscope.core.LockTable;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.rules.WaitClass;
 
@@ -41,21 +39,22 @@ public final class WhyNoPrediction {
     public static List<Row> of(Report report) {
         List<Row> out = new ArrayList<>();
         List<LockMetrics> rows = report.contention().sites();
+        java.util.Map<LockMetrics, String> labels = dev.lockscope.core.LockLabels.of(rows);
         for (LockMetrics row : rows.subList(0, Math.min(ROWS, rows.size()))) {
-            if (predicted(row, report.whatWouldHelp())) {
+            if (predicted(row, report.whatWouldHelp(), report.contention())) {
                 continue;
             }
-            String site = row.identityHash().startsWith(LockSites.SITE_PREFIX) ? row.identityHash().substring(LockSites.SITE_PREFIX.length()) : row.identityHash();
-            out.add(new Row(LockTable.shortName(row.className()) + " at " + LockTable.abbreviate(site, 44), reasons(row,
+            out.add(new Row(labels.get(row), reasons(row,
                     report.waits().verdictOf(row).waitClass() == WaitClass.IDLE, report.contention().sampledParks() > 0)));
         }
         return out;
     }
 
-    /** Whether a prediction of medium or high confidence is for a lock of this row's class and kind. */
-    private static boolean predicted(LockMetrics row, List<WhatIf.Prediction> ranking) {
-        return ranking.stream().anyMatch(p -> !p.lowConfidence() && p.lock() != null && p.lock().kind() == row.kind()
-                && (p.lock().lockClass().equals(row.className()) || p.lock().lockClass().startsWith(row.className() + "$")));
+    /** Whether a prediction of medium or high confidence is for a lock counted in this row. */
+    private static boolean predicted(LockMetrics row, List<WhatIf.Prediction> ranking,
+                                     dev.lockscope.analysis.LockContention contention) {
+        return ranking.stream().anyMatch(p -> !p.lowConfidence() && p.lock() != null
+                && contention.rowOf(p.lock()).equals(row.id()));
     }
 
     /** @param idle the row's waits are idle; @param sampled the agent sampled the recording's short parks */

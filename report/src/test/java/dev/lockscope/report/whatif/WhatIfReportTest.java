@@ -192,7 +192,7 @@ class WhatIfReportTest {
         List<String> names = new ArrayList<>();
         o.fieldNames().forEachRemaining(names::add);
 
-        assertThat(names).containsExactly("lock", "kind", "site", "factor", "removed", "changePct", "lowPct", "highPct",
+        assertThat(names).containsExactly("lock", "row", "kind", "site", "factor", "removed", "changePct", "lowPct", "highPct",
                 "parts", "confidence", "topLockBefore", "topLockAfter", "topWaitSharePct", "holds", "holdsSeenPct",
                 "forcedGrants", "replayedNanos", "truncated", "replayChangePct", "ceilingsChecked", "bounded", "ceiling", "refused");
         assertThat(o.get("lock").textValue()).isEqualTo(BOTTLENECK.label());
