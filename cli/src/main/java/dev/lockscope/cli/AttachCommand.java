@@ -12,9 +12,10 @@ import java.util.concurrent.Callable;
 
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = {"Start profiling a running JVM (JDK 17+) by pid.",
-                "With --duration, profile that long, then stop and print the table here. Without it, profiling",
-                "goes on until the JVM exits (the table prints on its stderr); `lockscope dump PID` shows it",
-                "meanwhile and `lockscope attach PID --stop` ends it."})
+                "With --duration, profile that long, then stop and print here what `lockscope report` opens with:",
+                "the findings, then the table. Without it, profiling goes on until the JVM exits (the table prints",
+                "on its stderr); `lockscope dump PID` shows the table meanwhile and `lockscope attach PID --stop`",
+                "ends it, printing the findings and the table."})
 final class AttachCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", description = "Process id of the target JVM.")
     long pid;
@@ -35,7 +36,8 @@ final class AttachCommand implements Callable<Integer> {
         TargetJvm target = TargetJvm.find(pid);
         Path agentJar = EmbeddedJars.agent();
         if (stop) {
-            System.out.print(target.table(agentJar, true));
+            String table = target.table(agentJar, true);
+            System.out.print(FirstScreen.findings(target.answeredRecording()) + table);
             return 0;
         }
         Path recording = agent.recordingFile();
@@ -56,7 +58,8 @@ final class AttachCommand implements Callable<Integer> {
                 return 1;
             }
         }
-        System.out.print(target.table(agentJar, true));
+        String table = target.table(agentJar, true);
+        System.out.print(FirstScreen.findings(target.answeredRecording() != null ? target.answeredRecording() : recording) + table);
         ChildJvm.announce(recording);
         return 0;
     }

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 /** A running JVM found by pid, for attach and dump. Every failure is a one-line {@link UserError}. */
 final class TargetJvm {
     private final long pid;
+    /** The recording the agent's last answer named. */
+    private Path answeredRecording;
 
     private TargetJvm(long pid) {
         this.pid = pid;
@@ -84,6 +86,8 @@ final class TargetJvm {
                 throw new UserError("pid " + pid + " did not answer (its lockscope agent may be older or broken)");
             }
             int eol = text.indexOf('\n');
+            String ok = eol < 0 ? text.strip() : text.substring(0, eol);
+            answeredRecording = ok.startsWith("ok: ") ? Path.of(ok.substring("ok: ".length())) : null;
             return eol < 0 ? "" : text.substring(eol + 1);
         } catch (IOException e) {
             throw new UserError("cannot read pid " + pid + "'s answer: " + e.getMessage());
@@ -112,6 +116,11 @@ final class TargetJvm {
             // no /proc (macOS) or not root: the attach itself needs the same user then
         }
         return reply;
+    }
+
+    /** The recording the agent named in its last answer ({@code ok: PATH}), or null. */
+    Path answeredRecording() {
+        return answeredRecording;
     }
 
     /** The agent's current table (with {@code stop}: after stopping and writing the recording). */

@@ -50,6 +50,10 @@ class AttachAndDumpIT {
         Proc stop = Proc.lockscope(dir, 60, "attach", Long.toString(pid), "--stop");
         assertThat(stop.exitCode()).as(stop.err()).isZero();
         assertThat(stop.out()).contains("lock contention when profiling stopped").contains("ReentrantLock$NonfairSync");
+        // issue 40: the first screen is report's: the findings, then the table
+        assertThat(stop.out()).startsWith("top findings:\n  - ");
+        assertThat(stop.out().indexOf("FrequentlyAcquired.jucFrequent")).as(stop.out())
+                .isLessThan(stop.out().indexOf("lock contention when profiling stopped"));
         assertThat(Files.size(jfr)).isPositive();
         assertThat(target.process.isAlive()).as("the application keeps running").isTrue();
         // the stop has joined lockscope's threads (on JDK 24+ also the virtual-thread hooks' committer)
@@ -105,6 +109,12 @@ class AttachAndDumpIT {
         assertThat(attach.exitCode()).as(attach.err()).isZero();
         assertThat(attach.out()).contains("lock contention when profiling stopped").contains("LargeCriticalSection.juc3");
         assertThat(Files.size(jfr)).isPositive();
+        // the first screen is report's: the same findings, then the table
+        Proc report = Proc.lockscope(dir, 60, "report", jfr.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        String findings = report.out().substring(0, report.out().indexOf("lockscope: lock contention in"));
+        assertThat(findings).startsWith("top findings:\n  - ");
+        assertThat(attach.out()).as("attach's first screen").startsWith(findings);
     }
 
     @Test
