@@ -47,6 +47,21 @@ public final class IdlePlaces {
      * their line ({@code package.Class.method:line}, as the agent has them): no place holds a colon, so the
      * line changes no match, and the agent classifies its strings without building new ones.
      */
+    /**
+     * The rule of a park row without a stack: its blockers were first parked on at an idle place, where the agent
+     * records parks without stacks ({@code lockscope.IdlePark}), and no summary of the agent's gave it a stack (the GC
+     * collected them between two of its writes). Only such a park row has no stack; a monitor's can (JFR's own).
+     */
+    public static final String IDLE_PARK = "idle-park";
+
+    /** {@link #ruleOf(List)} of a row's first waiting stack, or {@link #IDLE_PARK} for a park row without one. */
+    public static String ruleOf(LockMetrics row) {
+        if (row.kind() == LockKind.PARK && row.firstFrames().isEmpty()) {
+            return IDLE_PARK;
+        }
+        return ruleOf(row.firstFrames());
+    }
+
     public static String ruleOf(List<String> functionsInnermostFirst) {
         List<String> near = functionsInnermostFirst.subList(0, Math.min(DEPTH, functionsInnermostFirst.size()));
         for (int p = 0; p < PLACES.size(); p++) { // index loops: the agent calls this once per new blocker

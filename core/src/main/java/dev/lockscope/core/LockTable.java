@@ -62,7 +62,7 @@ public final class LockTable {
     public static List<LockMetrics> withoutIdle(List<LockMetrics> rows, List<String> notes) {
         List<LockMetrics> busy = new ArrayList<>(rows.size());
         for (LockMetrics row : rows) {
-            if (IdlePlaces.ruleOf(row.firstFrames()) == null) {
+            if (IdlePlaces.ruleOf(row) == null) {
                 busy.add(row);
             }
         }

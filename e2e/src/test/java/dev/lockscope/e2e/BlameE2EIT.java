@@ -263,7 +263,10 @@ class BlameE2EIT {
                     continue;
                 }
                 for (WaitRecord w : waits) {
-                    assertThat((c.firstBeginNanos() + c.nanos()) <= w.firstBeginNanos() || c.firstBeginNanos() >= w.firstBeginNanos() + w.nanos())
+                    // the record's first contention: a record of several has all their nanos, which is no interval (two
+                    // contentions of 0.36 and 0.31 ms before a wait "ended" 32 µs into it, once)
+                    assertThat(c.firstBeginNanos() + c.firstNanos() <= w.firstBeginNanos()
+                            || c.firstBeginNanos() >= w.firstBeginNanos() + w.nanos())
                             .as("contention %s overlaps wait %s", c, w).isTrue();
                 }
                 if (c.firstBeginNanos() > t.at("wait-producer", "notify")) {

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What one rule found in one recording.
  *
- * @param rule          the rule's id, e.g. {@code lock-bottleneck}
+ * @param rule          the rule's id, e.g. {@code monitor-contention}
  * @param severity      from the score; {@link Severity#NA} when the rule could not be evaluated
  * @param score         0 (nothing to see) to 100 (the program is dominated by it); 0 when NA
  * @param message       one sentence; names in {@code `backticks`} (the page sets them as code, text drops the marks)

@@ -1,7 +1,5 @@
 package dev.lockscope.report.rules;
 
-import dev.lockscope.core.EventNames;
-import dev.lockscope.core.LockKind;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,14 +11,8 @@ import java.util.Set;
 public final class Rules {
     /** In order of importance when scores tie; the first one's result stands in when nothing else is shown. */
     public static final List<Rule> ALL = List.of(
-            // the lock threads waited for longest, of any kind: the first thing to look at
-            new MostWaitedLockRule("lock-bottleneck", List.of(EventNames.PARK, EventNames.LOCK_SUMMARY, EventNames.MONITOR_ENTER,
-                    EventNames.MONITOR_WAIT),
-                    lock -> true, "No contention in this recording: no thread waited for a lock that another thread held."),
-            new MostWaitedLockRule("park-contention", List.of(EventNames.PARK, EventNames.LOCK_SUMMARY),
-                    lock -> lock.kind() == LockKind.PARK, "No thread parked on a java.util.concurrent lock."),
-            new MostWaitedLockRule("monitor-contention", List.of(EventNames.MONITOR_ENTER),
-                    lock -> lock.kind() == LockKind.MONITOR, "No thread blocked on entering a monitor."),
+            // every lock row threads waited for, by the share of wall time it cost: the first thing to look at
+            new LockRowsRule(),
             new CarrierStarvationRule(),
             new VirtualThreadPinningRule());
 
@@ -28,12 +20,16 @@ public final class Rules {
     }
 
 
-    /** One result per rule, in {@link #ALL}'s order; a rule whose events are all missing is NA. */
+    /** Every rule's results, in {@link #ALL}'s order; a rule whose events are all missing is one NA result. */
     public static List<RuleResult> evaluate(RuleInput input, EventsSeen seen) {
         List<RuleResult> out = new ArrayList<>();
         for (Rule rule : ALL) {
             boolean any = rule.neededEvents().stream().anyMatch(seen::has);
-            out.add(any ? rule.evaluate(input) : RuleResult.notEvaluated(rule.id(), rule.neededEvents()));
+            if (any) {
+                out.addAll(rule.results(input, seen::has));
+            } else {
+                out.add(RuleResult.notEvaluated(rule.id(), rule.neededEvents()));
+            }
         }
         return out;
     }

@@ -180,7 +180,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
             }
         }
         if (withStack == 0) {
-            String rule = facts.get(lock.firstFrames()).idleRule();
+            String rule = lock.firstFrames().isEmpty() ? IdlePlaces.ruleOf(lock) : facts.get(lock.firstFrames()).idleRule();
             return rule == null ? null : new Verdict(WaitClass.IDLE, rule);
         }
         long idleTotal = idleNanos.values().stream().mapToLong(Long::longValue).sum();

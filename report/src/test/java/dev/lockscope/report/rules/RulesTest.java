@@ -6,6 +6,8 @@ import dev.lockscope.analysis.blame.BlameSummary;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.model.LockRecording;
+import dev.lockscope.analysis.model.MonitorEnter;
+import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.report.export.Recordings;
 import dev.lockscope.report.model.BlameKeys;
@@ -26,7 +28,7 @@ class RulesTest {
     @Test
     void theBottleneckNamesLockWaiterMethodThreadsAndWallTimeShare() {
         // the ReentrantLock: parks 0..60 and 70..100 ms of 200 ms: 45% real time; 110 ms in all; no unparks recorded
-        RuleResult r = result("lock-bottleneck");
+        RuleResult r = result("park-contention");
         assertThat(r.message()).isEqualTo("`ReentrantLock at Inventory.reserve:42` blocked 2 threads for 45% of wall time "
                 + "(0.1 s of waiting in all); who held it meanwhile is not known. Contention by rule `lock-acquire`.");
         assertThat(r.score()).isEqualTo(45.0);
@@ -46,8 +48,9 @@ class RulesTest {
 
     @Test
     void findingsShowEachLockOnceHighestScoreFirst() {
-        // park-contention finds the same ReentrantLock as lock-bottleneck: shown once
-        assertThat(report.findings()).extracting(RuleResult::rule).containsExactly("lock-bottleneck", "monitor-contention");
+        // one finding per lock row, the rule naming its kind, the larger share of wall time first
+        assertThat(report.findings()).extracting(RuleResult::rule).containsExactly("park-contention", "monitor-contention");
+        assertThat(report.findings()).extracting(RuleResult::score).isSortedAccordingTo(java.util.Comparator.reverseOrder());
     }
 
     @Test
@@ -57,7 +60,7 @@ class RulesTest {
         assertThat(monitor.severity()).isEqualTo(Severity.NA);
         assertThat(monitor.score()).isZero();
         assertThat(monitor.missingEvents()).containsExactly("jdk.JavaMonitorEnter");
-        assertThat(r.findings()).extracting(RuleResult::rule).containsExactly("lock-bottleneck");
+        assertThat(r.findings()).extracting(RuleResult::rule).containsExactly("park-contention");
     }
 
     @Test
@@ -137,16 +140,40 @@ class RulesTest {
         assertThat(LockSentence.releaser(List.of("java.lang.Thread.run:840"))).isNull();
     }
 
+    /**
+     * Issue 40: a finding per lock row, not per kind: a second ReentrantLock (another site) as costly as the first is a
+     * finding too; a row without a stack (JFR recorded the monitor's waits without one) never is, however long.
+     */
+    @Test
+    void everyContendedRowWithAStackIsAFindingRankedByItsShareOfWallTime() {
+        LockRecording small = Recordings.small();
+        List<String> ledger = List.of("java.util.concurrent.locks.LockSupport.park",
+                "java.util.concurrent.locks.ReentrantLock.lock:322", "com.example.Ledger.post:9", "java.lang.Thread.run:840");
+        List<ParkWait> parks = new java.util.ArrayList<>(small.parks());
+        parks.add(new ParkWait(Recordings.C, Recordings.LOCK, 0xdef, Recordings.START + 100 * Recordings.MS,
+                Recordings.START + 180 * Recordings.MS, 4, 4, false, 0, null, 0, 0, ledger));
+        List<MonitorEnter> enters = new java.util.ArrayList<>(small.monitorEnters());
+        enters.add(new MonitorEnter(Recordings.B, "java.lang.Object", 0x7f10, Recordings.START + 100 * Recordings.MS,
+                Recordings.START + 199 * Recordings.MS, Recordings.A, List.of()));
+        Report r = Recordings.report(new LockRecording(small.source(), small.startNanos(), small.endNanos(), small.threads(),
+                parks, small.unparks(), enters, small.monitorWaits(), small.cpuSamples(), small.sleeps()));
+        assertThat(r.findings()).extracting(RuleResult::subject).containsExactly("ReentrantLock at Inventory.reserve:42",
+                "ReentrantLock at Ledger.post:9", "Cache at Cache.get:17");
+        assertThat(r.findings()).extracting(RuleResult::score).containsExactly(45.0, 40.0, 2.5);
+        assertThat(r.findings()).extracting(RuleResult::rule).containsExactly("park-contention", "park-contention",
+                "monitor-contention");
+    }
+
     @Test
     void aLockWaitedForATinyShareOfTheTimeIsNoFinding() {
-        // the small recording's 110 ms of parks in 1,000 s: 0.01% of the wall time, under MostWaitedLockRule.MIN_REAL_TIME_PCT
+        // the small recording's 110 ms of parks in 1,000 s: 0.01% of the wall time, under LockRowsRule.MIN_REAL_TIME_PCT
         LockRecording small = Recordings.small();
         LockRecording longer = new LockRecording(small.source(), small.startNanos(), small.startNanos() + 1_000_000_000_000L,
                 small.threads(), small.parks(), small.unparks(), List.of(), List.of(), List.of(), List.of());
         Report r = Recordings.report(longer);
         assertThat(r.findings()).extracting(RuleResult::message).containsExactly("No contention in this recording: no thread "
-                + "waited for a lock that another thread held for long enough to matter: the most waited-for, `"
-                + "ReentrantLock at Inventory.reserve:42`, was waited for 110.00 ms in all.");
+                + "waited for a lock that another thread held for long enough to matter: the largest, `"
+                + "ReentrantLock at Inventory.reserve:42`, had waiters 0.01% of wall time (110.00 ms of waiting in all).");
         assertThat(r.findings().get(0).score()).isZero();
     }
 

@@ -1,0 +1,95 @@
+package dev.lockscope.report.rules;
+
+import dev.lockscope.core.EventNames;
+import dev.lockscope.core.LockKind;
+import dev.lockscope.core.LockMetrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One finding per row of the table whose waits were contention (idle waits never lead, see {@link WaitClassifier}),
+ * scored by the share of the wall time its lock cost: its %real-time, the share of the run at least one thread
+ * waited for it (a lock someone always waits for scores 100). Each result's rule names the lock's kind:
+ * {@code park-contention} (a {@code java.util.concurrent} blocker), {@code monitor-contention} (a monitor's entry),
+ * {@code wait-contention} (a lock built on {@code Object.wait}). So a second lock as costly as the first is a finding
+ * too (commons-pool2's deque lock behind its condition), where one finding per kind left it out.
+ *
+ * <p>A row waited for under {@link #MIN_REAL_TIME_PCT} of the wall time is no finding: a thread that waited a
+ * millisecond at startup for another's class initialisation is real contention, and not the first thing to show
+ * anyone. Nor is a row without a stack (no site): nobody could tell which code to change. When no row is a finding,
+ * the one result says why ({@code lock-contention}, score 0): no contention at all, or the row with the largest share
+ * of wall time and its wait. A kind whose events the recording lacks is {@link RuleResult#notEvaluated not evaluated}.
+ */
+final class LockRowsRule implements Rule {
+    /** The least %real-time of a row that is a finding. */
+    static final double MIN_REAL_TIME_PCT = 0.5;
+
+    static final String ID = "lock-contention";
+
+    /** Each kind's rule id and the events its rows come from. */
+    private static final Map<LockKind, List<String>> EVENTS = Map.of(
+            LockKind.PARK, List.of(EventNames.PARK, EventNames.LOCK_SUMMARY),
+            LockKind.MONITOR, List.of(EventNames.MONITOR_ENTER),
+            LockKind.WAIT, List.of(EventNames.MONITOR_WAIT));
+
+    private static final String NO_CONTENTION = "No contention in this recording: no thread waited for a lock that another "
+            + "thread held.";
+
+    static String ruleOf(LockKind kind) {
+        return kind.label() + "-contention";
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public List<String> neededEvents() {
+        return List.of(EventNames.PARK, EventNames.LOCK_SUMMARY, EventNames.MONITOR_ENTER, EventNames.MONITOR_WAIT);
+    }
+
+    @Override
+    public RuleResult evaluate(RuleInput input) {
+        return results(input, kind -> true).get(0);
+    }
+
+    @Override
+    public List<RuleResult> results(RuleInput input, java.util.function.Predicate<String> seen) {
+        List<RuleResult> out = new ArrayList<>();
+        LockMetrics mostWaited = null;
+        for (LockMetrics lock : input.contention().rows()) {
+            WaitClassifier.Verdict verdict = input.verdict(lock);
+            if (lock.totalWaitNanos() <= 0 || verdict.waitClass() != WaitClass.CONTENTION || lock.firstFrames().isEmpty()) {
+                continue;
+            }
+            if (mostWaited == null || lock.realTimeUtilPct() > mostWaited.realTimeUtilPct()) {
+                mostWaited = lock; // the largest share of wall time, as the first line names it (LockTable)
+            }
+            if (lock.realTimeUtilPct() < MIN_REAL_TIME_PCT) {
+                continue;
+            }
+            String remedy = LockSentence.remedy(lock, input.blameOf(lock));
+            out.add(RuleResult.of(ruleOf(lock.kind()), lock.realTimeUtilPct(),
+                    LockSentence.of(lock, input.label(lock), input.blameOf(lock), input.waitsOf(lock))
+                            + " Contention by rule `" + verdict.rule() + "`." + (remedy == null ? "" : " " + remedy),
+                    input.label(lock)));
+        }
+        if (out.isEmpty()) {
+            out.add(RuleResult.of(ID, 0, mostWaited == null ? NO_CONTENTION : NO_CONTENTION.replaceFirst("\\.$", "")
+                    + " for long enough to matter: the largest, `" + input.label(mostWaited) + "`, had waiters "
+                    + String.format(Locale.ROOT, "%.2f%% of wall time (%.2f ms of waiting in all)", mostWaited.realTimeUtilPct(),
+                    mostWaited.totalWaitNanos() / 1e6) + ".", null));
+        }
+        for (LockKind kind : LockKind.values()) {
+            List<String> events = EVENTS.get(kind);
+            if (events.stream().noneMatch(seen)) {
+                out.add(RuleResult.notEvaluated(ruleOf(kind), events));
+            }
+        }
+        return out;
+    }
+}
