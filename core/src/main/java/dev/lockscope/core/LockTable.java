@@ -100,6 +100,12 @@ public final class LockTable {
     public static final double SIGNIFICANT_PCT = 5.0;
 
     /**
+     * The least share of wall time (%real) of a row that is a finding: a thread that waited a millisecond at startup
+     * for another's class initialisation is real contention, and not the first thing to show anyone.
+     */
+    public static final double FINDING_PCT = 0.5;
+
+    /**
      * The first line of a first screen when nothing is significantly contended: {@code no significant lock
      * contention: the largest, <label>, cost 0.8% of wall time (a finding needs 5%)}; empty when the largest of
      * {@code contention} (rows of contention only, idle and the profiler's own left out) reaches
@@ -140,6 +146,12 @@ public final class LockTable {
      */
     public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
                                 double detailShare) {
+        return render(title, locks, printThreshold, notes, detailShare, 0);
+    }
+
+    /** The same, details also only of the locks with at least {@code detailPct} of wall time (%real). */
+    public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
+                                double detailShare, double detailPct) {
         StringBuilder sb = new StringBuilder();
         sb.append(title).append('\n');
         for (String note : notes) {
@@ -170,7 +182,7 @@ public final class LockTable {
                 case WAIT -> "waited";
                 case PARK -> "parked";
             };
-            if (m.threadTimeNanos() < detailShare * allWait) {
+            if (m.threadTimeNanos() < detailShare * allWait || m.realTimeUtilPct() < detailPct) {
                 i++;
                 undetailed++;
                 continue;
@@ -199,8 +211,9 @@ public final class LockTable {
                     pct(m.realLifeTimeUtilPct()), pct(m.threadLifeTimeUtilPct())));
         }
         if (undetailed > 0) {
-            sb.append(String.format(Locale.ROOT, "(%d %s under %s%% of all waiting: no details here; JSON and HTML have them)%n",
-                    undetailed, undetailed == 1 ? "lock" : "locks", pct(100 * detailShare)));
+            sb.append(String.format(Locale.ROOT, "(%d %s under %s%% of all waiting%s: no details here; JSON and HTML have them)%n",
+                    undetailed, undetailed == 1 ? "lock" : "locks", pct(100 * detailShare),
+                    detailPct > 0 ? " or " + pct(detailPct) + "% of wall time" : ""));
         }
         return clipLines(sb.toString());
     }

@@ -82,6 +82,17 @@ class LockTableTest {
         assertThat(LockTable.render("t", List.of(big, small), 0, List.of())).contains("] monitor Small@s1");
     }
 
+    /** A row under a share of the wall time has no details either (Jetty's class-initialisation waits, 0.3% each). */
+    @Test
+    void locksUnderTheDetailShareOfWallTimeKeepTheirRowButNotTheirDetails() {
+        // over 1 ms of run: the lock() helper's tally has real-time parkNanos + 1 ns of 1 ms
+        LockMetrics most = lock(LockKind.PARK, "com.example.Big", "b1", 900_000L, List.of("a.Big.hold:1"));
+        LockMetrics tiny = lock(LockKind.MONITOR, "com.example.Small", "s1", 2_000L, List.of("a.Small.hold:2"));
+        String text = LockTable.render("t", List.of(most, tiny), 0, List.of(), 0, LockTable.FINDING_PCT);
+        assertThat(text).contains("park Big@b1").doesNotContain("] monitor Small@s1")
+                .contains("(1 lock under 0.00% of all waiting or 0.50% of wall time: no details here; JSON and HTML have them)");
+    }
+
     /** The largest contention under 5% of wall time is said plainly, by the table's label and its share. */
     @Test
     void aSmallLargestContentionIsSaidInTheFirstLine() {

@@ -131,7 +131,8 @@ class RealLibrariesIT {
     @InJdk17Pass
     @Test
     void derbyLeadsWithItsRowLockWaitsBlamedOnTheCommittingThreads() throws Exception {
-        List<String> findings = ReportText.findings(run("derby"));
+        String text = run("derby");
+        List<String> findings = ReportText.findings(text);
         assertThat(findings.get(0)).startsWith("Object.wait on ActiveLock at ActiveLock.waitForGrant:")
                 .containsPattern("waitForGrant:\\d+ x\\d+ blocked"); // one row of many objects
 
@@ -157,6 +158,19 @@ class RealLibrariesIT {
         assertThat(blamed).as("the row-lock waits are blamed").isBetween(waited * 99 / 100, waited * 101 / 100);
         // the notifiers' chains: their own transactions (observed 99.9%; a notifier's chain may go unrecorded)
         assertThat(onTheWorkload).as("blamed on the committing transactions' code").isGreaterThan(blamed / 2);
+
+        // issue 41: the report of 30,000 row-lock objects' waits in a 128 MB heap is the same report, and a heap too
+        // small for anything is one line naming the option, exit 1, no stack trace
+        Path recording = dir.resolve("derby.jfr");
+        Proc small = Proc.run(dir, 180, List.of(Proc.JAVA, "-Xmx128m", "-jar", Proc.LOCKSCOPE_JAR.toString(), "report",
+                recording.toString()));
+        assertThat(small.exitCode()).as(small.err()).isZero();
+        assertThat(small.out()).isEqualTo(text);
+        Proc tiny = Proc.run(dir, 180, List.of(Proc.JAVA, "-Xmx8m", "-jar", Proc.LOCKSCOPE_JAR.toString(), "report",
+                recording.toString()));
+        assertThat(tiny.exitCode()).as(tiny.err()).isEqualTo(1);
+        assertThat(tiny.err().strip().lines()).as(tiny.err()).hasSize(1)
+                .allMatch(l -> l.startsWith("lockscope: ") && l.contains("LOCKSCOPE_JAVA_OPTS=-Xmx"));
     }
 
     /**

@@ -140,7 +140,9 @@ public final class TextReport {
     /**
      * Locks with less of all the waiting get a row but no details in the text (JSON and HTML have them):
      * at 1%, Derby under 16 threads on a loaded machine detailed six locks of 1-2% each (class loading,
-     * page latches), 96 of its 209 lines.
+     * page latches), 96 of its 209 lines. Nor do locks under {@link LockTable#SIGNIFICANT_PCT} of wall time
+     * (each still a row, and a finding from {@link LockTable#FINDING_PCT}): on Jetty under load every row was a
+     * class-initialisation wait of 0.3%, and their details 170 of 330 lines.
      */
     static final double DETAIL_SHARE = 0.03;
 
@@ -194,10 +196,10 @@ public final class TextReport {
         }
         if (contention.parts().isEmpty()) {
             return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
-                    locks, print, notes, DETAIL_SHARE);
+                    locks, print, notes, DETAIL_SHARE, LockTable.SIGNIFICANT_PCT);
         }
         return LockTable.render("lockscope: lock contention in " + Prose.count(contention.parts().size(), "recording")
-                + " merged", locks, print, notes, DETAIL_SHARE) + perRecording(contention, locks);
+                + " merged", locks, print, notes, DETAIL_SHARE, LockTable.SIGNIFICANT_PCT) + perRecording(contention, locks);
     }
 
     /** What a table of a recording with sampled short parks says about them (the text table and the HTML page). */

@@ -41,6 +41,8 @@ public final class JfrChunk {
     public final int major;
     public final int minor;
     public final long startNanos;
+    /** The chunk's duration as its header gives it, nanoseconds; 0 for a chunk its JVM did not finish. */
+    public final long durationNanos;
     public final long startTicks;
     public final long ticksPerSecond;
     /** Whether the JVM finished this chunk (file state 0); a killed JVM leaves it non-zero. */
@@ -82,6 +84,7 @@ public final class JfrChunk {
         cpOffset = (int) cp;
         metaOffset = (int) meta;
         startNanos = buf.getLong(32);
+        durationNanos = Math.max(0, buf.getLong(40));
         startTicks = buf.getLong(48);
         ticksPerSecond = buf.getLong(56);
         if (ticksPerSecond <= 0) {

@@ -57,6 +57,12 @@ public final class RecordingReader {
      * 70 ms after it, at varying times; the agent's exit table counts from this moment too, so both divide by one span.
      */
     private long firstChunkStart = Long.MAX_VALUE;
+    /**
+     * The latest chunk's end as its header gives it (start and duration; 0 for an unfinished chunk): where JFR says the
+     * recording ended, the span's end when it is later than the last event (JFR's stop comes 10-20 ms after the last
+     * event it writes; the agent's exit table ends its span there too).
+     */
+    private long lastChunkEnd = Long.MIN_VALUE;
     private long end = Long.MIN_VALUE;
     private long lockscopeEvents;
     /** Event types declared by any chunk's metadata (see {@link RecordingInfo#declaredEventTypes()}). */
@@ -161,7 +167,8 @@ public final class RecordingReader {
             order.virtualThreadCarriers(carriers);
         }
         boolean any = start != Long.MAX_VALUE;
-        RecordingInfo info = new RecordingInfo(path, any ? Math.min(start, firstChunkStart) : 0, any ? end : 0, threads, warnings,
+        RecordingInfo info = new RecordingInfo(path, any ? Math.min(start, firstChunkStart) : 0, any ? Math.max(end, lastChunkEnd) : 0,
+                threads, warnings,
                 declaredEventTypes);
         order.finish(info);
         return info;
@@ -205,6 +212,9 @@ public final class RecordingReader {
         ChunkEvents(JfrChunk chunk) {
             this.chunk = chunk;
             firstChunkStart = Math.min(firstChunkStart, chunk.startNanos);
+            if (chunk.durationNanos > 0) {
+                lastChunkEnd = Math.max(lastChunkEnd, chunk.startNanos + chunk.durationNanos);
+            }
             threadType = chunk.type("java.lang.Thread");
             stackType = chunk.type("jdk.types.StackTrace");
             classType = chunk.type("java.lang.Class");

@@ -25,7 +25,7 @@ import java.util.Map;
  */
 final class LockRowsRule implements Rule {
     /** The least %real-time of a row that is a finding. */
-    static final double MIN_REAL_TIME_PCT = 0.5;
+    static final double MIN_REAL_TIME_PCT = dev.lockscope.core.LockTable.FINDING_PCT;
 
     static final String ID = "lock-contention";
 

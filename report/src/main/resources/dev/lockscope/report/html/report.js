@@ -97,9 +97,16 @@
       ['%thread-time', l => l.threadTimeUtilPct, 'pct'], ['%real-life', l => l.realLifeTimeUtilPct, 'pct'],
       ['%thread-life', l => l.threadLifeTimeUtilPct, 'pct'], ['life time', l => l.lifeTimeNanos, 'ns'],
       ['first thread', l => l.firstThread, 'text']];
-    const locks = (data.locks || []).map((l, i) => Object.assign({ _rank: i + 1 }, l));
+    // the locks only idle threads waited for are the idle section's, as in the text table (LockTable.idleNote)
+    const idleLocks = (data.locks || []).filter(l => l.waitClass === 'idle').length;
+    const locks = (data.locks || []).filter(l => l.waitClass !== 'idle').map((l, i) => Object.assign({ _rank: i + 1 }, l));
     const box = document.getElementById('lock-table');
-    if (locks.length === 0) { missing(box, 'No contended lock.', 'No thread parked on a blocker or blocked on a monitor.'); return; }
+    const idleNote = idleLocks === 0 ? null : idleLocks + (idleLocks === 1 ? ' lock' : ' locks')
+      + ' only idle threads waited for (workers waiting for work) left out: the idle section sums them per pool';
+    if (locks.length === 0) {
+      missing(box, 'No contended lock.', idleNote || 'No thread parked on a blocker or blocked on a monitor.');
+      return;
+    }
     let sortCol = 0, desc = false;
     function draw() {
       const get = cols[sortCol][1];
@@ -124,6 +131,7 @@
         (rows.length - MAX_TABLE_ROWS) + ' more locks not shown (sort to see others; all are in the JSON report).'));
       if (data.sampledParksNote) box.append(el('p', { class: 'hint sampled-note' }, data.sampledParksNote));
       if (data.profilersOwnNote) box.append(el('p', { class: 'hint' }, data.profilersOwnNote));
+      if (idleNote) box.append(el('p', { class: 'hint idle-note' }, idleNote));
     }
     draw();
   });
