@@ -196,22 +196,7 @@ final class MonitorContention implements AutoCloseable {
 
     /** A {@code jdk.JavaMonitorEnter}: the JVM's record of a platform (or pinned virtual) thread's wait. */
     private synchronized void accept(RecordedEvent e) {
-        RecordedClass cls = e.getValue("monitorClass");
-        Monitor m = monitor(LockKind.MONITOR, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
-        if (m == null) {
-            return;
-        }
-        long begin = nanos(e.getStartTime());
-        String thread = "?";
-        List<String> frames = List.of();
-        if (begin < m.firstBegin) {
-            // §3.7.1/§3.7.2: events arrive in about end order, so the earliest begin may come late;
-            // only a new earliest wait needs its thread and chain
-            RecordedThread t = e.getThread();
-            thread = t == null ? "?" : t.getJavaName();
-            frames = frames(e.getStackTrace());
-        }
-        add(m, begin, nanos(e.getEndTime()), thread, frames);
+        add(LockKind.MONITOR, e);
     }
 
     /**
@@ -224,12 +209,17 @@ final class MonitorContention implements AutoCloseable {
         boolean timedOut = e.getBoolean("timedOut");
         long waiterTid = waiter == null ? 0 : waiter.getJavaThreadId();
         long notifierTid = notifier == null ? 0 : notifier.getJavaThreadId();
-        if (!NotifiedWaits.wokenByAnotherThread(timedOut, notifierTid, waiterTid)
-                || !NotifiedWaits.isLockWait(timedOut, notifierTid, waiterTid, frames(e.getStackTrace(), NotifiedWaits.DEPTH))) {
-            return;
+        // the cheap test first: only a notified wait needs its innermost frames formatted
+        if (NotifiedWaits.wokenByAnotherThread(timedOut, notifierTid, waiterTid)
+                && NotifiedWaits.isLockWait(timedOut, notifierTid, waiterTid, frames(e.getStackTrace(), NotifiedWaits.DEPTH))) {
+            add(LockKind.WAIT, e);
         }
+    }
+
+    /** One JDK monitor event's wait on its monitor's tally of {@code kind}. */
+    private void add(LockKind kind, RecordedEvent e) {
         RecordedClass cls = e.getValue("monitorClass");
-        Monitor m = monitor(LockKind.WAIT, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
+        Monitor m = monitor(kind, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
         if (m == null) {
             return;
         }
@@ -237,7 +227,10 @@ final class MonitorContention implements AutoCloseable {
         String thread = "?";
         List<String> frames = List.of();
         if (begin < m.firstBegin) {
-            thread = waiter == null ? "?" : waiter.getJavaName();
+            // §3.7.1/§3.7.2: events arrive in about end order, so the earliest begin may come late;
+            // only a new earliest wait needs its thread and chain
+            RecordedThread t = e.getThread();
+            thread = t == null ? "?" : t.getJavaName();
             frames = frames(e.getStackTrace());
         }
         add(m, begin, nanos(e.getEndTime()), thread, frames);

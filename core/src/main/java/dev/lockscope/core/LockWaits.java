@@ -136,7 +136,16 @@ public final class LockWaits {
      */
     public LockMetrics metricsNow(long totalExecutionNanos) {
         ParkTally.Running t = tally.tally().running();
-        TimeOrderQueue<Void> points = held.copy();
+        replay(held.copy(), t);
+        if (!t.collecting()) {
+            return null;
+        }
+        FirstWait first = shown(earliest.peek());
+        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t.tally(), totalExecutionNanos);
+    }
+
+    /** Replays every one of {@code points} into {@code t}, emptying them. */
+    private static void replay(TimeOrderQueue<Void> points, ParkTally.Running t) {
         while (!points.isEmpty()) {
             points.poll();
             if (points.polledTie() >>> KIND_SHIFT == BEGIN) {
@@ -145,11 +154,6 @@ public final class LockWaits {
                 t.unpark(points.polledTime());
             }
         }
-        if (!t.collecting()) {
-            return null;
-        }
-        FirstWait first = shown(earliest.peek());
-        return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t.tally(), totalExecutionNanos);
     }
 
     /** Whether every wait added is still held as points (none replayed yet): {@link #unionRealTimeNanos} can use it. */
@@ -175,14 +179,7 @@ public final class LockWaits {
             }
         }
         ParkTally.Running t = ParkTally.empty(0).running();
-        while (!all.isEmpty()) {
-            all.poll();
-            if (all.polledTie() >>> KIND_SHIFT == BEGIN) {
-                t.park(all.polledTime());
-            } else {
-                t.unpark(all.polledTime());
-            }
-        }
+        replay(all, t);
         return t.tally().realTimeNanos;
     }
 

@@ -49,13 +49,13 @@ public final class HtmlReport {
 
     /**
      * Members of the JSON report's table that the page does not read: it carries only what it shows
-     * (the per-object list of the lock sites, the per-lock wait class, which the findings and the idle
-     * section already say, and the contract's bookkeeping stay in the JSON report).
+     * (the per-object list of the lock sites, the rule behind each lock's wait class, and the contract's
+     * bookkeeping stay in the JSON report). The wait class stays: the lock table leaves the idle locks out.
      */
     private static final List<String> NOT_SHOWN = List.of("schemaVersion", "options", "locksBelowPrintThreshold", "sampledParks",
             "profilersOwnWaits", "instances", "recordings");
     private static final List<String> LOCK_FIELDS_NOT_SHOWN = List.of("totalExecutionNanos", "site", "instances",
-            "waitClass", "waitRule", "waitPerRecordingNanos");
+            "waitRule", "waitPerRecordingNanos");
 
     /** What the page's script reads (docs/html-report.md): the report, blame in a compact form. */
     static ObjectNode data(Report report) {

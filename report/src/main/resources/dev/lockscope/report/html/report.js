@@ -171,7 +171,8 @@
       .map((h, i) => el('th', { class: i >= 3 && i !== 4 ? 'text' : '' }, h)));
     const body = rows.map(p => el('tr', { class: 'whatif-row' },
       el('td', {}, p.refused ? 'refused: ' + p.refused : fmtPct(p.changePct)), el('td', {}, p.parts ? fmtPct(p.lowPct) + ' … ' + fmtPct(p.highPct) : '–'),
-      el('td', {}, p.confidence), el('td', { class: 'text' }, el('code', {}, p.lock)),
+      // named as the table names its row (JSON row); the object, what `whatif --lock` takes, on hover
+      el('td', {}, p.confidence), el('td', { class: 'text', title: p.lock || '' }, el('code', {}, p.row || p.lock)),
       el('td', {}, Number(p.holdsSeenPct).toFixed(0) + '%'),
       el('td', { class: 'text' }, p.topLockAfter ? el('code', {}, p.topLockAfter) : 'nobody waits')));
     box.replaceChildren(el('table', { id: 'whatif-table-el' }, el('thead', {}, head), el('tbody', {}, body)));

@@ -41,8 +41,8 @@ class HtmlReportTest {
         data.fieldNames().forEachRemaining(members::add);
         data.get("locks").get(0).fieldNames().forEachRemaining(members::add);
         data.get("recording").fieldNames().forEachRemaining(members::add);
-        assertThat(members).contains("locks", "idlePools", "findings", "blame", "className", "avgHoldNanos")
-                .doesNotContain("instances", "waitClass", "schemaVersion");
+        assertThat(members).contains("locks", "idlePools", "findings", "blame", "className", "avgHoldNanos", "waitClass")
+                .doesNotContain("instances", "waitRule", "schemaVersion");
         assertThat(members).allSatisfy(m -> assertThat(script).as("report.js reads %s", m).contains("." + m));
         assertThat(data.get("idlePools").isArray()).isTrue();
         assertThat(HtmlReport.render(report)).contains("<div id=\"idle\" hidden>");
