@@ -17,16 +17,13 @@ import java.util.Map;
  * {@code wait-contention} (a lock built on {@code Object.wait}). So a second lock as costly as the first is a finding
  * too (commons-pool2's deque lock behind its condition), where one finding per kind left it out.
  *
- * <p>A row waited for under {@link #MIN_REAL_TIME_PCT} of the wall time is no finding: a thread that waited a
+ * <p>A row waited for under {@link dev.lockscope.core.LockTable#FINDING_PCT} of the wall time is no finding: a thread that waited a
  * millisecond at startup for another's class initialisation is real contention, and not the first thing to show
  * anyone. Nor is a row without a stack (no site): nobody could tell which code to change. When no row is a finding,
  * the one result says why ({@code lock-contention}, score 0): no contention at all, or the row with the largest share
  * of wall time and its wait. A kind whose events the recording lacks is {@link RuleResult#notEvaluated not evaluated}.
  */
 final class LockRowsRule implements Rule {
-    /** The least %real-time of a row that is a finding. */
-    static final double MIN_REAL_TIME_PCT = dev.lockscope.core.LockTable.FINDING_PCT;
-
     static final String ID = "lock-contention";
 
     /** Each kind's rule id and the events its rows come from. */
@@ -69,7 +66,7 @@ final class LockRowsRule implements Rule {
             if (mostWaited == null || lock.realTimeUtilPct() > mostWaited.realTimeUtilPct()) {
                 mostWaited = lock; // the largest share of wall time, as the first line names it (LockTable)
             }
-            if (lock.realTimeUtilPct() < MIN_REAL_TIME_PCT) {
+            if (lock.realTimeUtilPct() < dev.lockscope.core.LockTable.FINDING_PCT) {
                 continue;
             }
             String remedy = LockSentence.remedy(lock, input.blameOf(lock));

@@ -166,7 +166,7 @@ class RulesTest {
 
     @Test
     void aLockWaitedForATinyShareOfTheTimeIsNoFinding() {
-        // the small recording's 110 ms of parks in 1,000 s: 0.01% of the wall time, under LockRowsRule.MIN_REAL_TIME_PCT
+        // the small recording's 110 ms of parks in 1,000 s: 0.01% of the wall time, under LockTable.FINDING_PCT
         LockRecording small = Recordings.small();
         LockRecording longer = new LockRecording(small.source(), small.startNanos(), small.startNanos() + 1_000_000_000_000L,
                 small.threads(), small.parks(), small.unparks(), List.of(), List.of(), List.of(), List.of());
