@@ -5,11 +5,53 @@ import java.util.List;
 /**
  * One stack frame: class, method and source line, and its {@link FrameKind}, set once when the frame is
  * made. Its text, {@code package.Class.method:line} ({@code :line} left out when unknown), is the form
- * recordings, tables and exports carry; {@link #parse} is the one reader of that text.
- *
- * @param line the source line, or a negative number when unknown
+ * recordings, tables and exports carry; {@link #parse} is the one reader of that text. Its
+ * {@link #function()} is kept once made: the reader interns one frame per distinct text
+ * ({@link CallStack}), and owner blame asks each frame's function for every wait it weighs.
  */
-public record Frame(String className, String method, int line, FrameKind kind) {
+public final class Frame {
+    private final String className;
+    private final String method;
+    private final int line;
+    private final FrameKind kind;
+    /** {@link #function()}, made on first use (a race makes equal strings: harmless). */
+    private String function;
+
+    /** @param line the source line, or a negative number when unknown */
+    public Frame(String className, String method, int line, FrameKind kind) {
+        this.className = java.util.Objects.requireNonNull(className);
+        this.method = java.util.Objects.requireNonNull(method);
+        this.line = line;
+        this.kind = java.util.Objects.requireNonNull(kind);
+    }
+
+    public String className() {
+        return className;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    /** The source line, or a negative number when unknown. */
+    public int line() {
+        return line;
+    }
+
+    public FrameKind kind() {
+        return kind;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof Frame f && line == f.line && kind == f.kind && className.equals(f.className)
+                && method.equals(f.method);
+    }
+
+    @Override
+    public int hashCode() {
+        return (className.hashCode() * 31 + method.hashCode()) * 31 + line;
+    }
 
     public static Frame of(String className, String method, int line) {
         return new Frame(className, method, line, FrameClassifier.kindOf(className));
@@ -45,8 +87,8 @@ public record Frame(String className, String method, int line, FrameKind kind) {
 
     /** The first frame of {@code frames} (innermost first) that is application code, or null. */
     public static Frame firstApplication(List<String> frames) {
-        for (String text : frames) {
-            Frame f = parse(text);
+        for (int i = 0; i < frames.size(); i++) {
+            Frame f = CallStack.frameAt(frames, i);
             if (f.kind().isApplication()) {
                 return f;
             }
@@ -85,7 +127,12 @@ public record Frame(String className, String method, int line, FrameKind kind) {
 
     /** {@code package.Class.method}: the frame without its line. */
     public String function() {
-        return className.isEmpty() ? method : className + "." + method;
+        String f = function;
+        if (f == null) {
+            f = className.isEmpty() ? method : className + "." + method;
+            function = f;
+        }
+        return f;
     }
 
     /** {@code Class.method} without the package ({@code Outer$Inner.method} for a nested class). */

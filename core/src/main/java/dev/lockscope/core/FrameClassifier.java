@@ -85,8 +85,8 @@ public final class FrameClassifier {
 
     public static boolean isProfilersOwn(java.util.List<String> frames) {
         boolean runtime = false;
-        for (String text : frames) {
-            FrameKind kind = Frame.parse(text).kind();
+        for (Frame frame : CallStack.framesOf(frames)) {
+            FrameKind kind = frame.kind();
             if (kind == FrameKind.APPLICATION || kind == FrameKind.LOCK_WRAPPER) {
                 return false;
             }

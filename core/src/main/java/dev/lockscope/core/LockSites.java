@@ -74,7 +74,7 @@ public final class LockSites {
     /** The index of the first application frame at or after {@code from}, or -1. */
     private static int placeIndex(List<String> frames, int from) {
         for (int i = from; i < frames.size(); i++) {
-            if (Frame.parse(frames.get(i)).kind().isApplication()) {
+            if (CallStack.frameAt(frames, i).kind().isApplication()) {
                 return i;
             }
         }

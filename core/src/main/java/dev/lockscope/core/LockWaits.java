@@ -36,6 +36,7 @@ public final class LockWaits {
 
     private static final Comparator<FirstWait> BEGIN_ORDER = Comparator.comparingLong(FirstWait::begin)
             .thenComparingLong(FirstWait::tie);
+    private static final Comparator<FirstWait> LATEST_FIRST = BEGIN_ORDER.reversed();
 
     private final LockKind kind;
     private final String className;
@@ -44,7 +45,7 @@ public final class LockWaits {
     /** Points by time, kind and arrival; no payload. */
     private final TimeOrderQueue<Void> held = new TimeOrderQueue<>();
     /** The collectionThreshold + 1 earliest waits, the latest of them on top. */
-    private final PriorityQueue<FirstWait> earliest = new PriorityQueue<>(BEGIN_ORDER.reversed());
+    private final PriorityQueue<FirstWait> earliest;
     /** The earliest wait recorded with a stack: shown when the first monitored one has none (JFR missed its stack). */
     private FirstWait earliestWithStack;
     private final ParkTally.Running tally;
@@ -57,6 +58,8 @@ public final class LockWaits {
         this.className = className;
         this.identity = identity;
         this.collectionThreshold = collectionThreshold;
+        // sized for what it keeps: one queue per lock object, tens of thousands of them in a real recording
+        this.earliest = new PriorityQueue<>((int) Math.min(collectionThreshold + 2, 11), LATEST_FIRST);
         this.tally = ParkTally.empty(collectionThreshold).running();
     }
 

@@ -14,15 +14,20 @@ import java.util.Arrays;
  * heap. Polling takes the earlier of the run's head and the heap's top. Everything lives in
  * primitive arrays, so adding an entry allocates nothing (a {@code PriorityQueue} of records with a
  * comparator chain allocated a record per entry and spent most of the replay in comparator lambdas
- * and in sifting through a heap of 16,384 entries that were mostly in order).
+ * and in sifting through a heap of 16,384 entries that were mostly in order). The arrays are made on
+ * first use and payload arrays only for a payload: a recording's tens of thousands of lock objects each
+ * hold one queue of points (no payload, rarely out of order), and fixed arrays cost 700 bytes per object.
  *
  * @param <T> the payload
  */
 public final class TimeOrderQueue<T> {
     /** The in-order run: a ring buffer, {@code runSize} entries from {@code runHead}. */
-    private long[] runTimes = new long[16];
-    private long[] runTies = new long[16];
-    private Object[] runPayloads = new Object[16];
+    private static final long[] NO_KEYS = new long[0];
+
+    private long[] runTimes = NO_KEYS;
+    private long[] runTies = NO_KEYS;
+    /** Null until an entry with a payload is added. */
+    private Object[] runPayloads;
     private int runHead;
     private int runSize;
 
@@ -32,8 +37,9 @@ public final class TimeOrderQueue<T> {
      * lines and the heap is half as deep as a binary one: sifting through a window of 16,384 late park
      * begins showed as up to a fifth of the reading thread's time in profiles of a pipeline's recording.
      */
-    private long[] heapKeys = new long[32];
-    private Object[] heapPayloads = new Object[16];
+    private long[] heapKeys = NO_KEYS;
+    /** Null until an entry with a payload goes into the heap. */
+    private Object[] heapPayloads;
     private int heapSize;
 
     private long polledTime;
@@ -72,8 +78,11 @@ public final class TimeOrderQueue<T> {
         if (runSize > 0 && (heapSize == 0 || before(runTimes[runHead], runTies[runHead], heapKeys[0], heapKeys[1]))) {
             polledTime = runTimes[runHead];
             polledTie = runTies[runHead];
-            Object payload = runPayloads[runHead];
-            runPayloads[runHead] = null;
+            Object payload = null;
+            if (runPayloads != null) {
+                payload = runPayloads[runHead];
+                runPayloads[runHead] = null;
+            }
             runHead = (runHead + 1) & (runTimes.length - 1);
             runSize--;
             return (T) payload;
@@ -104,11 +113,11 @@ public final class TimeOrderQueue<T> {
         TimeOrderQueue<T> c = new TimeOrderQueue<>();
         c.runTimes = runTimes.clone();
         c.runTies = runTies.clone();
-        c.runPayloads = runPayloads.clone();
+        c.runPayloads = runPayloads == null ? null : runPayloads.clone();
         c.runHead = runHead;
         c.runSize = runSize;
         c.heapKeys = heapKeys.clone();
-        c.heapPayloads = heapPayloads.clone();
+        c.heapPayloads = heapPayloads == null ? null : heapPayloads.clone();
         c.heapSize = heapSize;
         return c;
     }
@@ -134,21 +143,29 @@ public final class TimeOrderQueue<T> {
         int at = (runHead + runSize) & (runTimes.length - 1);
         runTimes[at] = time;
         runTies[at] = tie;
-        runPayloads[at] = payload;
+        if (payload != null && runPayloads == null) {
+            runPayloads = new Object[runTimes.length];
+        }
+        if (runPayloads != null) {
+            runPayloads[at] = payload;
+        }
         runSize++;
     }
 
     /** Doubles the ring (its length stays a power of two), unrolled to start at index 0. */
     private void growRun() {
         int n = runTimes.length;
-        long[] times = new long[2 * n];
-        long[] ties = new long[2 * n];
-        Object[] payloads = new Object[2 * n];
+        int capacity = Math.max(2 * n, 8);
+        long[] times = new long[capacity];
+        long[] ties = new long[capacity];
+        Object[] payloads = runPayloads == null ? null : new Object[capacity];
         for (int i = 0; i < runSize; i++) {
             int from = (runHead + i) & (n - 1);
             times[i] = runTimes[from];
             ties[i] = runTies[from];
-            payloads[i] = runPayloads[from];
+            if (payloads != null) {
+                payloads[i] = runPayloads[from];
+            }
         }
         runTimes = times;
         runTies = ties;
@@ -157,10 +174,15 @@ public final class TimeOrderQueue<T> {
     }
 
     private void addToHeap(long time, long tie, Object payload) {
-        if (heapSize == heapPayloads.length) {
-            int capacity = heapSize * 2;
+        if (2 * heapSize == heapKeys.length) {
+            int capacity = Math.max(heapSize * 2, 8);
             heapKeys = Arrays.copyOf(heapKeys, 2 * capacity);
-            heapPayloads = Arrays.copyOf(heapPayloads, capacity);
+            if (heapPayloads != null) {
+                heapPayloads = Arrays.copyOf(heapPayloads, capacity);
+            }
+        }
+        if (payload != null && heapPayloads == null) {
+            heapPayloads = new Object[heapKeys.length / 2];
         }
         int i = heapSize++;
         while (i > 0) {
@@ -178,12 +200,16 @@ public final class TimeOrderQueue<T> {
         long[] keys = heapKeys;
         polledTime = keys[0];
         polledTie = keys[1];
-        Object top = heapPayloads[0];
+        Object[] payloads = heapPayloads;
+        Object top = payloads == null ? null : payloads[0];
         int last = --heapSize;
         long time = keys[2 * last];
         long tie = keys[2 * last + 1];
-        Object payload = heapPayloads[last];
-        heapPayloads[last] = null;
+        Object payload = null;
+        if (payloads != null) {
+            payload = payloads[last];
+            payloads[last] = null;
+        }
         if (last > 0) {
             int i = 0;
             while (true) {
@@ -212,12 +238,16 @@ public final class TimeOrderQueue<T> {
     private void moveInHeap(int from, int to) {
         heapKeys[2 * to] = heapKeys[2 * from];
         heapKeys[2 * to + 1] = heapKeys[2 * from + 1];
-        heapPayloads[to] = heapPayloads[from];
+        if (heapPayloads != null) {
+            heapPayloads[to] = heapPayloads[from];
+        }
     }
 
     private void setInHeap(int i, long time, long tie, Object payload) {
         heapKeys[2 * i] = time;
         heapKeys[2 * i + 1] = tie;
-        heapPayloads[i] = payload;
+        if (heapPayloads != null) {
+            heapPayloads[i] = payload;
+        }
     }
 }

@@ -23,9 +23,17 @@ public final class BlameAnalysis implements RecordingVisitor {
     private final HandoffHolds holds = new HandoffHolds();
     private BlameResult result;
 
-    /** Contention and waits summed by key: bounded by threads × locks × distinct stacks. */
+    /**
+     * Contention and waits summed by key: bounded by threads × places × distinct stacks, a place's objects past
+     * {@link BlameCollector#OBJECTS_PER_PLACE} blamed as the place (the row the table makes of them).
+     */
     public BlameAnalysis() {
-        this(new BlameCollector());
+        this(new BlameCollector(true));
+    }
+
+    /** With every lock object blamed apart ({@code --instances}: the table's rows are objects) or not. */
+    public static BlameAnalysis byObject(boolean everyObjectApart) {
+        return everyObjectApart ? new BlameAnalysis(new BlameCollector(false)) : new BlameAnalysis();
     }
 
     /** With another collector: tests keep every span apart with one. */

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.ThreadRef;
 
@@ -13,8 +14,8 @@ import java.util.List;
 public record BlameRow(LockId lock, ThreadRef waiterThread, List<String> waiterFrames, ThreadRef ownerThread,
                        List<String> ownerFrames, OwnerChain ownerChain, List<String> ownerInside, long nanos, long count) {
     public BlameRow {
-        waiterFrames = List.copyOf(waiterFrames);
-        ownerFrames = List.copyOf(ownerFrames);
-        ownerInside = List.copyOf(ownerInside);
+        waiterFrames = CallStack.copyOf(waiterFrames);
+        ownerFrames = CallStack.copyOf(ownerFrames);
+        ownerInside = CallStack.copyOf(ownerInside);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.analysis.model.ThreadRef;
 
 import java.util.List;
@@ -22,8 +23,8 @@ public record Cause(ThreadRef owner, List<String> frames, OwnerChain chain, List
     public static final Cause HANDOFF_GAP = new Cause(ThreadRef.UNKNOWN, List.of(), OwnerChain.HANDOFF_GAP, List.of());
 
     public Cause {
-        frames = List.copyOf(frames);
-        inside = List.copyOf(inside);
+        frames = CallStack.copyOf(frames);
+        inside = CallStack.copyOf(inside);
     }
 
     /** A cause with no stack of the owner inside the hold. */

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.ThreadRef;
 
@@ -22,6 +23,6 @@ import java.util.List;
 public record Contention(LockId lock, ThreadRef waiter, List<String> waiterFrames, Cause cause, boolean afterWait,
                          long count, long nanos, long firstBeginNanos, long firstNanos) {
     public Contention {
-        waiterFrames = List.copyOf(waiterFrames);
+        waiterFrames = CallStack.copyOf(waiterFrames);
     }
 }

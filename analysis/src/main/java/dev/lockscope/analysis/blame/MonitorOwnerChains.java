@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.core.LockId;
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.Frame;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.analysis.model.ThreadRef;
@@ -92,7 +93,58 @@ final class MonitorOwnerChains {
     }
 
     private final Map<LockId, Monitor> monitors = new HashMap<>();
-    private final Map<Long, ArrayDeque<Activity>> activitiesByThread = new HashMap<>();
+    private final Map<Long, Activities> activitiesByThread = new HashMap<>();
+
+    /**
+     * One thread's latest {@link #ACTIVITIES_KEPT} activities in end order (a ring): {@link #evidence} runs for
+     * every span of every wait and finds the activities ending inside or after a span by binary search rather than
+     * walking all of them. Events arrive nearly in end order; the few that do not are moved into place.
+     */
+    private static final class Activities {
+        private final Activity[] ring = new Activity[ACTIVITIES_KEPT];
+        private int head;
+        private int size;
+
+        private Activity at(int i) {
+            return ring[(head + i) % ACTIVITIES_KEPT];
+        }
+
+        private void set(int i, Activity a) {
+            ring[(head + i) % ACTIVITIES_KEPT] = a;
+        }
+
+        void add(Activity a) {
+            if (size == ACTIVITIES_KEPT) {
+                if (a.endNanos() < at(0).endNanos()) {
+                    return; // older than everything kept: it would be dropped at once
+                }
+                ring[head] = null;
+                head = (head + 1) % ACTIVITIES_KEPT;
+                size--;
+            }
+            int i = size++;
+            while (i > 0 && at(i - 1).endNanos() > a.endNanos()) {
+                set(i, at(i - 1));
+                i--;
+            }
+            set(i, a);
+        }
+
+        /** The index of the first activity ending after {@code nanos}. */
+        int firstEndingAfter(long nanos) {
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (at(mid).endNanos() > nanos) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
+        }
+    }
 
     /** A CPU sample of {@code thread}. */
     void sample(ThreadRef thread, long timeNanos, List<String> frames) {
@@ -110,11 +162,7 @@ final class MonitorOwnerChains {
         if (a.frames().isEmpty()) {
             return;
         }
-        ArrayDeque<Activity> ring = activitiesByThread.computeIfAbsent(thread.javaTid(), k -> new ArrayDeque<>());
-        ring.addLast(a);
-        if (ring.size() > ACTIVITIES_KEPT) {
-            ring.removeFirst();
-        }
+        activitiesByThread.computeIfAbsent(thread.javaTid(), k -> new Activities()).add(a);
     }
 
     /** The next contended enter of {@code lock}, in end order. */
@@ -122,7 +170,7 @@ final class MonitorOwnerChains {
         waited(e.thread(), e.beginNanos(), e.endNanos(), e.frames(), lock);
         Monitor m = monitors.computeIfAbsent(lock, k -> new Monitor());
         if (!e.frames().isEmpty() && m.sites.size() < SITES_KEPT) {
-            m.sites.add(Frame.parse(e.frames().get(0)).function());
+            m.sites.add(CallStack.frameAt(e.frames(), 0).function());
         }
         m.enters.addLast(e);
         m.of(e.thread()).enters.addLast(e);
@@ -155,8 +203,14 @@ final class MonitorOwnerChains {
         if (owner == null || owner.equals(ThreadRef.UNKNOWN)) {
             return null;
         }
+        Activities kept = activitiesByThread.get(owner.javaTid());
+        if (kept == null) {
+            return null;
+        }
         List<Activity> inside = new ArrayList<>();
-        for (Activity a : activitiesByThread.getOrDefault(owner.javaTid(), new ArrayDeque<>())) {
+        // a sample at `from` ends at it and overlaps; a wait must end after it
+        for (int i = kept.firstEndingAfter(from - 1); i < kept.size; i++) {
+            Activity a = kept.at(i);
             boolean overlaps = a.isSample() ? a.beginNanos() >= from && a.beginNanos() <= to
                     : a.beginNanos() < to && a.endNanos() > from;
             if (overlaps && !lock.equals(a.lock())) {
@@ -255,8 +309,7 @@ final class MonitorOwnerChains {
      */
     List<String> mostlyInside(ThreadRef owner, List<String> released, long from, long to) {
         String holding = null;
-        for (String frame : released) {
-            Frame f = Frame.parse(frame);
+        for (Frame f : CallStack.framesOf(released)) {
             if (f.kind().isApplication()) {
                 holding = f.function();
                 break;
@@ -315,8 +368,8 @@ final class MonitorOwnerChains {
     }
 
     private static boolean anyApplicationFrame(List<String> frames) {
-        for (String frame : frames) {
-            if (Frame.parse(frame).kind().isApplication()) {
+        for (Frame frame : CallStack.framesOf(frames)) {
+            if (frame.kind().isApplication()) {
                 return true;
             }
         }
@@ -332,7 +385,7 @@ final class MonitorOwnerChains {
      */
     private static List<String> withoutJdkTop(List<String> frames) {
         int first = 0;
-        while (first < frames.size() - 1 && !Frame.parse(frames.get(first)).kind().isApplication()) {
+        while (first < frames.size() - 1 && !CallStack.frameAt(frames, first).kind().isApplication()) {
             first++;
         }
         return frames.subList(first, frames.size());
@@ -341,7 +394,7 @@ final class MonitorOwnerChains {
     /** Index of the innermost frame in a method that enters the monitor, or -1. */
     private static int holdingFrame(List<String> frames, Set<String> sites) {
         for (int i = 0; i < frames.size(); i++) {
-            if (sites.contains(Frame.parse(frames.get(i)).function())) {
+            if (sites.contains(CallStack.frameAt(frames, i).function())) {
                 return i;
             }
         }

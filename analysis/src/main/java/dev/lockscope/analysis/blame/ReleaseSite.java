@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.Frame;
 
 import java.util.ArrayList;
@@ -20,8 +21,7 @@ public record ReleaseSite(Frame inner, Frame entry) {
     /** The release site of a stack, or null when it has no application frame. */
     public static ReleaseSite of(List<String> frames) {
         List<Frame> app = new ArrayList<>();
-        for (String frame : frames) {
-            Frame f = Frame.parse(frame);
+        for (Frame f : CallStack.framesOf(frames)) {
             if (f.kind().isApplication() && !f.function().contains("$$Lambda")) { // a lambda's hidden class says nothing
                 app.add(f);
             }

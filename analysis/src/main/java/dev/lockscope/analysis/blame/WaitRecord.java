@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.ThreadRef;
 
@@ -27,7 +28,7 @@ import java.util.List;
 public record WaitRecord(LockId lock, ThreadRef waiter, List<String> frames, ThreadRef notifier, List<String> notifierTookIn,
                          long count, long nanos, long timedOut, long firstBeginNanos, long firstNanos) {
     public WaitRecord {
-        frames = List.copyOf(frames);
-        notifierTookIn = List.copyOf(notifierTookIn);
+        frames = CallStack.copyOf(frames);
+        notifierTookIn = CallStack.copyOf(notifierTookIn);
     }
 }

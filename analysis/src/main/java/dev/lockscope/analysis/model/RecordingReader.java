@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.analysis.jfr.JfrChunk;
 import dev.lockscope.analysis.jfr.JfrFile;
 import dev.lockscope.analysis.jfr.JfrType;
@@ -48,6 +49,8 @@ public final class RecordingReader {
     private final Map<Long, ThreadRef> threads = new TreeMap<>();
     private final Map<String, String> strings = new HashMap<>();
     private final Map<List<String>, List<String>> stacks = new HashMap<>();
+    /** One {@link Frame} per distinct frame text, shared by the stacks that hold it. */
+    private final Map<String, Frame> frames = new HashMap<>();
     private final EventOrder order;
     private final List<ThreadVisitor> threadVisitors = new ArrayList<>();
     private long start = Long.MAX_VALUE;
@@ -622,7 +625,7 @@ public final class RecordingReader {
                     out.add(text(Frame.format(cls, name, (int) longField(frame, frameType, "lineNumber"))));
                 }
             }
-            List<String> interned = stacks.computeIfAbsent(CallStack.of(out), k -> k);
+            List<String> interned = stacks.computeIfAbsent(CallStack.of(out, RecordingReader.this::frame), k -> k);
             chunkStacks.put(key, interned);
             return interned;
         }
@@ -681,7 +684,7 @@ public final class RecordingReader {
     private List<String> lines(String joined) {
         List<String> out = VirtualMonitorEnters.frames(joined);
         out.replaceAll(this::text);
-        return stacks.computeIfAbsent(CallStack.of(out), k -> k);
+        return stacks.computeIfAbsent(CallStack.of(out, this::frame), k -> k);
     }
 
     private static int parseIntOrZero(String s) {
@@ -695,6 +698,10 @@ public final class RecordingReader {
     /** A blocker's class name; "?" when the event lacks it, as for a monitor's class. */
     private String blockerClass(String s) {
         return s == null ? "?" : text(s);
+    }
+
+    private Frame frame(String text) {
+        return frames.computeIfAbsent(text, Frame::parse);
     }
 
     private String text(String s) {

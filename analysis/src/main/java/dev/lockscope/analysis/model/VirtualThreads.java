@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.model;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.Frame;
 import dev.lockscope.core.ThreadNames;
 import java.util.HashMap;
@@ -41,7 +42,7 @@ public final class VirtualThreads {
                 String f = frames.get(i);
                 // a lambda's hidden class ("App$$Lambda.0x000000001f086450.run") is named anew in every
                 // run: the lambda's body, the next frame in, is the same in every recording
-                Frame frame = Frame.parse(f);
+                Frame frame = CallStack.frameAt(frames, i);
                 if (frame.kind().isApplication() && (!frame.className().contains("$$Lambda") || i == 0)) {
                     return "virtual: " + frame.function();
                 }

@@ -66,7 +66,7 @@ public final class ReportBuilder {
     /** How call chains are shown: lock internals and wrappers hidden unless raw. */
     private final ChainView view;
     private final LockContentionAnalysis contention;
-    private final BlameAnalysis blame = new BlameAnalysis();
+    private final BlameAnalysis blame;
     private final EventsSeen events = new EventsSeen();
     private final PinningAnalysis pinning = new PinningAnalysis();
     private final ProfileAnalysis profiles = new ProfileAnalysis();
@@ -91,6 +91,7 @@ public final class ReportBuilder {
         this.groupBy = List.copyOf(groupBy);
         this.view = view;
         this.contention = new LockContentionAnalysis(options);
+        this.blame = BlameAnalysis.byObject(options.byInstance());
         this.timeline = withTimeline ? new ThreadTimeline() : null;
     }
 

@@ -1,5 +1,6 @@
 package dev.lockscope.report.rules;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.Frame;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.ConvoyWaiters;
@@ -138,8 +139,7 @@ final class LockSentence {
      * when no stack inside the hold has an application frame (then the lock-taking frame is the answer).
      */
     static String doing(List<String> inside) {
-        for (String frame : inside) {
-            Frame f = Frame.parse(frame);
+        for (Frame f : CallStack.framesOf(inside)) {
             if (f.kind().isApplication()) {
                 return f.classAndMethod();
             }
@@ -183,7 +183,7 @@ final class LockSentence {
         }
         String own = lock.className().substring(0, lock.className().lastIndexOf('.') + 1);
         int first = 0;
-        while (first < frames.size() - 1 && isIn(own, Frame.parse(frames.get(first)).function())) {
+        while (first < frames.size() - 1 && isIn(own, CallStack.frameAt(frames, first).function())) {
             first++;
         }
         return frames.subList(first, frames.size());

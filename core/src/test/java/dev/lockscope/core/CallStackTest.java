@@ -1,4 +1,4 @@
-package dev.lockscope.analysis.model;
+package dev.lockscope.core;
 
 import org.junit.jupiter.api.Test;
 
