@@ -29,7 +29,7 @@ import java.util.Map;
  *                            print threshold left out
  * @param sites               the lock sites ({@link LockSites}: every collected object grouped by kind,
  *                            class and acquiring site) at or above the print threshold, ranked alike
- * @param siteOfLock          each collected object's kind and {@code class@hash} label ({@link #objectKey}), and each
+ * @param siteOfLock          each collected object (its {@link LockId}: kind, class and hash or address), and each
  *                            blocker counted only in its site's sum of blockers the GC collected, to its site's identity
  *                            ({@code at Frame.method:line}); how blame rows are grouped by site
  * @param parts               the results merged into this one, one per recording; empty for one recording
@@ -41,7 +41,7 @@ import java.util.Map;
  */
 public record LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                              List<LockMetrics> locks, int belowPrintThreshold, List<LockMetrics> sites,
-                             Map<String, String> siteOfLock, List<LockContention> parts, long sampledParks,
+                             Map<LockId, String> siteOfLock, List<LockContention> parts, long sampledParks,
                              long profilersOwnWaits) {
     public LockContention {
         locks = List.copyOf(locks);
@@ -78,24 +78,20 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         return options.byInstance() ? locks : sites;
     }
 
-    /** kind and {@code class@hash} → {@code at Frame.method:line} for each of these objects. */
-    static Map<String, String> sitesOf(List<LockMetrics> instances, long totalExecutionNanos) {
-        Map<String, String> out = new HashMap<>();
-        LockSites.sitesOf(instances, totalExecutionNanos).forEach((m, site) -> out.put(objectKey(m.kind(), m.label()), site));
+    /**
+     * Each of these objects ({@link LockMetrics#id}: with its kind, since one object's monitor can be both entered
+     * and waited on at different sites under the same address) → {@code at Frame.method:line}. Keyed by the ids the
+     * metrics already hold: a recording of hundreds of thousands of objects made a string key for each.
+     */
+    static Map<LockId, String> sitesOf(List<LockMetrics> instances, long totalExecutionNanos) {
+        Map<LockId, String> out = new HashMap<>();
+        LockSites.sitesOf(instances, totalExecutionNanos).forEach((m, site) -> out.put(m.id(), site));
         return out;
     }
 
-    /**
-     * The key of one object in {@link #siteOfLock}: with its kind, since one object's monitor can be
-     * both entered (kind monitor) and waited on (kind wait) at different sites under the same address.
-     */
-    private static String objectKey(dev.lockscope.core.LockKind kind, String label) {
-        return kind.name() + ' ' + label;
-    }
-
     /** The key in {@link #siteOfLock} of one park blocker. */
-    static String blockerKey(String blockerClass, int identityHash) {
-        return objectKey(dev.lockscope.core.LockKind.PARK, LockMetrics.label(blockerClass, Integer.toHexString(identityHash)));
+    static LockId blockerKey(String blockerClass, int identityHash) {
+        return LockId.blocker(blockerClass, identityHash);
     }
 
     /**
@@ -106,7 +102,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         if (options.byInstance() || lock.id().startsWith(LockSites.SITE_PREFIX)) {
             return lock;
         }
-        String site = siteOfLock.get(objectKey(lock.kind(), LockMetrics.label(lock.lockClass(), lock.id())));
+        String site = siteOfLock.get(lock);
         return site == null ? lock : new LockId(lock.kind(), lock.lockClass(), site);
     }
 

@@ -54,12 +54,47 @@ public final class IdlePlaces {
      */
     public static final String IDLE_PARK = "idle-park";
 
-    /** {@link #ruleOf(List)} of a row's first waiting stack, or {@link #IDLE_PARK} for a park row without one. */
+    /** The rule of {@link #isServiceLoopWait}. */
+    public static final String SERVICE_LOOP = "service-loop";
+
+    /**
+     * {@link #ruleOf(List)} of a row's first waiting stack, {@link #IDLE_PARK} for a park row without one, or
+     * {@link #SERVICE_LOOP} for a service thread's wait for work.
+     */
     public static String ruleOf(LockMetrics row) {
         if (row.kind() == LockKind.PARK && row.firstFrames().isEmpty()) {
             return IDLE_PARK;
         }
+        if (isServiceLoopWait(row)) {
+            return SERVICE_LOOP;
+        }
         return ruleOf(row.firstFrames());
+    }
+
+    /**
+     * Whether a wait/notify row is a service thread waiting for work: one waiter at a time (peak 1) in
+     * {@code Object.wait} called from its thread's own loop, the thread's {@code run()} at most one
+     * application method below the wait (Derby's {@code BasicDaemon.run → rest → wait}, a hand-written
+     * consumer's {@code run → take → wait}). A lock built on wait/notify is waited for deep in the code that
+     * needs it and by many threads at once; a loop that sleeps until it is given work is idle, however long.
+     */
+    public static boolean isServiceLoopWait(LockMetrics row) {
+        if (row.kind() != LockKind.WAIT || row.peakParked() > 1) {
+            return false;
+        }
+        List<String> frames = row.firstFrames();
+        int top = 0;
+        while (top < frames.size() && CallStack.frameAt(frames, top).function().startsWith("java.lang.Object.wait")) {
+            top++;
+        }
+        int bottom = frames.size() - 1;
+        while (bottom >= top && CallStack.frameAt(frames, bottom).className().equals("java.lang.Thread")) {
+            bottom--;
+        }
+        // the wait's caller and the run() below it, or run() calling wait itself
+        int methods = bottom - top + 1;
+        return top > 0 && bottom < frames.size() - 1 && (methods == 1 || methods == 2)
+                && CallStack.frameAt(frames, bottom).method().equals("run");
     }
 
     public static String ruleOf(List<String> functionsInnermostFirst) {

@@ -19,7 +19,7 @@ public record LockMetrics(LockKind kind, String className, String identityHash, 
                           List<String> firstFrames, ParkTally tally, long totalExecutionNanos, int instances) {
 
     public LockMetrics {
-        firstFrames = List.copyOf(firstFrames);
+        firstFrames = CallStack.copyOf(firstFrames);
     }
 
     /** One lock object. */

@@ -44,8 +44,13 @@ public final class LockWaits {
     private final long collectionThreshold;
     /** Points by time, kind and arrival; no payload. */
     private final TimeOrderQueue<Void> held = new TimeOrderQueue<>();
-    /** The collectionThreshold + 1 earliest waits, the latest of them on top. */
+    /**
+     * The collectionThreshold + 1 earliest waits, the latest of them on top; null for a threshold of 0, where
+     * {@link #first} alone is that wait (one object per lock, and a recording has tens of thousands of locks).
+     */
     private final PriorityQueue<FirstWait> earliest;
+    /** With a threshold of 0: the earliest wait. */
+    private FirstWait first;
     /** The earliest wait recorded with a stack: shown when the first monitored one has none (JFR missed its stack). */
     private FirstWait earliestWithStack;
     private final ParkTally.Running tally;
@@ -59,7 +64,8 @@ public final class LockWaits {
         this.identity = identity;
         this.collectionThreshold = collectionThreshold;
         // sized for what it keeps: one queue per lock object, tens of thousands of them in a real recording
-        this.earliest = new PriorityQueue<>((int) Math.min(collectionThreshold + 2, 11), LATEST_FIRST);
+        this.earliest = collectionThreshold == 0 ? null
+                : new PriorityQueue<>((int) Math.min(collectionThreshold + 2, 11), LATEST_FIRST);
         this.tally = ParkTally.empty(collectionThreshold).running();
     }
 
@@ -69,16 +75,24 @@ public final class LockWaits {
      * @param tie orders waits that began at the same time (a sequence number, a thread id)
      */
     public void begin(long time, long tie, String thread, List<String> frames) {
+        FirstWait wait = null;
         if (!frames.isEmpty() && (earliestWithStack == null || time < earliestWithStack.begin()
                 || time == earliestWithStack.begin() && tie < earliestWithStack.tie())) {
-            earliestWithStack = new FirstWait(time, tie, thread, frames);
+            wait = new FirstWait(time, tie, thread, frames);
+            earliestWithStack = wait;
         }
-        FirstWait latestKept = earliest.size() > collectionThreshold ? earliest.peek() : null;
-        // a wait that begins strictly after every kept one would be added and polled at once
-        if (latestKept == null || time < latestKept.begin() || time == latestKept.begin() && tie <= latestKept.tie()) {
-            earliest.add(new FirstWait(time, tie, thread, frames));
-            if (earliest.size() > collectionThreshold + 1) {
-                earliest.poll();
+        if (earliest == null) {
+            if (first == null || time < first.begin() || time == first.begin() && tie <= first.tie()) {
+                first = wait != null ? wait : new FirstWait(time, tie, thread, frames);
+            }
+        } else {
+            FirstWait latestKept = earliest.size() > collectionThreshold ? earliest.peek() : null;
+            // a wait that begins strictly after every kept one would be added and polled at once
+            if (latestKept == null || time < latestKept.begin() || time == latestKept.begin() && tie <= latestKept.tie()) {
+                earliest.add(wait != null ? wait : new FirstWait(time, tie, thread, frames));
+                if (earliest.size() > collectionThreshold + 1) {
+                    earliest.poll();
+                }
             }
         }
         hold(time, BEGIN);
@@ -143,7 +157,7 @@ public final class LockWaits {
         if (!t.collecting()) {
             return null;
         }
-        FirstWait first = shown(earliest.peek());
+        FirstWait first = shown(firstMonitored());
         return new LockMetrics(kind, className, identity, first.thread(), first.frames(), t.tally(), totalExecutionNanos);
     }
 
@@ -200,7 +214,7 @@ public final class LockWaits {
         }
         // §3.7.1/§3.7.2: the thread and stack of the first *monitored* wait, the one with which the
         // collection threshold is reached: the latest of the collectionThreshold + 1 earliest.
-        FirstWait first = shown(earliest.peek());
+        FirstWait first = shown(firstMonitored());
         return new LockMetrics(kind, className, identity, first.thread(), first.frames(), tally.tally(), totalExecutionNanos);
     }
 
@@ -209,6 +223,11 @@ public final class LockWaits {
      * earliest wait that has one, thread and stack together: a lock's stack and site must not be lost, nor
      * all stackless objects of a class merged into one site "?" (DemoPatternsIT saw both demo monitors so).
      */
+    /** The latest of the collectionThreshold + 1 earliest waits: the first one monitored (§3.7.1). */
+    private FirstWait firstMonitored() {
+        return earliest == null ? first : earliest.peek();
+    }
+
     private FirstWait shown(FirstWait first) {
         return first.frames().isEmpty() && earliestWithStack != null ? earliestWithStack : first;
     }

@@ -15,14 +15,18 @@ import java.util.Arrays;
  * primitive arrays, so adding an entry allocates nothing (a {@code PriorityQueue} of records with a
  * comparator chain allocated a record per entry and spent most of the replay in comparator lambdas
  * and in sifting through a heap of 16,384 entries that were mostly in order). The arrays are made on
- * first use and payload arrays only for a payload: a recording's tens of thousands of lock objects each
- * hold one queue of points (no payload, rarely out of order), and fixed arrays cost 700 bytes per object.
+ * first use and payload arrays only for a payload; the run's and the heap's shrink to half once a quarter
+ * full, and the run's are given back when it empties: a recording's hundreds of thousands of lock objects each hold one queue
+ * of points (no payload, rarely out of order) that grows while the object is busy, then holds a point or two
+ * until the end (fixed arrays cost 700 bytes per object, arrays kept at their largest 70 MB of a 120-second
+ * Derby recording's 256 MB heap).
  *
  * @param <T> the payload
  */
 public final class TimeOrderQueue<T> {
     /** The in-order run: a ring buffer, {@code runSize} entries from {@code runHead}. */
     private static final long[] NO_KEYS = new long[0];
+
 
     private long[] runTimes = NO_KEYS;
     private long[] runTies = NO_KEYS;
@@ -84,13 +88,25 @@ public final class TimeOrderQueue<T> {
                 runPayloads[runHead] = null;
             }
             runHead = (runHead + 1) & (runTimes.length - 1);
-            runSize--;
+            if (--runSize == 0) {
+                release();
+            } else if (runSize < runTimes.length / 4 && runTimes.length > 16) {
+                resizeRun(runTimes.length / 2);
+            }
             return (T) payload;
         }
         if (heapSize == 0) {
             throw new IllegalStateException("empty");
         }
-        return (T) pollHeap();
+        T payload = (T) pollHeap();
+        int capacity = heapKeys.length / 2;
+        if (heapSize < capacity / 4 && capacity > 16) { // a heap's first entries are a heap: truncated in place
+            heapKeys = Arrays.copyOf(heapKeys, capacity);
+            if (heapPayloads != null) {
+                heapPayloads = Arrays.copyOf(heapPayloads, capacity / 2);
+            }
+        }
+        return payload;
     }
 
     /**
@@ -120,6 +136,13 @@ public final class TimeOrderQueue<T> {
         c.heapPayloads = heapPayloads == null ? null : heapPayloads.clone();
         c.heapSize = heapSize;
         return c;
+    }
+
+    private void release() {
+        runTimes = NO_KEYS;
+        runTies = NO_KEYS;
+        runPayloads = null;
+        runHead = 0;
     }
 
     /** The time of the entry the last {@link #poll()} removed. */
@@ -154,8 +177,12 @@ public final class TimeOrderQueue<T> {
 
     /** Doubles the ring (its length stays a power of two), unrolled to start at index 0. */
     private void growRun() {
+        resizeRun(Math.max(2 * runTimes.length, 8));
+    }
+
+    /** The ring at {@code capacity} (a power of two, at least its size), unrolled to start at index 0. */
+    private void resizeRun(int capacity) {
         int n = runTimes.length;
-        int capacity = Math.max(2 * n, 8);
         long[] times = new long[capacity];
         long[] ties = new long[capacity];
         Object[] payloads = runPayloads == null ? null : new Object[capacity];

@@ -124,6 +124,7 @@ class BlameCollector {
     private final java.util.Set<LockId> keptObjects = new java.util.HashSet<>();
     /** Objects blamed one by one per place; a place at the bound blames its new objects as itself. */
     private final Map<LockId, Integer> objectsAtPlace = new HashMap<>();
+    private final Map<List<String>, String> siteOfStack = new java.util.IdentityHashMap<>();
     private final Map<Key, Sum> contentions = new HashMap<>();
     private final Map<WaitKey, Sum> waits = new HashMap<>();
     /** @param foldObjects blame a place's objects past {@link #OBJECTS_PER_PLACE} as the place */
@@ -141,7 +142,7 @@ class BlameCollector {
         if (!foldObjects || keptObjects.contains(lock) || lock.id().startsWith(LockSites.SITE_PREFIX)) {
             return lock;
         }
-        LockId place = new LockId(lock.kind(), lock.lockClass(), LockSites.siteOf(frames));
+        LockId place = new LockId(lock.kind(), lock.lockClass(), siteOf(frames));
         int kept = objectsAtPlace.getOrDefault(place, 0);
         if (kept >= OBJECTS_PER_PLACE) {
             return place;
@@ -149,6 +150,17 @@ class BlameCollector {
         objectsAtPlace.put(place, kept + 1);
         keptObjects.add(lock);
         return lock;
+    }
+
+    /**
+     * {@link LockSites#siteOf} of a waiter's stack, kept per stack: the reader interns stacks, so a few thousand
+     * of them stand for millions of spans (cleared past 65,536: stacks made anew per span, in tests).
+     */
+    private String siteOf(List<String> frames) {
+        if (siteOfStack.size() > 1 << 16) {
+            siteOfStack.clear();
+        }
+        return siteOfStack.computeIfAbsent(frames, LockSites::siteOf);
     }
 
     /** How many spans each span added now stands for: 1, or a sampled park's weight while its spans are added. */
@@ -252,6 +264,7 @@ class BlameCollector {
         waits.clear();
         keptObjects.clear();
         objectsAtPlace.clear();
+        siteOfStack.clear();
         return new BlameResult(c, w);
     }
 }

@@ -142,8 +142,12 @@ final class MonitorBlame {
 
     /** {@code thread}'s latest kept Object.wait on a monitor of {@code monitorClass} that ended by {@code notAfter}. */
     private MonitorWait latestWaitOnClass(ThreadRef thread, String monitorClass, long notAfter) {
+        ArrayDeque<MonitorWait> recent = recentWaitsByThread.get(thread.javaTid());
+        if (recent == null) {
+            return null;
+        }
         MonitorWait best = null;
-        for (MonitorWait w : recentWaitsByThread.getOrDefault(thread.javaTid(), new ArrayDeque<>())) {
+        for (MonitorWait w : recent) {
             if (w.monitorClass().equals(monitorClass) && w.endNanos() <= notAfter
                     && (best == null || w.endNanos() >= best.endNanos())) {
                 best = w;

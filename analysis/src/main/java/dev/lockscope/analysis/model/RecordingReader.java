@@ -208,6 +208,8 @@ public final class RecordingReader {
         private final Map<JfrType, Layout> layouts = new IdentityHashMap<>();
         private final Map<Long, ThreadRef> chunkThreads = new HashMap<>();
         private final Map<Long, List<String>> chunkStacks = new HashMap<>();
+        /** Class names by their constant-pool key in this chunk (a null name kept too). */
+        private final Map<Long, String> chunkClassNames = new HashMap<>();
         private final JfrType threadType;
         private final JfrType stackType;
         private final JfrType classType;
@@ -570,8 +572,15 @@ public final class RecordingReader {
         }
 
         private String nullableClassName(long key) {
+            // one lookup per event; the class's symbol resolved and its name made once per chunk
+            String cached = chunkClassNames.get(key);
+            if (cached != null || chunkClassNames.containsKey(key)) {
+                return cached;
+            }
             String name = classType == null ? null : classNameOf(chunk.constant(classType.id, key));
-            return name == null ? null : text(name);
+            String interned = name == null ? null : text(name);
+            chunkClassNames.put(key, interned);
+            return interned;
         }
 
         private String classNameOf(Object cls) {

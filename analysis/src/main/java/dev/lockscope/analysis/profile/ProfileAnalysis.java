@@ -253,8 +253,20 @@ public final class ProfileAnalysis implements RecordingVisitor {
         if (t.waitCount() > t.dropWaitsAt) {
             // a thread that waits and is not sampled: only a late sample near these waits could use them;
             // one with held samples: weighing them needs the wait before the oldest and every later one
-            // (a thread's samples arrive in time order), so its waits do not pile up between weighings
-            t.dropWaitsBefore(t.samples.isEmpty() ? begin : t.oldestSample());
+            // (a thread's samples arrive in time order), so the samples before this wait began are weighed
+            // now (the thread's later waits begin after this one: what decides their weights is here) and
+            // the waits before them dropped (a Derby worker waits thousands of times a second and is sampled
+            // a few times: holding samples until HELD_SAMPLES held all of a 120-second recording's waits)
+            int later = 0;
+            for (Sample held : t.samples) {
+                later += held.time() >= begin ? 1 : 0;
+            }
+            if (later < t.samples.size()) {
+                weigh(t, later, Long.MAX_VALUE); // the newest of them too: this wait bounds its weight
+                ticks.dropBefore(oldestHeldSample() - MAX_GAP_PERIODS * samplingPeriod());
+            } else {
+                t.dropWaitsBefore(t.samples.isEmpty() ? begin : t.oldestSample());
+            }
             t.dropWaitsAt = Math.max(HELD_SAMPLES, 2 * t.waitCount()); // what a sample still holds is not dropped again and again
         }
     }

@@ -97,6 +97,9 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
                 return new Verdict(WaitClass.OTHER, END_WAITS.get(rule).rule());
             }
         }
+        if (IdlePlaces.isServiceLoopWait(lock)) {
+            return new Verdict(WaitClass.IDLE, IdlePlaces.SERVICE_LOOP);
+        }
         // before the lock rules: workers taking their queue's lock to get work are waiting for work
         Verdict idlePlace = idlePlace(lock, blame, facts);
         if (idlePlace != null) {
