@@ -27,10 +27,6 @@ import java.time.Duration;
  *   cpuSamples=DURATION|off  JFR CPU sampling period, used to find what lock owners ran (default 20ms)
  *   cpuTime                sample by CPU time with JDK 25's jdk.CPUTimeSample (JEP 509, Linux; in Java and
  *                          native code) every cpuSamples of a thread's CPU time, instead of jdk.ExecutionSample
- *   jdkPark                also record JFR's jdk.ThreadPark (off by default: lockscope's Park events
- *                          cover parks on a blocker, and ThreadPark walks each parking thread's stack again)
- *   acquireEvents          also record lockscope.Acquire, one event per contended AQS acquisition (off by
- *                          default: nothing in lockscope reads it)
  *   carriers               also record which virtual thread ran on which carrier when (JDK 21+, at JVM start;
  *                          `lockscope record --sched` sets it): bottle graphs split a carrier's running time by it
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
@@ -72,9 +68,7 @@ final class AgentOptions {
     long printThreshold;
     boolean freeOnPrint;
     Duration cpuSamples = Duration.ofMillis(20);
-    boolean jdkPark;
     boolean cpuTime;
-    boolean acquireEvents;
     /** Record virtual threads' mount intervals on their carriers (CarrierMounts). */
     boolean carriers;
     int maxBlockers = 50_000;
@@ -98,7 +92,7 @@ final class AgentOptions {
     Path dumpTo;
 
     static final String KNOWN = "file, fileMode, newFile, maxSize, maxAge, threshold, sampleBelow, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, cpuTime, jdkPark, acquireEvents, carriers, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
+            + "cpuSamples, cpuTime, carriers, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
@@ -130,9 +124,7 @@ final class AgentOptions {
                 case "printThreshold" -> o.printThreshold = OptionValues.parkCount(name, require(key, value));
                 case "freeOnPrint" -> o.freeOnPrint = flag(key, value);
                 case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : Duration.ofNanos(OptionValues.cpuSamples(name, require(key, value)));
-                case "jdkPark" -> o.jdkPark = flag(key, value);
                 case "cpuTime" -> o.cpuTime = flag(key, value);
-                case "acquireEvents" -> o.acquireEvents = flag(key, value);
                 case "carriers" -> o.carriers = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "deep" -> deep = require(key, value);

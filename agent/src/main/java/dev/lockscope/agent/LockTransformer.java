@@ -12,8 +12,8 @@ import org.objectweb.asm.commons.AdviceAdapter;
 /**
  * Wraps {@code LockSupport.park(Object)}, {@code park()}, {@code parkNanos(Object, long)}, {@code parkUntil(Object, long)},
  * {@code parkNanos(long)} and {@code parkUntil(long)} (the last three count only under a current blocker),
- * {@code unpark(Thread)} and {@code AbstractQueuedSynchronizer.acquire(Node, int, boolean, boolean, boolean, long)}
- * with calls to {@code dev.lockscope.agent.boot.ParkHooks}.
+ * and {@code unpark(Thread)} with calls to {@code dev.lockscope.agent.boot.ParkHooks}. Nothing else is
+ * transformed: every wait on a {@code java.util.concurrent} lock is a park, and its owner is read at the park.
  *
  * <p>The injected code has no branches of its own, so existing stack map frames stay valid once
  * LocalVariablesSorter has added the token local to them; no frame computation is needed, which
@@ -21,15 +21,13 @@ import org.objectweb.asm.commons.AdviceAdapter;
  */
 final class LockTransformer extends GuardedTransformer {
     static final String LOCK_SUPPORT = "java/util/concurrent/locks/LockSupport";
-    static final String AQS = "java/util/concurrent/locks/AbstractQueuedSynchronizer";
     private static final String HOOKS = "dev/lockscope/agent/boot/ParkHooks";
-    private static final String AQS_ACQUIRE_DESC = "(Ljava/util/concurrent/locks/AbstractQueuedSynchronizer$Node;IZZZJ)I";
 
     private volatile int transformedMethods;
 
     @Override
     boolean selects(String internalName, boolean redefining) {
-        return LOCK_SUPPORT.equals(internalName) || AQS.equals(internalName);
+        return LOCK_SUPPORT.equals(internalName);
     }
 
     int transformedMethods() {
@@ -79,14 +77,11 @@ final class LockTransformer extends GuardedTransformer {
                     return mv;
             }
         }
-        if (AQS.equals(owner) && name.equals("acquire") && desc.equals(AQS_ACQUIRE_DESC)) {
-            return new ParkAdvice(mv, access, name, desc, Kind.AQS_ACQUIRE);
-        }
         return mv;
     }
 
     enum Kind { PARK, PARK_CURRENT_BLOCKER, PARK_NANOS_CURRENT_BLOCKER, PARK_UNTIL_CURRENT_BLOCKER, PARK_NANOS, PARK_UNTIL,
-        UNPARK, AQS_ACQUIRE }
+        UNPARK }
 
     private static final class ParkAdvice extends AdviceAdapter {
         private final Kind kind;
@@ -134,11 +129,6 @@ final class LockTransformer extends GuardedTransformer {
                     mv.visitVarInsn(ALOAD, 0);
                     mv.visitMethodInsn(INVOKESTATIC, HOOKS, "unparkBegin", "(Ljava/lang/Thread;)Ljava/lang/Object;", false);
                 }
-                case AQS_ACQUIRE -> {
-                    mv.visitVarInsn(ALOAD, 0); // this
-                    mv.visitVarInsn(ILOAD, 3); // shared
-                    mv.visitMethodInsn(INVOKESTATIC, HOOKS, "acquireBegin", "(Ljava/lang/Object;Z)Ljava/lang/Object;", false);
-                }
             }
             token = newLocal(Type.getType(Object.class));
             storeLocal(token);
@@ -162,17 +152,6 @@ final class LockTransformer extends GuardedTransformer {
                 case UNPARK -> {
                     loadLocal(token);
                     mv.visitMethodInsn(INVOKESTATIC, HOOKS, "unparkEnd", "(Ljava/lang/Object;)V", false);
-                }
-                case AQS_ACQUIRE -> {
-                    if (opcode == IRETURN) {
-                        mv.visitInsn(DUP);        // result
-                        loadLocal(token);
-                        mv.visitInsn(SWAP);       // token, result
-                    } else {
-                        loadLocal(token);
-                        mv.visitInsn(ICONST_M1);  // thrown: not acquired
-                    }
-                    mv.visitMethodInsn(INVOKESTATIC, HOOKS, "acquireEnd", "(Ljava/lang/Object;I)V", false);
                 }
             }
         }

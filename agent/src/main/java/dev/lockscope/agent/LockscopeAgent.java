@@ -19,7 +19,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.LockSupport;
 import java.util.jar.JarFile;
 
@@ -128,7 +127,6 @@ public final class LockscopeAgent {
                 Set.of(), Map.of());
         BlockerRegistry.configure(options.collectionThreshold, options.maxBlockers, options.maxBlockerMemory);
         String ownerProblem = ParkHooks.activate();
-        ParkHooks.setAcquireEvents(options.acquireEvents);
         // after activate(), which registers the event classes; the package opened to the hooks' module only
         String inliningProblem = "no module jdk.management";
         Module management = ModuleLayer.boot().findModule("jdk.management").orElse(null);
@@ -156,9 +154,9 @@ public final class LockscopeAgent {
             // starts again from the original bytes and would otherwise drop the hooks.
             transformer = new LockTransformer();
             inst.addTransformer(transformer, true);
-            inst.retransformClasses(LockSupport.class, AbstractQueuedSynchronizer.class);
+            inst.retransformClasses(LockSupport.class);
             if (transformer.failure() != null) {
-                log("could not instrument LockSupport/AQS (" + transformer.failure() + "); only JFR's own lock events are recorded");
+                log("could not instrument LockSupport (" + transformer.failure() + "); only JFR's own lock events are recorded");
             }
             String virtualThreadProblem = VirtualThreadTransformer.install(inst, hooksModule, options.carriers && !attached);
             if (virtualThreadProblem != null) {

@@ -44,7 +44,7 @@ final class RecordingSession {
      * thread's stack a second time (JfrStackTrace::record_safe was the top native frame of the agent's
      * cost on an ArrayBlockingQueue pipeline). Nothing in lockscope needs it: the report and blame
      * read lockscope's events, and {@code lockscope bottle} falls back to them when a recording has no
-     * ThreadPark. The agent option {@code jdkPark} turns it back on.
+     * ThreadPark (a recording made by JFR alone may have it, and the reader reads it there).
      */
     static final String[] JDK_LOCK_EVENTS = {EventNames.MONITOR_ENTER, EventNames.MONITOR_WAIT, EventNames.THREAD_SLEEP};
 
@@ -140,9 +140,6 @@ final class RecordingSession {
         for (String name : JDK_LOCK_EVENTS) {
             recording.enable(name).withThreshold(options.threshold).withStackTrace();
         }
-        if (options.jdkPark) {
-            recording.enable(EventNames.THREAD_PARK).withThreshold(options.threshold).withStackTrace();
-        }
         // One event per park at least the threshold long, those shorter than sampleBelow sampled by length;
         // the exact totals of all parks are in the summaries written at every chunk end (see ParkEvent and
         // LockSummaryEvent for the schema).
@@ -154,10 +151,6 @@ final class RecordingSession {
         recording.enable(EventNames.UNPARK).withStackTrace();
         recording.enable(EventNames.CONDITION_UNPARK); // the unparks of Condition waiters: no stack (ConditionUnparkEvent)
         recording.enable(EventNames.LOCK_SUMMARY).with("period", "endChunk");
-        if (options.acquireEvents) {
-            // off by default: RecordingReader keeps these, but no analysis or report uses them
-            recording.enable(EventNames.ACQUIRE).withThreshold(options.threshold);
-        }
         // virtual threads: monitor waits while unmounted (JDK 24+, VirtualThreadTransformer) and
         // every pinning with its stack, not only JFR's default of 20 ms (JDK 21+; unknown names are ignored)
         recording.enable(EventNames.VIRTUAL_MONITOR_ENTER).withThreshold(options.threshold);

@@ -20,7 +20,6 @@ public final class EventNames {
     /** The unpark of a thread awaiting a {@code Condition}: the fields of {@link #UNPARK}, no stack. */
     public static final String CONDITION_UNPARK = "lockscope.ConditionUnpark";
     public static final String LOCK_SUMMARY = "lockscope.LockSummary";
-    public static final String ACQUIRE = "lockscope.Acquire";
     public static final String VIRTUAL_MONITOR_ENTER = "lockscope.VirtualMonitorEnter";
     /** Deep mode: the statistics of one lock object, of one acquiring site, and of the mode itself. */
     public static final String DEEP_LOCK = "lockscope.DeepLock";

@@ -218,16 +218,16 @@ public final class LockWaits {
         return new LockMetrics(kind, className, identity, first.thread(), first.frames(), tally.tally(), totalExecutionNanos);
     }
 
-    /**
-     * The first monitored wait, or where it has no stack (JFR recorded a monitor event without one), the
-     * earliest wait that has one, thread and stack together: a lock's stack and site must not be lost, nor
-     * all stackless objects of a class merged into one site "?" (DemoPatternsIT saw both demo monitors so).
-     */
     /** The latest of the collectionThreshold + 1 earliest waits: the first one monitored (§3.7.1). */
     private FirstWait firstMonitored() {
         return earliest == null ? first : earliest.peek();
     }
 
+    /**
+     * The first monitored wait, or where it has no stack (JFR recorded a monitor event without one), the
+     * earliest wait that has one, thread and stack together: a lock's stack and site must not be lost, nor
+     * all stackless objects of a class merged into one site "?" (DemoPatternsIT saw both demo monitors so).
+     */
     private FirstWait shown(FirstWait first) {
         return first.frames().isEmpty() && earliestWithStack != null ? earliestWithStack : first;
     }

@@ -33,4 +33,22 @@ class CallStackTest {
         withNull.add(null);
         assertThatThrownBy(() -> CallStack.of(withNull)).isInstanceOf(NullPointerException.class);
     }
+
+    /** The records that hold a stack share it, sublists included, and each frame is parsed once (issue 41). */
+    @Test
+    void sublistsAndCopiesAreTheSameStackAndItsFramesAreParsedOnce() {
+        CallStack stack = CallStack.of(List.of("java.lang.Object.wait", "com.shop.Orders.reserve:42", "com.shop.Main.run:7"));
+        CallStack inner = stack.subList(1, 3);
+        assertThat(inner).isEqualTo(List.of("com.shop.Orders.reserve:42", "com.shop.Main.run:7"))
+                .hasSameHashCodeAs(List.of("com.shop.Orders.reserve:42", "com.shop.Main.run:7"));
+        assertThat(CallStack.copyOf(inner)).isSameAs(inner);
+        assertThat(CallStack.copyOf(stack)).isSameAs(stack);
+        assertThat(CallStack.frameAt(inner, 0)).isSameAs(stack.frame(1))
+                .isEqualTo(Frame.parse("com.shop.Orders.reserve:42"));
+        assertThat(CallStack.framesOf(inner)).containsExactly(stack.frame(1), stack.frame(2));
+        assertThat(CallStack.frameAt(List.of("com.shop.Main.run:7"), 0)).isEqualTo(stack.frame(2));
+        assertThat(stack.subList(1, 1)).isEmpty();
+        assertThatThrownBy(() -> inner.get(2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> stack.subList(2, 4)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
 }

@@ -52,6 +52,37 @@ class TimeOrderQueueTest {
         assertThat(released).isEqualTo(expected);
     }
 
+    /**
+     * A queue that fills and drains again and again (a lock object busy, then idle), its arrays shrinking and given
+     * back as it drains, entries with and without a payload mixed: still the heap's order (issue 41).
+     */
+    @ParameterizedTest
+    @CsvSource({"0.0, 0", "0.4, 500", "1.0, 100000"})
+    void fillingAndDrainingKeepsTheOrderOfAHeap(double lateShare, long maxLateness) {
+        Random random = new Random(7);
+        TimeOrderQueue<String> queue = new TimeOrderQueue<>();
+        PriorityQueue<Entry> reference = new PriorityQueue<>(ORDER);
+        long now = 0;
+        int arrival = 0;
+        for (int round = 0; round < 12; round++) {
+            int fill = round % 3 == 0 ? 3000 : 1 + random.nextInt(40);
+            for (int i = 0; i < fill; i++, arrival++) {
+                now += random.nextInt(3);
+                long time = random.nextDouble() < lateShare ? now - random.nextLong(maxLateness + 1) : now;
+                String payload = arrival % 5 == 0 ? null : "e" + arrival;
+                queue.add(time, arrival, payload);
+                reference.add(new Entry(time, arrival, payload));
+            }
+            int keep = round % 4 == 0 ? 0 : random.nextInt(4);
+            while (queue.size() > keep) {
+                Entry next = reference.poll();
+                assertThat(queue.poll()).isEqualTo(next.payload());
+                assertThat(queue.polledTime()).isEqualTo(next.time());
+                assertThat(queue.polledTie()).isEqualTo(next.tie());
+            }
+        }
+    }
+
     /** The polled time and tie belong to the payload just polled (the payload names its arrival, the tie's low bits). */
     private static String pollChecked(TimeOrderQueue<String> queue) {
         String payload = queue.poll();

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Called from the instrumented {@code LockSupport.park(Object)}, {@code parkNanos(Object, long)},
  * {@code parkUntil(Object, long)}, {@code park()}, {@code parkNanos(long)} and {@code parkUntil(long)}
- * (these three under a current blocker), {@code unpark(Thread)} and {@code AQS.acquire(...)}.
+ * (these three under a current blocker) and {@code unpark(Thread)}.
  *
  * <p>Rules every method here keeps: never throw (everything is caught and counted in
  * {@link HookFailures}); never take a lock or park (a per-thread guard turns hooks off while a hook
@@ -52,8 +52,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Every entry point is {@code @DontInline} (honoured because this class is loaded by the bootstrap
  * loader; other loaders' uses of the annotation are ignored by the JVM). Without it C2 inlined the
- * hooks, the JFR event writers below them and the registry into every caller of park, unpark and
- * AQS.acquire: {@code ArrayBlockingQueue.take} grew from ~1.3 KB to ~9.8 KB of inlined bytecode and
+ * hooks, the JFR event writers below them and the registry into every caller of park and unpark
+ * (and of AQS.acquire, hooked then): {@code ArrayBlockingQueue.take} grew from ~1.3 KB to ~9.8 KB of inlined bytecode and
  * its C2 compile from ~40 ms to ~450 ms, recompiled three times, and the compile backlog ate a third
  * of the CPU of a 2-core machine for seconds (see scripts/profile-agent.sh). A call costs a few ns;
  * the hooks run next to a park, which costs microseconds.
@@ -76,12 +76,6 @@ public final class ParkHooks {
      * resolution at which the wall-clock profile, their only reader, shows time.
      */
     private static final long IDLE_SAMPLE_BELOW_NANOS = 10_000_000L;
-    /**
-     * Whether {@code lockscope.Acquire} is recorded (agent option {@code acquireEvents}). Off by
-     * default: no analysis or report reads it, and it cost a hook, an event and a commit on every
-     * contended acquisition. While off, the AQS.acquire hook returns at once.
-     */
-    private static volatile boolean acquireEvents;
     private static final VarHandle HANDOFF;
     /*
      * The fields JFR adds to every event class when it loads it ("startTime" and "duration", in its clock's
@@ -146,7 +140,6 @@ public final class ParkHooks {
         Token parkToken;
         UnparkEvent unpark;
         ConditionUnparkEvent conditionUnpark;
-        AcquireEvent acquire;
         BlockerRecord lastRecord;
         BlockerRecord otherRecord;
         /** The blocker records of the last two unparks this thread recorded with a stack ("owner call site seen"). */
@@ -255,14 +248,12 @@ public final class ParkHooks {
         jdk.jfr.FlightRecorder.register(IdleParkEvent.class);
         jdk.jfr.FlightRecorder.register(UnparkEvent.class);
         jdk.jfr.FlightRecorder.register(ConditionUnparkEvent.class);
-        jdk.jfr.FlightRecorder.register(AcquireEvent.class);
         LockSummaries.register();
         new ParkEvent().isEnabled();
         new IdleParkEvent().isEnabled();
         IdlePlaces.ruleOf(java.util.List.of()); // loaded here, not in the first park that captures a stack
         new UnparkEvent().isEnabled();
         new ConditionUnparkEvent().isEnabled();
-        new AcquireEvent().isEnabled();
         // Run every path with a private blocker so the classes they use are linked and the paths
         // are compiled before the application's first park (events are not enabled yet).
         Object warm = new Object();
@@ -273,19 +264,11 @@ public final class ParkHooks {
         parkEnd(parkBeginCurrentBlocker());
         parkEnd(parkBeginCurrentBlocker(1, 0));
         unparkEnd(unparkBegin(Thread.currentThread()));
-        boolean acquire = acquireEvents;
-        acquireEvents = true;
-        acquireEnd(acquireBegin(new java.util.concurrent.locks.ReentrantLock(), false), 1);
-        acquireEvents = acquire;
         LockSummaries.snapshot();
         BlockerRegistry.forget(warm);
         BlockerRegistry.removeDead();
         BlockerRegistry.startDropping();
         return ownerProblem;
-    }
-
-    public static void setAcquireEvents(boolean on) {
-        acquireEvents = on;
     }
 
     /** The recording threshold: parks shorter than it are not recorded one by one, nor their unparks' stacks. */
@@ -719,57 +702,6 @@ public final class ParkHooks {
             pt.conditionUnpark = c;
         } else {
             pt.unpark = (UnparkEvent) e;
-        }
-    }
-
-    @DontInline
-    public static Object acquireBegin(Object sync, boolean shared) {
-        if (!active || sync == null || !acquireEvents) {
-            return null;
-        }
-        try {
-            PerThread pt = PER_THREAD.get();
-            AcquireEvent e = pt.acquire;
-            if (e == null) {
-                e = new AcquireEvent();
-            } else {
-                pt.acquire = null; // in use until acquireEnd
-            }
-            if (!e.isEnabled()) {
-                pt.acquire = e;
-                return null;
-            }
-            e.begin();
-            e.syncClass = classOf(pt.lastRecord, sync);
-            e.syncHash = hashOf(pt.lastRecord, sync);
-            e.shared = shared;
-            Thread owner = ownerOf(sync);
-            e.ownerTid = owner != null ? owner.getId() : 0;
-            e.ownerName = owner != null ? owner.getName() : null;
-            return e;
-        } catch (Throwable t) {
-            HookFailures.record(t);
-            return null;
-        }
-    }
-
-    /** Exit of AQS.acquire; {@code result} is its return value (positive when acquired). */
-    @DontInline
-    public static void acquireEnd(Object token, int result) {
-        if (!(token instanceof AcquireEvent)) {
-            return;
-        }
-        try {
-            AcquireEvent e = (AcquireEvent) token;
-            e.end();
-            if (e.shouldCommit()) {
-                e.acquired = result > 0;
-                e.commit();
-            }
-            e.ownerName = null;
-            PER_THREAD.get().acquire = e;
-        } catch (Throwable t) {
-            HookFailures.record(t);
         }
     }
 

@@ -28,9 +28,9 @@ public final class WriterInlining {
     /** The package the agent must open to this class's module first. */
     public static final String INTERNAL_PACKAGE = "com.sun.management.internal";
     private static boolean added;
-    /** The events committed on the park, unpark and acquire paths: their commits and (JDK 17) writers are matched. */
+    /** The events committed on the park and unpark paths: their commits and (JDK 17) writers are matched. */
     private static final List<Class<?>> EVENTS = List.of(ParkEvent.class, IdleParkEvent.class, UnparkEvent.class,
-            ConditionUnparkEvent.class, AcquireEvent.class);
+            ConditionUnparkEvent.class);
 
     private WriterInlining() {
     }

@@ -268,7 +268,6 @@ public final class RecordingReader {
             layout(EventNames.THREAD_START, this::threadLife, "thread");
             layout(EventNames.THREAD_END, this::threadLife, "thread");
             layout(EventNames.THREAD_PARK, this::jdkPark, "eventThread", "stackTrace", "parkedClass");
-            layout(EventNames.ACQUIRE, this::acquire, "eventThread");
             layout(EventNames.ACTIVE_SETTING, this::activeSetting, "id", "name", "value");
             for (String io : EventNames.BLOCKING_IO) {
                 layout(io, this::blockingIo, "eventThread", "stackTrace");
@@ -514,11 +513,6 @@ public final class RecordingReader {
 
         private void blockingIo(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
             order.timed(en, new Interval(type.name, thread(at(v, f[0])), b, en, frames(at(v, f[1]))));
-        }
-
-        private void acquire(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
-            lockscopeEvents++;
-            thread(at(v, f[0]));
         }
 
         private static long at(long[] values, int field) {
