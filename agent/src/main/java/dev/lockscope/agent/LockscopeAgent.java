@@ -3,6 +3,7 @@ package dev.lockscope.agent;
 import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.DeepHooks;
 import dev.lockscope.agent.boot.DeepSummaries;
+import dev.lockscope.agent.boot.HookActivation;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.agent.boot.ReleaseDelay;
 import dev.lockscope.agent.boot.WriterInlining;
@@ -84,7 +85,7 @@ public final class LockscopeAgent {
             log("could not start: " + t + "; profiling is off");
             reply(replyTo, "error: could not start profiling: " + t);
             try {
-                ParkHooks.deactivate();
+                HookActivation.deactivate();
             } catch (Throwable ignored) {
                 // the hooks may not even be loaded
             }
@@ -126,7 +127,7 @@ public final class LockscopeAgent {
         inst.redefineModule(Object.class.getModule(), Set.of(), Map.of(), Map.of("java.util.concurrent.locks", Set.of(hooksModule)),
                 Set.of(), Map.of());
         BlockerRegistry.configure(options.collectionThreshold, options.maxBlockers, options.maxBlockerMemory);
-        String ownerProblem = ParkHooks.activate();
+        String ownerProblem = HookActivation.activate();
         // after activate(), which registers the event classes; the package opened to the hooks' module only
         String inliningProblem = "no module jdk.management";
         Module management = ModuleLayer.boot().findModule("jdk.management").orElse(null);

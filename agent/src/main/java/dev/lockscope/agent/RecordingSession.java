@@ -6,6 +6,9 @@ import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.CollectedTally;
 import dev.lockscope.agent.boot.HookFailures;
 import dev.lockscope.agent.boot.LockSummaries;
+import dev.lockscope.agent.boot.HookActivation;
+import dev.lockscope.agent.boot.ParkEventTimes;
+import dev.lockscope.agent.boot.ParkSampling;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
@@ -144,7 +147,7 @@ final class RecordingSession {
         // the exact totals of all parks are in the summaries written at every chunk end (see ParkEvent and
         // LockSummaryEvent for the schema).
         ParkHooks.setThresholdNanos(options.threshold.toNanos());
-        ParkHooks.setSampleBelowNanos(options.sampleBelow.toNanos());
+        ParkSampling.setSampleBelowNanos(options.sampleBelow.toNanos());
         recording.enable(EventNames.PARK).withThreshold(options.threshold).withStackTrace();
         // the parks of blockers first parked on where a worker waits for work: no stack (IdleParkEvent)
         recording.enable(EventNames.IDLE_PARK).withThreshold(options.threshold);
@@ -222,7 +225,7 @@ final class RecordingSession {
         recording.start();
         startNanos = nanoTimeAt(recording.getStartTime());
         // with lockscope.Park enabled now: whether park events can take their times from the tally's clock reads
-        ParkHooks.calibrateJfrClock();
+        ParkEventTimes.calibrate();
         FlightRecorder.addListener(sharedRecordingNotice);
         diskGuard = guard.start();
         boolean live = options.metricsPort != null || options.jmx;
@@ -366,7 +369,7 @@ final class RecordingSession {
             stopReason = why;
             recordingEndNanos = System.nanoTime();
             stopped = true;
-            ParkHooks.deactivate();
+            HookActivation.deactivate();
             VirtualThreadHooks.deactivate(); // commits the virtual-thread waits that have ended
             dev.lockscope.agent.boot.CarrierMounts.deactivate(); // and the mount intervals
             dev.lockscope.agent.boot.EventCommitter.stop(); // their committing thread: none left after attach --stop

@@ -3,6 +3,7 @@ package dev.lockscope.analysis;
 import dev.lockscope.agent.boot.BlockerRegistry;
 import dev.lockscope.agent.boot.CollectedTally;
 import dev.lockscope.agent.boot.LockSummaries;
+import dev.lockscope.agent.boot.HookActivation;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.RecordingReader;
@@ -39,7 +40,7 @@ class LiveSummaryAgreementIT {
     @Test
     void reportOfTheSummariesEqualsTheLiveSnapshotTheyWereWrittenFrom() throws Exception {
         BlockerRegistry.configure(0, 1_000);
-        ParkHooks.activate();
+        HookActivation.activate();
         Blocker blocker = new Blocker();
         Path file = dir.resolve("live.jfr");
         try (Recording recording = new Recording()) {
@@ -106,7 +107,7 @@ class LiveSummaryAgreementIT {
     @Test
     void aSiteWhoseBlockersWereCollectedBetweenTwoBatchesIsReportedFromTheLastOne() throws Exception {
         BlockerRegistry.configure(0, 1_000);
-        ParkHooks.activate();
+        HookActivation.activate();
         Path file = dir.resolve("collected.jfr");
         List<Object> kept = new ArrayList<>();
         List<Integer> firstHashes;
@@ -175,7 +176,7 @@ class LiveSummaryAgreementIT {
     @Test
     void blockersCollectedBeforeAnySummaryAreInTheirSiteRowForOwnerBlame() throws Exception {
         BlockerRegistry.configure(0, 1_000);
-        ParkHooks.activate();
+        HookActivation.activate();
         Path file = dir.resolve("collected-events.jfr");
         List<Object> kept = new ArrayList<>();
         List<Integer> collectedHashes;

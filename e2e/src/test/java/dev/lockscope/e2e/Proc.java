@@ -113,6 +113,19 @@ final class Proc {
     }
 
     /** Whether {@code process} runs a thread named {@code name} (Linux: the names in /proc; false once it has ended). */
+    /**
+     * Whether SIGINT is ignored in this JVM, so in every process it starts: a shell without job control starts its
+     * background commands so (`./.ci/run &`), and a JVM keeps an ignored SIGINT ignored, so no Ctrl-C reaches them.
+     */
+    static boolean sigintIgnored() throws IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (2 - 1))) != 0; // signal 2, bit 1
+            }
+        }
+        return false;
+    }
+
     static boolean hasThread(ProcessHandle process, String name) throws IOException {
         Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
         try (var ts = Files.list(tasks)) {

@@ -235,7 +235,7 @@ public final class BlockerRecord {
     /** The seed tally now (see {@link LockSummaries#snapshot} for all blockers at once). */
     public ParkTally tally() {
         long[] open = new long[0];
-        for (ParkHooks.PerThread pt : ParkHooks.THREADS.values()) {
+        for (PerThread pt : PerThread.THREADS.values()) {
             if (pt.parkedOn == this) {
                 open = java.util.Arrays.copyOf(open, open.length + 1);
                 open[open.length - 1] = pt.parkedSince;

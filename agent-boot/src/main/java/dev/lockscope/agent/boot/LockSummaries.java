@@ -60,11 +60,11 @@ public final class LockSummaries {
 
     private static Snapshot snapshotHoldingDrops() {
         long takenAt = System.nanoTime();
-        ParkHooks.sweepDeadThreads();
+        PerThread.sweepDeadThreads();
         List<BlockerRecord> records = BlockerRegistry.records();
         // Begin times of the parks open now, per record: from the parked threads' own state.
         Map<BlockerRecord, List<Long>> open = new IdentityHashMap<>();
-        for (ParkHooks.PerThread pt : ParkHooks.THREADS.values()) {
+        for (PerThread pt : PerThread.THREADS.values()) {
             BlockerRecord on = pt.parkedOn;
             if (on != null) {
                 long since = pt.parkedSince; // read after parkedOn, which published it

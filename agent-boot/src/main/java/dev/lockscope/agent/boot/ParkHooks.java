@@ -1,12 +1,8 @@
 package dev.lockscope.agent.boot;
 
-import dev.lockscope.core.IdlePlaces;
-import dev.lockscope.core.OptionValues;
 import jdk.internal.vm.annotation.DontInline;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.AbstractOwnableSynchronizer;
 import java.util.concurrent.locks.LockSupport;
 
@@ -25,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Nothing global is written.</b> There is no global counter: an unpark is matched to the park
  *       it ended by the target thread's own hand-off counter ({@link PerThread#handoff}).</li>
  *   <li><b>Per thread</b> ({@link PerThread}, reached through a {@code ThreadLocal} by its own thread
- *       and through {@link #THREADS} by others): written by its own thread (the park in progress:
+ *       and through {@link PerThread#THREADS} by others): written by its own thread (the park in progress:
  *       {@code parkedOn}, {@code parkedSince}; the reused event objects), and by the threads that
  *       unpark it ({@code handoff}, one atomic add each).</li>
  *   <li><b>Per blocker</b> ({@link BlockerRecord}): written by the threads parking on that blocker
@@ -40,13 +36,13 @@ import java.util.concurrent.locks.LockSupport;
  *       park that starts a blocker's collection walks its stack into strings, once per blocker; JFR's
  *       commit of an event walks the stack (in JFR's native buffers).</li>
  *   <li><b>Events</b>: one {@link ParkEvent} per park, committed at wake-up when it lasted at least the
- *       recording threshold, and when shorter than {@code sampleBelow} only if a draw picks it ({@code standsFor},
+ *       recording threshold, and when shorter than {@code sampleBelow} only if a draw picks it ({@link ParkSampling},
  *       one draw per park, by its unparker where it can); one {@link UnparkEvent} only when its stack will be used
  *       (see there), or a
  *       stackless {@link ConditionUnparkEvent} when the target awaits a {@code Condition} and its park will be recorded. A
- *       blocker first parked on at an idle place (a pool worker waiting for work, {@link IdlePlaces})
+ *       blocker first parked on at an idle place (a pool worker waiting for work, {@code IdlePlaces})
  *       gets an {@link IdleParkEvent} per park instead, without a stack walk, and no unpark event; with
- *       sampling on, those shorter than 10 ms by this thread's own draw ({@link #idleStandsFor}).
+ *       sampling on, those shorter than 10 ms by this thread's own draw ({@link ParkSampling#idleStandsFor}).
  *       Exact totals of all parks, recorded or not, go out as {@link LockSummaryEvent}s.</li>
  * </ul>
  *
@@ -59,235 +55,19 @@ import java.util.concurrent.locks.LockSupport;
  * the hooks run next to a park, which costs microseconds.
  */
 public final class ParkHooks {
-    /** Set once all hook classes are loaded and initialised, and cleared at shutdown. */
-    private static volatile boolean active;
-    private static volatile VarHandle exclusiveOwner;
+    /** Set once all hook classes are loaded and initialised ({@link HookActivation}), and cleared at shutdown. */
+    static volatile boolean active;
+    /** {@code AbstractOwnableSynchronizer.exclusiveOwnerThread}, found at activation; null when it cannot be read. */
+    static volatile VarHandle exclusiveOwner;
     /** The recording threshold in nanoseconds: an unpark of a thread parked shorter walks no stack. */
     private static volatile long thresholdNanos;
-    /**
-     * Parks shorter than this are sampled: recorded with probability (length)/this, each then standing for
-     * length/probability of waiting ({@link ParkEvent#standsForNanos}); 0: every park recorded for itself.
-     * At most {@link OptionValues#MAX_SAMPLE_BELOW_NANOS}, so an elapsed time below it fits the 32 bits of a
-     * {@link PerThread#sampleDecision}.
-     */
-    private static volatile long sampleBelowNanos;
-    /**
-     * Idle parks are sampled below this at least, while sampling is on: the CPU sampling period's order, the
-     * resolution at which the wall-clock profile, their only reader, shows time.
-     */
-    private static final long IDLE_SAMPLE_BELOW_NANOS = 10_000_000L;
-    private static final VarHandle HANDOFF;
-    /*
-     * The fields JFR adds to every event class when it loads it ("startTime" and "duration", in its clock's
-     * ticks), which begin() and end() set from two clock reads of their own. Where JFR's clock is nanoTime minus a
-     * constant (JfrClock), the park hooks set them from the tally's clock reads instead: of the four clock reads a
-     * park made, these two were each about 8% of the CPU samples of a park that returns at once
-     * (scripts/profile-agent.sh --workload parkOwnBlocker; docs/agent-cost.md "One clock read per park end").
-     * Null where a JDK names them otherwise; then JFR keeps reading its clock.
-     */
-    private static final VarHandle PARK_START = jfrField(ParkEvent.class, "startTime");
-    private static final VarHandle PARK_DURATION = jfrField(ParkEvent.class, "duration");
-    private static final VarHandle IDLE_START = jfrField(IdleParkEvent.class, "startTime");
-    private static final VarHandle IDLE_DURATION = jfrField(IdleParkEvent.class, "duration");
-
-    static {
-        try {
-            HANDOFF = MethodHandles.lookup().findVarHandle(PerThread.class, "handoff", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private static VarHandle jfrField(Class<?> eventClass, String name) {
-        try {
-            return MethodHandles.privateLookupIn(eventClass, MethodHandles.lookup()).findVarHandle(eventClass, name, long.class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Once a recording with {@code lockscope.Park} enabled has started: finds whether JFR's clock is nanoTime minus a
-     * constant ({@link JfrClock}), so that park events take their times from the tally's clock reads.
-     *
-     * @return whether they do
-     */
-    public static boolean calibrateJfrClock() {
-        try {
-            ParkEvent sample = new ParkEvent();
-            return PARK_START != null && PARK_DURATION != null && IDLE_START != null && IDLE_DURATION != null
-                    && sample.isEnabled() && JfrClock.calibrate(JfrClock.readThrough(sample, PARK_START));
-        } catch (Throwable t) {
-            HookFailures.record(t);
-            return false;
-        }
-    }
-
-    /** Whether park events take their times from the tally's clock reads ({@link #calibrateJfrClock}). */
-    public static boolean parkTimesFromTally() {
-        return JfrClock.known();
-    }
-
-    /**
-     * Per-thread state: the re-entry guard, the event objects the hooks fill and commit (reused: a
-     * JFR event is a plain object, and begin/end/commit are called on every use), the park in
-     * progress, and the hand-off counter that unparkers of this thread increment.
-     */
-    static final class PerThread {
-        final Thread thread;
-        boolean inHook;
-        /** A free park token of this thread, or null while it is in use (parks of a thread never nest). */
-        Token parkToken;
-        UnparkEvent unpark;
-        ConditionUnparkEvent conditionUnpark;
-        BlockerRecord lastRecord;
-        BlockerRecord otherRecord;
-        /** The blocker records of the last two unparks this thread recorded with a stack ("owner call site seen"). */
-        BlockerRecord lastUnparkRecorded;
-        BlockerRecord otherUnparkRecorded;
-        /**
-         * Unparks of this thread so far. Incremented (atomic add) by an unparker before it calls the
-         * real unpark; read by this thread before it parks and after it wakes. If that unpark woke the
-         * park, the read after waking sees the increment: the JVM's Parker hands the permit over
-         * through a mutex (unpark unlocks it after setting the permit, park locks it before returning),
-         * which orders the unparker's add before this thread's read.
-         */
-        volatile long handoff;
-        /**
-         * The record of the blocker this thread is parked on now, or null; with {@link #parkedSince},
-         * read by unparkers (whether to walk their stack) and by table snapshots (parks still open).
-         * parkedSince is written before parkedOn, which publishes it.
-         */
-        volatile BlockerRecord parkedOn;
-        volatile long parkedSince;
-        /**
-         * Whether a short park of this thread is recorded, as decided by the thread that unparked it (so
-         * that the releaser walks its own stack exactly for the parks that will be recorded): the low 31
-         * bits of that unpark's hand-off number in the high word, and in the low word 0 (not recorded) or
-         * 1 + the time the target had been parked when the unparker drew (the probability's numerator).
-         * One word, so the woken thread reads a number and its decision together; written before the
-         * real unpark, so like {@link #handoff} it is visible to the park it woke (see there). A stale
-         * value carries another hand-off number and is ignored.
-         */
-        volatile long sampleDecision;
-        /**
-         * Unparks of a thread waiting for a lock (not a Condition, not at an idle place) that this thread made
-         * without recording them (their parks not sampled). Written and read by this thread only. Its events
-         * carry it, so that a hold measured from this thread's hand-off in to its next recorded hand-off out is
-         * known to be one hold only when no unrecorded hand-off out came between.
-         */
-        long unrecordedUnparks;
-        /** This thread's own random sequence (splitmix64), for its sampling draws: no shared state. */
-        private long randomState;
-
-        PerThread(Thread thread) {
-            this.thread = thread;
-            this.randomState = System.nanoTime() ^ (thread.getId() * 0x9E3779B97F4A7C15L);
-        }
-
-        /** A uniform draw in [0, bound), bound > 0; called by this PerThread's own thread only. */
-        long nextBelow(long bound) {
-            long z = (randomState += 0x9E3779B97F4A7C15L);
-            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-            return ((z ^ (z >>> 31)) >>> 1) % bound;
-        }
-    }
-
-    /** A sampling decision as {@link PerThread#sampleDecision} holds it. */
-    static long sampleDecision(long handoff, boolean recorded, long parkedNanos) {
-        return ((handoff & 0x7FFF_FFFFL) << 32) | (recorded ? Math.min(parkedNanos, 0xFFFF_FFFEL) + 1 : 0);
-    }
-
-    /** Every thread's state, for unparkers and table snapshots. Dead threads are removed by {@link #sweepDeadThreads}. */
-    static final ConcurrentHashMap<Thread, PerThread> THREADS = new ConcurrentHashMap<>();
-
-    private static final ThreadLocal<PerThread> PER_THREAD = new ThreadLocal<PerThread>() {
-        @Override
-        protected PerThread initialValue() {
-            Thread t = Thread.currentThread();
-            PerThread pt = new PerThread(t);
-            THREADS.put(t, pt);
-            if ((THREADS.size() & 1023) == 0) {
-                sweepDeadThreads(); // bounded even if no table or chunk end comes for a long time
-            }
-            return pt;
-        }
-    };
 
     private ParkHooks() {
-    }
-
-    /** Drops the state of threads that have ended. */
-    static void sweepDeadThreads() {
-        for (Thread t : THREADS.keySet()) {
-            if (!t.isAlive() && t != Thread.currentThread()) {
-                THREADS.remove(t);
-            }
-        }
-    }
-
-    /**
-     * Loads every class the hooks use, then turns them on. Must run before LockSupport is
-     * retransformed, so no class is first loaded from inside a park.
-     *
-     * @return null, or why the blocker owner cannot be read (then owners are recorded as unknown)
-     */
-    public static String activate() {
-        String ownerProblem = null;
-        try {
-            exclusiveOwner = MethodHandles.privateLookupIn(AbstractOwnableSynchronizer.class, MethodHandles.lookup())
-                    .findVarHandle(AbstractOwnableSynchronizer.class, "exclusiveOwnerThread", Thread.class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            ownerProblem = e.toString();
-        }
-        // Load, initialise and register every event class now: loading one from inside the
-        // application's first unpark would take class-loading locks there, and JFR's instrumentation
-        // of a newly loaded event class costs milliseconds on that thread.
-        jdk.jfr.FlightRecorder.register(ParkEvent.class);
-        jdk.jfr.FlightRecorder.register(IdleParkEvent.class);
-        jdk.jfr.FlightRecorder.register(UnparkEvent.class);
-        jdk.jfr.FlightRecorder.register(ConditionUnparkEvent.class);
-        LockSummaries.register();
-        new ParkEvent().isEnabled();
-        new IdleParkEvent().isEnabled();
-        IdlePlaces.ruleOf(java.util.List.of()); // loaded here, not in the first park that captures a stack
-        new UnparkEvent().isEnabled();
-        new ConditionUnparkEvent().isEnabled();
-        // Run every path with a private blocker so the classes they use are linked and the paths
-        // are compiled before the application's first park (events are not enabled yet).
-        Object warm = new Object();
-        active = true;
-        for (int i = 0; i < 5_000; i++) {
-            parkEnd(parkBegin(warm, 1, 0));
-        }
-        parkEnd(parkBeginCurrentBlocker());
-        parkEnd(parkBeginCurrentBlocker(1, 0));
-        unparkEnd(unparkBegin(Thread.currentThread()));
-        LockSummaries.snapshot();
-        BlockerRegistry.forget(warm);
-        BlockerRegistry.removeDead();
-        BlockerRegistry.startDropping();
-        return ownerProblem;
     }
 
     /** The recording threshold: parks shorter than it are not recorded one by one, nor their unparks' stacks. */
     public static void setThresholdNanos(long nanos) {
         thresholdNanos = Math.max(0, nanos);
-    }
-
-    /** Parks shorter than this are sampled by length ({@link #sampleBelowNanos}); 0 records every one. */
-    public static void setSampleBelowNanos(long nanos) {
-        sampleBelowNanos = Math.max(0, Math.min(nanos, OptionValues.MAX_SAMPLE_BELOW_NANOS));
-    }
-
-    public static void deactivate() {
-        active = false;
-        BlockerRegistry.stopDropping();
-    }
-
-    public static boolean isActive() {
-        return active;
     }
 
     /** Everything {@link #parkEnd} needs about its park; reused by its thread from one park to the next. */
@@ -320,7 +100,7 @@ public final class ParkHooks {
         }
         PerThread pt = null;
         try {
-            pt = PER_THREAD.get();
+            pt = PerThread.current();
             if (pt.inHook) {
                 pt = null;
                 return null;
@@ -371,9 +151,9 @@ public final class ParkHooks {
                 if (!tk.timesFromTally) {
                     event.begin();
                 } else if (idle) {
-                    IDLE_START.set(tk.idleEvent, JfrClock.ticks(now));
+                    ParkEventTimes.IDLE_START.set(tk.idleEvent, JfrClock.ticks(now));
                 } else {
-                    PARK_START.set(tk.event, JfrClock.ticks(now));
+                    ParkEventTimes.PARK_START.set(tk.event, JfrClock.ticks(now));
                 }
             }
             tk.record = record;
@@ -439,13 +219,13 @@ public final class ParkHooks {
                 if (!tk.timesFromTally) {
                     event.end();
                 } else if (event == tk.event) {
-                    PARK_DURATION.set(tk.event, now - tk.beginNanos); // 0 (never in practice): JFR measures to the commit
+                    ParkEventTimes.PARK_DURATION.set(tk.event, now - tk.beginNanos); // 0 (never in practice): JFR measures to the commit
                 } else {
-                    IDLE_DURATION.set(tk.idleEvent, now - tk.beginNanos);
+                    ParkEventTimes.IDLE_DURATION.set(tk.idleEvent, now - tk.beginNanos);
                 }
                 long handoffAtWake = pt.handoff;
-                long standsFor = event == tk.event ? standsFor(pt, tk, handoffAtWake, now - tk.beginNanos)
-                        : idleStandsFor(pt, now - tk.beginNanos);
+                long standsFor = event == tk.event ? ParkSampling.standsFor(pt, tk.handoffAtPark, handoffAtWake, now - tk.beginNanos)
+                        : ParkSampling.idleStandsFor(pt, now - tk.beginNanos);
                 if (standsFor >= 0 && event.shouldCommit()) {
                     event.standsForNanos = standsFor;
                     if (event == tk.event) {
@@ -515,59 +295,6 @@ public final class ParkHooks {
         e.commit();
     }
 
-    /**
-     * Whether a park (not an idle one) of {@code parkedNanos} is recorded: -1 not, 0 for itself (at least
-     * {@link #sampleBelowNanos} long, or sampling off), else sampled and standing for that much waiting.
-     * A shorter park is recorded with probability p = (length)/sampleBelow and stands for length/p
-     * (Horvitz-Thompson: the sum over recorded parks is unbiased). Who draws: the unparker that woke it,
-     * when it found the target parked shorter than sampleBelow and this thread sees its decision; then p
-     * is the time parked when it drew, and the decision holds even if the wake-up took this park past
-     * sampleBelow, so that every recorded park it woke has its stack (it walked it exactly then).
-     * Otherwise (a timeout, an interrupt, several unparks, an unparker inside a hook) this thread decides,
-     * by its own length. Each park is decided by one draw.
-     */
-    private static long standsFor(PerThread pt, Token tk, long handoffAtWake, long parkedNanos) {
-        long below = sampleBelowNanos;
-        if (below == 0) {
-            return 0;
-        }
-        if (handoffAtWake == tk.handoffAtPark + 1) {
-            long decision = pt.sampleDecision;
-            if ((decision >>> 32) == (handoffAtWake & 0x7FFF_FFFFL)) {
-                long drawnAt = (decision & 0xFFFF_FFFFL) - 1; // the time parked when the unparker drew
-                // length / p with p = drawnAt / below; at least 1, since 0 means "for itself"
-                return drawnAt < 0 ? -1 : Math.max(1, (long) ((double) parkedNanos * below / Math.max(1, drawnAt)));
-            }
-        }
-        return drawnByLength(pt, below, parkedNanos);
-    }
-
-    /**
-     * This thread's own draw for a park of {@code parkedNanos}, sampled below {@code below}: 0 (for itself) when
-     * at least that long, else {@code below} with probability (length)/below, and -1 (not recorded) otherwise.
-     */
-    private static long drawnByLength(PerThread pt, long below, long parkedNanos) {
-        if (parkedNanos >= below) {
-            return 0;
-        }
-        return pt.nextBelow(below) < parkedNanos ? below : -1;
-    }
-
-    /**
-     * Whether an idle park (a worker waiting for work, {@link IdleParkEvent}) of {@code parkedNanos} is recorded,
-     * as {@link #standsFor} answers: with sampling on, one shorter than {@link #IDLE_SAMPLE_BELOW_NANOS} (or than
-     * sampleBelow, if longer) is recorded with probability (length)/that and stands for that much. Idle parks
-     * have no owner to blame and no unpark event,
-     * so this thread draws for itself; they only give the wall-clock profile its idle time, and on a server they
-     * are most of all parks (Jetty under load: 13,000 a second, median 262 us, which filled a 12 MB JFR chunk
-     * every 30 s; below 10 ms, 19% of them are recorded).
-     */
-    private static long idleStandsFor(PerThread pt, long parkedNanos) {
-        long below = sampleBelowNanos;
-        // the longer of sampleBelow and IDLE_SAMPLE_BELOW_NANOS; none while sampling is off
-        return below == 0 ? 0 : drawnByLength(pt, Math.max(below, IDLE_SAMPLE_BELOW_NANOS), parkedNanos);
-    }
-
     /** Entry of unpark(thread): counts the hand-off before the target can wake. */
     @DontInline
     public static Object unparkBegin(Thread target) {
@@ -580,17 +307,17 @@ public final class ParkHooks {
             if (blocker == null) {
                 return null; // not parked on a blocker: nothing to attribute
             }
-            PerThread targetState = THREADS.get(target);
+            PerThread targetState = PerThread.THREADS.get(target);
             if (targetState == null) {
                 return null; // never parked under lockscope
             }
             // Before the real unpark, so the target reads it after waking (see PerThread.handoff).
-            long handoff = (long) HANDOFF.getAndAdd(targetState, 1L) + 1;
+            long handoff = targetState.countHandoff();
             BlockerRecord r = targetState.parkedOn;
             if (r != null && r.idleSite) {
                 return null; // a worker woken for work: no owner to blame, so the waker's stack is not wanted
             }
-            pt = PER_THREAD.get();
+            pt = PerThread.current();
             if (pt.inHook) {
                 pt = null;
                 return null;
@@ -623,7 +350,7 @@ public final class ParkHooks {
             // unparked a lock's and a condition's waiters alternately (ArrayBlockingQueue) wrote one for
             // nearly every park, recorded or not.
             boolean wanted = r != null && !r.condition && r != pt.lastUnparkRecorded && r != pt.otherUnparkRecorded;
-            long below = sampleBelowNanos;
+            long below = ParkSampling.sampleBelowNanos();
             long threshold = thresholdNanos;
             if (r != null && (below > 0 || threshold > 0)) {
                 long parked = System.nanoTime() - since;
@@ -631,7 +358,7 @@ public final class ParkHooks {
                 if (parked < below) {
                     recorded = recorded && pt.nextBelow(below) < parked;
                     // before the real unpark, so the target sees it when this unpark wakes it (PerThread.handoff)
-                    targetState.sampleDecision = sampleDecision(handoff, recorded, parked);
+                    targetState.sampleDecision = ParkSampling.sampleDecision(handoff, recorded, parked);
                 }
                 wanted |= recorded;
             } else {
@@ -672,7 +399,7 @@ public final class ParkHooks {
         }
         PerThread pt = null;
         try {
-            pt = PER_THREAD.get();
+            pt = PerThread.current();
             if (pt.inHook) {
                 pt = null;
                 return;

@@ -13,7 +13,7 @@ import jdk.jfr.StackTrace;
  * so the stack walk of the releasing thread happens after the lock was released and after the
  * waiter was woken. Unparks of threads with no blocker are not recorded, and the releaser's stack is
  * walked only when it will be used: when the target's park will be recorded (parked at least the recording
- * threshold, and at least {@code sampleBelow} or picked by this unpark's draw, see ParkHooks#standsFor), or
+ * threshold, and at least {@code sampleBelow} or picked by this unpark's draw, see ParkSampling#standsFor), or
  * when this thread has not yet recorded an unpark of a thread parked on that blocker; and never for
  * a target awaiting a {@code Condition} ({@link ConditionUnparkEvent}).
  */

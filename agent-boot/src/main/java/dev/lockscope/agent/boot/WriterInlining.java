@@ -35,7 +35,7 @@ public final class WriterInlining {
     private WriterInlining() {
     }
 
-    /** Adds the directive once the event classes are registered ({@link ParkHooks#activate}); returns null, or why not. */
+    /** Adds the directive once the event classes are registered ({@link HookActivation#activate}); returns null, or why not. */
     public static synchronized String apply() {
         if (added) {
             return null;
@@ -71,7 +71,6 @@ public final class WriterInlining {
     static String directive(List<String> handlerClasses) {
         List<String> match = new ArrayList<>();
         match.add(methodPattern(ParkHooks.class, "commit"));
-        match.add(methodPattern(ParkHooks.class, "acquireEnd"));
         for (Class<?> event : EVENTS) {
             match.add(methodPattern(event, "commit"));
         }

@@ -26,7 +26,7 @@ class BlockerMemoryBoundTest {
     @Test
     void liveBlockersWithDistinctStacksStayWithinTheByteBound() {
         BlockerRegistry.configure(0, 1_000_000, BOUND);
-        ParkHooks.activate();
+        HookActivation.activate();
         long before = usedHeapAfterGc();
         long untrackedBefore = BlockerRegistry.untracked();
         List<Object> blockers = new ArrayList<>();
@@ -49,7 +49,7 @@ class BlockerMemoryBoundTest {
     @Test
     void recordsOfCollectedBlockersAreDroppedWithoutFreeOnPrint() throws Exception {
         BlockerRegistry.configure(0, 1_000_000, BOUND);
-        ParkHooks.activate();
+        HookActivation.activate();
         BlockerRegistry.removeDead();
         int perBatch = (int) (BOUND / BlockerRegistry.RECORD_BYTES / 2);
         long untrackedBefore = BlockerRegistry.untracked();

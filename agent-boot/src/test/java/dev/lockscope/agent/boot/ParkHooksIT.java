@@ -16,8 +16,8 @@ class ParkHooksIT {
     static void activate() {
         BlockerRegistry.configure(0, 1_000);
         // Without --add-opens the owner cannot be read: activation says so and goes on.
-        ParkHooks.activate();
-        assertThat(ParkHooks.isActive()).isTrue();
+        HookActivation.activate();
+        assertThat(HookActivation.isActive()).isTrue();
     }
 
     private static BlockerRecord recordOf(Object blocker) {
@@ -119,7 +119,7 @@ class ParkHooksIT {
             while (!woken.get()) {
                 java.util.concurrent.locks.LockSupport.park(blocker); // sets the blocker unparkBegin looks at
             }
-            handoff[1] = ParkHooks.THREADS.get(Thread.currentThread()).handoff;
+            handoff[1] = PerThread.THREADS.get(Thread.currentThread()).handoff;
             ParkHooks.parkEnd(token);
         }, "waiter");
         wakeThroughHooks(waiter, blocker, woken);
@@ -223,7 +223,7 @@ class ParkHooksIT {
     void aParkIsTimedOutExactlyWhenItWokeAtItsTimeoutOrDeadline() throws Exception {
         Object blocker = new Object();
         java.nio.file.Path file = java.nio.file.Files.createTempFile("timed-out-parks", ".jfr");
-        ParkHooks.setSampleBelowNanos(0); // every park recorded (the default here; another test sets and resets it)
+        ParkSampling.setSampleBelowNanos(0); // every park recorded (the default here; another test sets and resets it)
         // each park told apart by its timeout and deadline: a file's events need not be in the order of their commits
         java.util.Map<String, Boolean> expected = new java.util.LinkedHashMap<>();
         try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
@@ -268,13 +268,13 @@ class ParkHooksIT {
                 "JFR's clock is nanoTime minus a constant on Linux");
         Object blocker = new Object();
         java.nio.file.Path file = java.nio.file.Files.createTempFile("park-times", ".jfr");
-        ParkHooks.setSampleBelowNanos(0);
+        ParkSampling.setSampleBelowNanos(0);
         try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
             recording.enable(dev.lockscope.core.EventNames.PARK);
             recording.enable(Marker.class);
             recording.start();
-            assertThat(ParkHooks.calibrateJfrClock()).isTrue();
-            assertThat(ParkHooks.parkTimesFromTally()).isTrue();
+            assertThat(ParkEventTimes.calibrate()).isTrue();
+            assertThat(ParkEventTimes.fromTally()).isTrue();
             Marker before = new Marker();
             before.which = "before";
             before.commit();
@@ -347,7 +347,7 @@ class ParkHooksIT {
             }
         }, "sampled-waiter");
         java.nio.file.Path file = java.nio.file.Files.createTempFile("sampled-parks", ".jfr");
-        ParkHooks.setSampleBelowNanos(1_000_000);
+        ParkSampling.setSampleBelowNanos(1_000_000);
         try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
             recording.enable(dev.lockscope.core.EventNames.PARK).withStackTrace();
             recording.enable(dev.lockscope.core.EventNames.UNPARK).withStackTrace();
@@ -420,7 +420,7 @@ class ParkHooksIT {
             assertThat(standsFor / tally.threadTimeNanos).as("estimated / exact parked time")
                     .isBetween(0.65, 1.35);
         } finally {
-            ParkHooks.setSampleBelowNanos(0);
+            ParkSampling.setSampleBelowNanos(0);
             java.nio.file.Files.deleteIfExists(file);
         }
     }
