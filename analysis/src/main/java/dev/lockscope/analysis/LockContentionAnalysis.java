@@ -7,6 +7,7 @@ import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.core.LockId;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
@@ -186,7 +187,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         // The objects counted in a collected sum have no row of their own: owner blame finds their site row
         // through this map (without it each was a blame node of its own, and a site of many short-lived
         // objects fell behind a single lock in the blame tree while it led the table).
-        Map<dev.lockscope.core.LockId, String> siteOfCollected = new HashMap<>();
+        Map<LockId, String> siteOfCollected = new HashMap<>();
         summaries.values().removeIf(s -> {
             LockSummary sum = s.batch() == latestBatch ? null : collectedSummaries.get(s.siteKey());
             if (sum != null) {
@@ -252,7 +253,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);
         List<LockMetrics> sites = aboveThreshold(allSites);
         int below = options.byInstance() ? collected.size() - shown.size() : allSites.size() - sites.size();
-        Map<dev.lockscope.core.LockId, String> siteOfLock = LockContention.sitesOf(collected, total);
+        Map<LockId, String> siteOfLock = LockContention.sitesOf(collected, total);
         siteOfCollected.forEach(siteOfLock::putIfAbsent);
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
                 sites, siteOfLock, List.of(), sampledParks, 0);

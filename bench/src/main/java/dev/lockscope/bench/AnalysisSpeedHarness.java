@@ -22,7 +22,8 @@ import java.util.zip.ZipFile;
  * in a full run), whose recordings have many lock objects per site, many waits per object and many threads.
  * Every tool runs
  * with the same fixed maximum heap; peak heap is the largest heap occupancy after a GC in
- * {@code -Xlog:gc}, so it shows what the analysis retains, not what garbage it made. Wall and CPU
+ * {@code -Xlog:gc} (what the analysis retains, and garbage G1 left for later: lockscope also runs at 128 MB, which
+ * bounds what it retains). Wall and CPU
  * time are both kept: on a shared machine wall time follows the load, CPU time much less.
  */
 final class AnalysisSpeedHarness {
@@ -243,7 +244,7 @@ final class AnalysisSpeedHarness {
                 + "lockscope's median CPU time over the converter's on the same file. "
                 + "Wall time is from start to exit; CPU time is user + system of all the JVM's threads (JIT and GC "
                 + "included; polled from /proc every 50 ms, so short by what the JVM used in its last 50 ms). MB/s is recording size over median "
-                + "wall time. Peak heap = largest heap occupancy after a GC (`-Xlog:gc`): what the tool retains. "
+                + "wall time. Peak heap = largest heap occupancy after a GC (`-Xlog:gc`): what the tool retains and the garbage G1 has not collected yet. "
                 + "`jfr summary` only counts events per type from the chunk headers and metadata, and jfrconv skips "
                 + "every event but the JDK's lock events (the recordings hold almost only lockscope's), so both "
                 + "mark what reading the file costs; lockscope parses and analyses every event.%n%n",

@@ -18,8 +18,7 @@ import java.util.Arrays;
  * first use and payload arrays only for a payload; the run's and the heap's shrink to half once a quarter
  * full, and the run's are given back when it empties: a recording's hundreds of thousands of lock objects each hold one queue
  * of points (no payload, rarely out of order) that grows while the object is busy, then holds a point or two
- * until the end (fixed arrays cost 700 bytes per object, arrays kept at their largest 70 MB of a 120-second
- * Derby recording's 256 MB heap).
+ * until the end (four fixed arrays cost about 700 bytes per object).
  *
  * @param <T> the payload
  */

@@ -21,7 +21,7 @@ public final class ParkSampling {
      * Idle parks are sampled below this at least, while sampling is on: the CPU sampling period's order, the
      * resolution at which the wall-clock profile, their only reader, shows time.
      */
-    static final long IDLE_SAMPLE_BELOW_NANOS = 10_000_000L;
+    private static final long IDLE_SAMPLE_BELOW_NANOS = 10_000_000L;
 
     private ParkSampling() {
     }

@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <p>A lock here is an object, as the table's {@code --instances} shows them; the report then sums each
  * object's blame into its row ({@code LockContention.byRow}). An application that makes and drops lock
- * objects (Derby's 45,000 lock-table entries in 12 s) would make that a key per object, waiter and
+ * objects (Derby's row locks: tens of thousands in a few seconds) would make that a key per object, waiter and
  * cause, so a place (kind, class and acquiring frame of the wait, {@link LockSites#siteOf}) keeps its
  * first {@link #OBJECTS_PER_PLACE} objects apart and blames the later ones as the place itself, the row
  * the table makes of them: memory bounded by places, not objects. (An object first seen at such a place
