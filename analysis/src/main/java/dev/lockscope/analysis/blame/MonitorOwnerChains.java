@@ -51,6 +51,8 @@ final class MonitorOwnerChains {
     static final int ENTERS_KEPT = 256;
     static final int ACTIVITIES_KEPT = 256;
     static final int SITES_KEPT = 64;
+    /** The class of HotSpot's init lock of a class, which threads needing the class wait on (LockLabels). */
+    static final String CLASS_INIT_LOCK = "[I";
 
     /** A part of a span blamed on one chain: {@code nanos} of it, before rounding to the span. */
     record Weighted(Cause cause, double nanos) {
@@ -276,22 +278,26 @@ final class MonitorOwnerChains {
         long to = e.to();
         // a wait/notify lock's notifier holds nothing the waiter entered: what it did in the span is its chain
         boolean notifier = e.lock().kind() == LockKind.WAIT;
+        // but a class's initialiser is waited for as an Object.wait on its init lock (HotSpot's int[0]), and its
+        // notifier holds that only while it runs a static initialiser: after its notifyAll the waiters queue to take
+        // the init lock back while the notifier goes on with other work (Jetty's reserved thread back in waitForTask)
+        boolean classInit = notifier && e.lock().lockClass().equals(CLASS_INIT_LOCK);
         boolean anyHeld = false;
         for (Activity a : e.activities()) {
-            anyHeld |= holdingFrame(a.frames(), sites) >= 0;
+            anyHeld |= holdingFrame(a.frames(), sites, classInit) >= 0;
         }
         List<Activity> kept = new ArrayList<>();
         for (Activity a : e.activities()) {
-            if (!anyHeld || holdingFrame(a.frames(), sites) >= 0) {
+            if (!anyHeld || holdingFrame(a.frames(), sites, classInit) >= 0) {
                 kept.add(a);
             }
         }
         List<Weighted> out = new ArrayList<>();
         weighted(kept, from, to, (a, weight) -> {
             if (weight > 0) {
-                int at = holdingFrame(a.frames(), sites);
+                int at = holdingFrame(a.frames(), sites, classInit);
                 out.add(new Weighted(at < 0 ? new Cause(e.owner(), withoutJdkTop(a.frames()),
-                        notifier ? OwnerChain.SAMPLED : OwnerChain.SAMPLED_OUTSIDE_HOLD)
+                        notifier && !classInit ? OwnerChain.SAMPLED : OwnerChain.SAMPLED_OUTSIDE_HOLD)
                         : new Cause(e.owner(), a.frames().subList(at, a.frames().size()), OwnerChain.SAMPLED,
                         a.frames().subList(0, at)), weight));
             }
@@ -393,8 +399,14 @@ final class MonitorOwnerChains {
 
     /** Index of the innermost frame in a method that enters the monitor, or -1. */
     private static int holdingFrame(List<String> frames, Set<String> sites) {
+        return holdingFrame(frames, sites, false);
+    }
+
+    /** As {@link #holdingFrame(List, Set)}, or for a class's init lock the innermost static initialiser. */
+    private static int holdingFrame(List<String> frames, Set<String> sites, boolean classInit) {
         for (int i = 0; i < frames.size(); i++) {
-            if (sites.contains(CallStack.frameAt(frames, i).function())) {
+            String function = CallStack.frameAt(frames, i).function();
+            if (classInit ? function.endsWith(".<clinit>") : sites.contains(function)) {
                 return i;
             }
         }

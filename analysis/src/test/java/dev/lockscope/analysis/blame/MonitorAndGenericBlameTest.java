@@ -169,6 +169,37 @@ class MonitorAndGenericBlameTest {
     }
 
     /**
+     * A class's initialiser is waited for on its init lock (an int[]) until the initialising thread's notifyAll;
+     * the waiters then queue to take the init lock back while the notifier is already elsewhere (Jetty's reserved
+     * thread back in its pool). Only its stacks inside the static initialiser are what the waiters waited for.
+     */
+    @Test
+    void aClassInitialisersNotifierIsBlamedInsideItsStaticInitialiserOnly() {
+        b.sample(t1, 10, List.of("app.Parser.table:30", "app.Parser.<clinit>:5", "app.Conn.newParser:182", "app.Pool.run:1"))
+                .sample(t1, 40, List.of("app.Pool.waitForTask:9", "app.Pool.run:1"))
+                .sample(t1, 45, List.of("app.Pool.waitForTask:9", "app.Pool.run:1"))
+                .monitorWait(t2, "[I", 0x40, 0, 50, t1, List.of("app.Conn.newParser:182", "app.Conn.fill:7"));
+        List<Contention> onT1 = b.build().blame().contentions().stream().filter(c -> c.lock().kind() == LockKind.WAIT).toList();
+
+        assertThat(onT1).singleElement().satisfies(c -> {
+            assertThat(c.cause().chain()).isEqualTo(OwnerChain.SAMPLED);
+            assertThat(c.cause().frames()).containsExactly("app.Parser.<clinit>:5", "app.Conn.newParser:182", "app.Pool.run:1");
+            assertThat(c.cause().inside()).containsExactly("app.Parser.table:30");
+            assertThat(c.nanos()).isEqualTo(RecordingBuilder.ns(50));
+        });
+    }
+
+    /** The same wait when no stack of the notifier was inside an initialiser: seen outside the hold, and labelled so. */
+    @Test
+    void aClassInitialisersNotifierSeenOnlyOutsideItIsLabelledOutsideTheHold() {
+        b.sample(t1, 40, List.of("app.Pool.waitForTask:9", "app.Pool.run:1"))
+                .monitorWait(t2, "[I", 0x40, 0, 50, t1, List.of("app.Conn.newParser:182", "app.Conn.fill:7"));
+        List<Contention> onT1 = b.build().blame().contentions().stream().filter(c -> c.lock().kind() == LockKind.WAIT).toList();
+
+        assertThat(onT1).singleElement().satisfies(c -> assertThat(c.cause().chain()).isEqualTo(OwnerChain.SAMPLED_OUTSIDE_HOLD));
+    }
+
+    /**
      * Row-lock style: T1 itself waited for the same kind of lock (a monitor of the same class) until T3
      * notified it, then held it until it notified T2. T2's wait is T3's until T1 got its grant, then
      * T1's, each on the chain of its own grant wait where nothing else of it was recorded.

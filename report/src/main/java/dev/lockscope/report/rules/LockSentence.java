@@ -68,11 +68,16 @@ final class LockSentence {
                     + "in `%s` %.0f%% of that time", tookIn.key, tookIn.pct)).append('.').toString();
         }
         Top doing = top(blame, r -> doing(r.ownerInside()));
-        Top seenOutside = ownerMethod != null ? null : top(blame, r -> r.ownerFrames().isEmpty()
+        // a class initialiser's notifier seen outside its initialiser was past its notifyAll: not what was waited for
+        Top seenOutside = ownerMethod != null || LockLabels.isClassInitialisation(lock) ? null : top(blame, r -> r.ownerFrames().isEmpty()
                 || r.ownerChain() != OwnerChain.SAMPLED_OUTSIDE_HOLD ? null : appMethod(r.ownerFrames()));
         Top ownerThread = ownerMethod != null || seenOutside != null ? null
                 : top(blame, r -> r.ownerThread() == null || r.ownerThread().equals(ThreadRef.UNKNOWN) ? null : r.ownerThread().name());
-        if (ownerMethod != null && lock.kind() == LockKind.WAIT) {
+        if (ownerMethod != null && LockLabels.isClassInitialisation(lock)) {
+            // its notifier held the init lock while it ran a static initialiser (MonitorOwnerChains): that is the code
+            s.append(String.format(Locale.ROOT, "; the class was being initialised in `%s` %.0f%% of that time",
+                    ownerMethod.key, ownerMethod.pct));
+        } else if (ownerMethod != null && lock.kind() == LockKind.WAIT) {
             // the notifier released what the waiters waited for: it held that in its chain (or took it there)
             s.append(String.format(Locale.ROOT, "; the threads that notified them held it in `%s` %.0f%% of that time",
                     ownerMethod.key, ownerMethod.pct));

@@ -136,6 +136,34 @@ class LockSitesReportTest {
      * objects' waits (1 s of the 10 s recording, 10%), not their sum (80%); a timed-out wait and a
      * timer thread's notified wait are not contention.
      */
+    /**
+     * Jetty's connections waiting for another thread to initialise a class (HotSpot's init lock, an int[], with the
+     * frame that needed the class on top): the finding names the static initialiser the notifier ran, not where its
+     * pool thread went after the notifyAll, while the waiters queued to take the init lock back.
+     */
+    @Test
+    void aClassInitialisationWaitIsBlamedOnTheStaticInitialiser() {
+        List<String> needed = List.of("com.app.Conn.newParser:182", "com.app.Conn.fill:7");
+        List<MonitorWait> waits = new ArrayList<>();
+        Map<Long, ThreadRef> threads = new java.util.HashMap<>(Map.of(1L, A));
+        for (int t = 0; t < 8; t++) {
+            ThreadRef waiter = new ThreadRef(10 + t, 110 + t, "conn-" + t);
+            threads.put(waiter.javaTid(), waiter);
+            waits.add(new MonitorWait(waiter, "[I", 0x2000, START + t * MS, START + 100 * MS + t * MS, A, false, 0, needed));
+        }
+        List<CpuSample> samples = List.of(
+                new CpuSample(A, START + 50 * MS, List.of("com.app.Parser.<clinit>:5", "com.app.Conn.newParser:182")),
+                new CpuSample(A, START + 101 * MS, List.of("com.app.Pool.waitForTask:9", "com.app.Pool.run:1")),
+                new CpuSample(A, START + 104 * MS, List.of("com.app.Pool.waitForTask:9", "com.app.Pool.run:1")));
+        LockRecording r = new LockRecording(Path.of("/tmp/init.jfr"), START, START + 200 * MS, threads, List.of(), List.of(),
+                List.of(), waits, samples, List.of());
+        Report report = ReportBuilder.read(r::replay, new ContentionOptions(0, 0), Aspect.DEFAULT, false, false);
+
+        assertThat(report.findings().get(0).message()).startsWith("`class initialisation at Conn.newParser:182` blocked 8 threads")
+                .contains("the class was being initialised in `Parser.<clinit>` 100% of that time")
+                .doesNotContain("waitForTask");
+    }
+
     @Test
     void waitNotifyLockObjectsAtOneSiteAreOneContentionRowWithTheUnionAsItsRealTime() {
         List<MonitorWait> waits = new ArrayList<>();
