@@ -14,7 +14,8 @@ import java.time.Duration;
  *   fileMode=MODE          the mode of the recording and of dump snapshots (default 0600, owner only; 0640 or
  *                          0644 share them for reading); never writable by others
  *   newFile                FILE must be new: when it exists (another JVM of the same `lockscope record` wrote
- *                          or writes it), record into FILE-PID.jfr instead
+ *                          or writes it), record into FILE-PID.jfr instead; the JVM that takes FILE prints no
+ *                          table at exit (`lockscope record` prints FILE's report after the command)
  *   maxSize=SIZE           the recording keeps at most this much, dropping its oldest chunks (default 512m; 0: no cap)
  *   maxAge=DURATION        the recording keeps at most this much time (default 1d; 0: no cap)
  *   threshold=DURATION     duration threshold of the JFR lock events (default 0: every contended wait)

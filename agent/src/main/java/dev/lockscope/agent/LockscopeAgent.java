@@ -175,8 +175,9 @@ public final class LockscopeAgent {
             Runtime.getRuntime().removeShutdownHook(exitHook);
         }
         exitHook = new Thread(() -> {
-            // printed unless `lockscope attach --stop` printed it already; after a stop by the disk guard, too
-            if ((s.stop(null) || s.stopReason() != null) && options.reportAtExit) {
+            // printed unless `lockscope attach --stop` printed it already, or `lockscope record` prints this recording's
+            // report after the command; after a stop by the disk guard, too
+            if ((s.stop(null) || s.stopReason() != null) && options.reportAtExit && !s.isCommandsRecording()) {
                 printTable(s, "lockscope: lock contention at JVM exit", options.fullReport);
             }
         }, "lockscope-exit");

@@ -87,12 +87,24 @@ final class RecordingSession {
     /** The park tallies the recording's last {@code lockscope.LockSummary} events were written from, once stopped. */
     private volatile LockSummaries.Snapshot parksAtStop;
     private volatile MetricsEndpoint metricsEndpoint;
+    private final boolean commandsRecording;
 
     RecordingSession(AgentOptions options) throws IOException {
         this.options = options;
         Path wanted = (options.file != null ? options.file : Path.of("lockscope-" + ProcessHandle.current().pid() + ".jfr"))
                 .toAbsolutePath();
         this.file = options.newFile ? claimNew(wanted, options.fileMode) : wanted;
+        this.commandsRecording = options.newFile && file.equals(wanted);
+    }
+
+    /**
+     * Whether this JVM took the recording {@code lockscope record} was asked for ({@code newFile}, the first JVM of
+     * the command): {@code record} prints that recording's report once the command ends, findings first, the
+     * table after them, so this JVM prints no table of its own at exit; a further JVM of the command (its own
+     * {@code FILE-PID.jfr}) does.
+     */
+    boolean isCommandsRecording() {
+        return commandsRecording;
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.core.OutputFiles;
 import dev.lockscope.report.TextReport;
-import dev.lockscope.report.blame.BlameTextReport;
 import dev.lockscope.report.html.HtmlReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
@@ -16,9 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * What {@code record} and {@code demo} print once the profiled JVM has exited (and {@code dump --since} for its snapshot) (its own table is
- * already on stderr): the top findings and who held the locks (owner blame), then the HTML report.
- * Everything goes to stderr: stdout belongs to the profiled program.
+ * What {@code record} and {@code demo} print once the profiled JVM has exited, and {@code dump --since} for its snapshot:
+ * the recording's report as {@code lockscope report} prints it at its default {@code --top} (the findings first,
+ * then the table, the details, the idle pools, what-if and owner blame), then the HTML report. The profiled JVM
+ * prints no table of its own at exit (agent options {@code newFile}, {@code report=off}), so the first screen is the
+ * findings, as {@code report}'s and {@code attach}'s. Everything goes to stderr: stdout belongs to the profiled program.
  */
 final class AfterRun {
     /** Entries per section, as {@code report}'s default {@code --top}: the page and JSON have the rest. */
@@ -40,12 +41,10 @@ final class AfterRun {
             // one pass feeds both the summary and the HTML page
             Report report = ReportBuilder.read(recording, options, Aspect.DEFAULT, false, html != null);
             report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
-            System.err.print(TextReport.findings(report, SHOWN) + TextReport.idle(report, SHOWN) + System.lineSeparator()
-                    + BlameTextReport.render(report.blame(), SHOWN));
             if (html != null) {
                 OutputFiles.write(html, HtmlReport.render(report).getBytes(StandardCharsets.UTF_8), fileMode);
-                System.err.println(TextReport.htmlPointer(html));
             }
+            System.err.print(TextReport.render(report, html, SHOWN));
         } catch (RecordingException | IOException | RuntimeException e) {
             String full = ChildJvm.diskFull(recording);
             System.err.println("lockscope: no summary of the run: " + (full != null ? "the recording is incomplete, " + full : e.getMessage()));

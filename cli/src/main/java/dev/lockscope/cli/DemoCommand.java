@@ -51,7 +51,7 @@ final class DemoCommand implements Callable<Integer> {
         System.err.printf("lockscope: running demo %s with %d threads for %.0f s...%n", pattern, threads, seconds);
         List<String> command = List.of(ChildJvm.currentJava(), "-jar", EmbeddedJars.demo().toString(), pattern,
                 "--threads", Integer.toString(threads), "--seconds", Double.toString(seconds));
-        int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording, "quiet"),
+        int rc = ChildJvm.run(command, EmbeddedJars.agent(), agent.agentArgs(recording, "quiet", "report=off"),
                 agent.sched ? dev.lockscope.sched.SchedFile.besideRecording(recording) : null);
         ChildJvm.announce(recording);
         AfterRun.summarize(recording, new ContentionOptions(agent.collectionThreshold(), agent.printThreshold()),

@@ -106,13 +106,21 @@ class FaultInjectionIT {
         assertReadable(jfr);
     }
 
-    /** Two JVMs under one wrapper: the first keeps the name, the other writes NAME-PID.jfr and says so. */
+    /**
+     * Two JVMs under one wrapper: the first keeps the name, the other writes NAME-PID.jfr and says so; the first's
+     * report is record's, the other's table its own.
+     */
     @Test
     void eachJvmOfAWrapperGetsItsOwnFile() throws Exception {
         String app = String.join(" ", Proc.JAVA, "-cp", System.getProperty("java.class.path"), ParkStorm.class.getName(), "1");
         Proc record = Proc.run(dir, 120, lockscope(dir, "record", "--no-html", "-o", "run.jfr", "--",
                 "sh", "-c", app + " & " + app + "; wait"));
         assertThat(record.err()).contains("is another JVM's recording of this command");
+        // the JVM that kept run.jfr prints no table at exit: record prints run.jfr's report after the command, its
+        // findings first and its table after them; the other JVM prints its own table at exit
+        assertThat(record.err().split("lockscope: lock contention at JVM exit", -1)).as(record.err()).hasSize(2);
+        int findings = record.err().indexOf("top findings:");
+        assertThat(findings).as(record.err()).isNotNegative().isLessThan(record.err().indexOf("lockscope: lock contention in run.jfr"));
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.getFileName().toString().matches("run(-\\d+)?\\.jfr")).sorted().toList();

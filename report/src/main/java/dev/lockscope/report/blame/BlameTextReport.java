@@ -15,6 +15,7 @@ import dev.lockscope.analysis.blame.WaitRow;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -50,15 +51,23 @@ public final class BlameTextReport {
 
     /** The same with at most {@code top} groups at each level of the tree, chain shares and waits. */
     public static String render(BlameSummary s, int top) {
+        return render(s, top, UnaryOperator.identity());
+    }
+
+    /**
+     * The same, each lock named by {@code lockName} from its full label ({@code LockId.label}, the tree's key): the
+     * table's name of its row ({@code TextReport.lockNames}), so that the text report names a lock one way.
+     */
+    public static String render(BlameSummary s, int top, UnaryOperator<String> lockName) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %s, grouped by %s%s%n",
                 BlameText.millis(s.totalNanos()), Prose.count(s.contentionCount(), "span"),
                 s.groupBy().stream().map(Aspect::label).collect(Collectors.joining(" > ")),
                 s.raw() ? " (raw chains)" : ""));
         out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s%n", "share", "time", "count", "group"));
-        children(out, s.tree().children(), 0, top);
-        chainShares(out, s, top);
-        waits(out, s, top);
+        children(out, s.tree().children(), 0, top, lockName);
+        chainShares(out, s, top, lockName);
+        waits(out, s, top, lockName);
         boolean first = true;
         for (Map.Entry<String, String> named : NAMED_CAUSES.entrySet()) {
             if (out.indexOf(named.getKey()) >= 0) {
@@ -79,13 +88,13 @@ public final class BlameTextReport {
      */
     static final double SMALL_GROUP_SHARE = 0.01;
 
-    private static void children(StringBuilder out, List<BlameNode> children, int depth, int top) {
+    private static void children(StringBuilder out, List<BlameNode> children, int depth, int top, UnaryOperator<String> lockName) {
         int shown = 0;
         for (BlameNode child : children.subList(0, Math.min(top, children.size()))) {
             if (shown > 0 && depth > 0 && top != Integer.MAX_VALUE && child.share() < SMALL_GROUP_SHARE) {
                 break; // children are ordered by total: the rest are smaller still
             }
-            node(out, child, children, depth, top);
+            node(out, child, children, depth, top, lockName);
             shown++;
         }
         if (shown < Math.min(top, children.size())) {
@@ -103,24 +112,25 @@ public final class BlameTextReport {
         }
     }
 
-    private static void node(StringBuilder out, BlameNode n, List<BlameNode> siblings, int depth, int top) {
+    private static void node(StringBuilder out, BlameNode n, List<BlameNode> siblings, int depth, int top,
+                             UnaryOperator<String> lockName) {
         int width = Math.max(20, LockTable.WIDTH - 31 - 2 * depth); // keep lines within 100 columns
         String key = n.aspect() == Aspect.OWNER_CHAIN || n.aspect() == Aspect.WAITER_CHAIN
                 ? BlameText.shortChain(n.key(), siblings.stream().map(BlameNode::key).toList(), width)
-                : LockTable.abbreviate(n.key(), width);
+                : LockTable.abbreviate(n.aspect() == Aspect.LOCK ? lockName.apply(n.key()) : n.key(), width);
         out.append(String.format(Locale.ROOT, "%8s %12s %7d  %s%s%n", BlameText.percent(n.share()),
                 BlameText.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
-        children(out, n.children(), depth + 1, top);
+        children(out, n.children(), depth + 1, top, lockName);
     }
 
-    private static void chainShares(StringBuilder out, BlameSummary s, int top) {
+    private static void chainShares(StringBuilder out, BlameSummary s, int top, UnaryOperator<String> lockName) {
         if (s.chainShares().isEmpty()) {
             return;
         }
         out.append(String.format(Locale.ROOT, "%nOwner chains per lock (exact: recorded at release; the others "
                 + "approximate, docs/owner-blame.md):%n"));
         for (LockChainShare l : s.chainShares().subList(0, Math.min(top, s.chainShares().size()))) {
-            out.append("  ").append(LockTable.abbreviate(l.lock().label(), LockTable.WIDTH - 2)).append(System.lineSeparator());
+            out.append("  ").append(LockTable.abbreviate(lockName.apply(l.lock().label()), LockTable.WIDTH - 2)).append(System.lineSeparator());
             out.append("   ");
             for (OwnerChain c : OwnerChain.values()) {
                 if (l.share(c) > 0 || c == OwnerChain.EXACT) { // the classes present (exact always, as the reference)
@@ -143,7 +153,7 @@ public final class BlameTextReport {
         }
     }
 
-    private static void waits(StringBuilder out, BlameSummary s, int top) {
+    private static void waits(StringBuilder out, BlameSummary s, int top, UnaryOperator<String> lockName) {
         if (s.waits().isEmpty()) {
             return;
         }
@@ -153,7 +163,7 @@ public final class BlameTextReport {
                     w.count(), BlameText.thread(w.waiterThread()), LockTable.abbreviate(w.waiterMethod(), 60))))
                     .append(System.lineSeparator());
             out.append(LockTable.clipLines(String.format(Locale.ROOT, "%22s on %s, notified by %s%s", "",
-                    LockTable.abbreviate(w.lock().label(), 50), BlameText.thread(w.notifier()),
+                    LockTable.abbreviate(lockName.apply(w.lock().label()), 50), BlameText.thread(w.notifier()),
                     w.timedOut() > 0 ? " (" + w.timedOut() + " timed out)" : ""))).append(System.lineSeparator());
         }
         if (s.waits().size() > top) {
