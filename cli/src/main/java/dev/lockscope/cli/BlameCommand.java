@@ -72,7 +72,7 @@ final class BlameCommand implements Callable<Integer> {
         }
         BlameSummary summary = report.blame();
         spec.commandLine().getOut().print(format.equals("json") ? BlameJsonReport.render(summary)
-                : BlameTextReport.render(summary, Integer.MAX_VALUE, TextReport.lockNames(report)) + TextReport.idle(report, Integer.MAX_VALUE));
+                : BlameTextReport.render(summary, Integer.MAX_VALUE, report.contention().rowLabels()) + TextReport.idle(report, Integer.MAX_VALUE));
         spec.commandLine().getOut().flush();
         return 0;
     }

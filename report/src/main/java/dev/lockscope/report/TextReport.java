@@ -18,9 +18,6 @@ import dev.lockscope.report.whatif.WhatIfReport;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.function.UnaryOperator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -58,7 +55,7 @@ public final class TextReport {
         sb.append(idle(report, top)).append(WhatIfReport.section(report.whatWouldHelp(), top, false, report.contention().rowLabels()))
                 .append(report.measured().isEmpty() ? "" : "\n" + WhatIfReport.measuredText(report.measured()))
                 .append(System.lineSeparator())
-                .append(BlameTextReport.render(report.blame(), top, lockNames(report)));
+                .append(BlameTextReport.render(report.blame(), top, report.contention().rowLabels()));
         if (report.deep() != null) {
             sb.append(DeepTextReport.render(report.deep(), top));
         }
@@ -129,16 +126,6 @@ public final class TextReport {
             sb.append("  (").append(pools.size() - top).append(" more pools, --top)\n");
         }
         return sb.toString();
-    }
-
-    /**
-     * The table's name of the row of a lock's full label ({@code LockId.label}, blame's key): the shortest that no
-     * other row has, a class-initialisation lock named so ({@link LockLabels}); the label itself for a lock without a row.
-     */
-    public static UnaryOperator<String> lockNames(Report report) {
-        Map<String, String> byLabel = new HashMap<>();
-        LockLabels.of(report.contention().rows()).forEach((row, name) -> byLabel.putIfAbsent(row.label(), name));
-        return label -> byLabel.getOrDefault(label, label);
     }
 
     /** The last line of the terminal output when an HTML report was written. */

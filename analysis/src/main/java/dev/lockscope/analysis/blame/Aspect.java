@@ -19,7 +19,7 @@ public enum Aspect {
     LOCK("lock") {
         @Override
         public String keyOf(Contention c, ChainView view) {
-            return c.lock().label();
+            return view.lock(c.lock());
         }
     },
     LOCK_CLASS("lock-class") {

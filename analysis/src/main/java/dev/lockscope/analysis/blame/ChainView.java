@@ -1,5 +1,7 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.LockId;
+
 import dev.lockscope.core.Frame;
 import dev.lockscope.core.FrameClassifier;
 import dev.lockscope.core.FrameKind;
@@ -9,6 +11,7 @@ import dev.lockscope.analysis.model.VirtualThreads;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -37,13 +40,17 @@ public final class ChainView {
     /** The user's wrappers beside {@link #WRAPPER_METHODS}, matched against a frame ({@code package.Class.method:line}); or null. */
     private final Pattern wrappers;
 
-    private ChainView(boolean raw, Pattern wrappers) {
+    /** The name a report gives a lock ({@link Aspect#LOCK}'s key): its label, or the table's name of its row. */
+    private final Function<LockId, String> lockName;
+
+    private ChainView(boolean raw, Pattern wrappers, Function<LockId, String> lockName) {
         this.raw = raw;
         this.wrappers = wrappers;
+        this.lockName = lockName;
     }
 
     private ChainView(boolean raw) {
-        this(raw, null);
+        this(raw, null, LockId::label);
     }
 
     public static ChainView of(boolean raw) {
@@ -56,7 +63,17 @@ public final class ChainView {
      * names the defaults do not know. Null adds none; a raw view hides nothing all the same.
      */
     public ChainView withWrappers(Pattern wrappers) {
-        return wrappers == null ? this : new ChainView(raw, wrappers);
+        return wrappers == null ? this : new ChainView(raw, wrappers, lockName);
+    }
+
+    /** This view naming each lock by {@code lockName} (a report's: the table's name of the lock's row). */
+    public ChainView withLockNames(Function<LockId, String> lockName) {
+        return new ChainView(raw, wrappers, lockName);
+    }
+
+    /** The name of a lock in this view. */
+    public String lock(LockId lock) {
+        return lockName.apply(lock);
     }
 
     /** Whether lock internals stay at the top of chains. */

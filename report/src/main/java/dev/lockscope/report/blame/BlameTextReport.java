@@ -1,5 +1,7 @@
 package dev.lockscope.report.blame;
 
+import dev.lockscope.core.LockId;
+
 import dev.lockscope.report.text.Prose;
 
 import dev.lockscope.core.LockTable;
@@ -15,7 +17,7 @@ import dev.lockscope.analysis.blame.WaitRow;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -51,21 +53,21 @@ public final class BlameTextReport {
 
     /** The same with at most {@code top} groups at each level of the tree, chain shares and waits. */
     public static String render(BlameSummary s, int top) {
-        return render(s, top, UnaryOperator.identity());
+        return render(s, top, LockId::label);
     }
 
     /**
-     * The same, each lock named by {@code lockName} from its full label ({@code LockId.label}, the tree's key): the
-     * table's name of its row ({@code TextReport.lockNames}), so that the text report names a lock one way.
+     * The same, the locks of the chain shares and waits named by {@code lockName}: the table's name of the lock's
+     * row ({@code LockContention.rowLabels}), as the tree's keys name them already (ReportBuilder).
      */
-    public static String render(BlameSummary s, int top, UnaryOperator<String> lockName) {
+    public static String render(BlameSummary s, int top, Function<LockId, String> lockName) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %s, grouped by %s%s%n",
                 BlameText.millis(s.totalNanos()), Prose.count(s.contentionCount(), "span"),
                 s.groupBy().stream().map(Aspect::label).collect(Collectors.joining(" > ")),
                 s.raw() ? " (raw chains)" : ""));
         out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s%n", "share", "time", "count", "group"));
-        children(out, s.tree().children(), 0, top, lockName);
+        children(out, s.tree().children(), 0, top);
         chainShares(out, s, top, lockName);
         waits(out, s, top, lockName);
         boolean first = true;
@@ -88,13 +90,13 @@ public final class BlameTextReport {
      */
     static final double SMALL_GROUP_SHARE = 0.01;
 
-    private static void children(StringBuilder out, List<BlameNode> children, int depth, int top, UnaryOperator<String> lockName) {
+    private static void children(StringBuilder out, List<BlameNode> children, int depth, int top) {
         int shown = 0;
         for (BlameNode child : children.subList(0, Math.min(top, children.size()))) {
             if (shown > 0 && depth > 0 && top != Integer.MAX_VALUE && child.share() < SMALL_GROUP_SHARE) {
                 break; // children are ordered by total: the rest are smaller still
             }
-            node(out, child, children, depth, top, lockName);
+            node(out, child, children, depth, top);
             shown++;
         }
         if (shown < Math.min(top, children.size())) {
@@ -112,25 +114,24 @@ public final class BlameTextReport {
         }
     }
 
-    private static void node(StringBuilder out, BlameNode n, List<BlameNode> siblings, int depth, int top,
-                             UnaryOperator<String> lockName) {
+    private static void node(StringBuilder out, BlameNode n, List<BlameNode> siblings, int depth, int top) {
         int width = Math.max(20, LockTable.WIDTH - 31 - 2 * depth); // keep lines within 100 columns
         String key = n.aspect() == Aspect.OWNER_CHAIN || n.aspect() == Aspect.WAITER_CHAIN
                 ? BlameText.shortChain(n.key(), siblings.stream().map(BlameNode::key).toList(), width)
-                : LockTable.abbreviate(n.aspect() == Aspect.LOCK ? lockName.apply(n.key()) : n.key(), width);
+                : LockTable.abbreviate(n.key(), width);
         out.append(String.format(Locale.ROOT, "%8s %12s %7d  %s%s%n", BlameText.percent(n.share()),
                 BlameText.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
-        children(out, n.children(), depth + 1, top, lockName);
+        children(out, n.children(), depth + 1, top);
     }
 
-    private static void chainShares(StringBuilder out, BlameSummary s, int top, UnaryOperator<String> lockName) {
+    private static void chainShares(StringBuilder out, BlameSummary s, int top, Function<LockId, String> lockName) {
         if (s.chainShares().isEmpty()) {
             return;
         }
         out.append(String.format(Locale.ROOT, "%nOwner chains per lock (exact: recorded at release; the others "
                 + "approximate, docs/owner-blame.md):%n"));
         for (LockChainShare l : s.chainShares().subList(0, Math.min(top, s.chainShares().size()))) {
-            out.append("  ").append(LockTable.abbreviate(lockName.apply(l.lock().label()), LockTable.WIDTH - 2)).append(System.lineSeparator());
+            out.append("  ").append(LockTable.abbreviate(lockName.apply(l.lock()), LockTable.WIDTH - 2)).append(System.lineSeparator());
             out.append("   ");
             for (OwnerChain c : OwnerChain.values()) {
                 if (l.share(c) > 0 || c == OwnerChain.EXACT) { // the classes present (exact always, as the reference)
@@ -153,7 +154,7 @@ public final class BlameTextReport {
         }
     }
 
-    private static void waits(StringBuilder out, BlameSummary s, int top, UnaryOperator<String> lockName) {
+    private static void waits(StringBuilder out, BlameSummary s, int top, Function<LockId, String> lockName) {
         if (s.waits().isEmpty()) {
             return;
         }
@@ -163,7 +164,7 @@ public final class BlameTextReport {
                     w.count(), BlameText.thread(w.waiterThread()), LockTable.abbreviate(w.waiterMethod(), 60))))
                     .append(System.lineSeparator());
             out.append(LockTable.clipLines(String.format(Locale.ROOT, "%22s on %s, notified by %s%s", "",
-                    LockTable.abbreviate(lockName.apply(w.lock().label()), 50), BlameText.thread(w.notifier()),
+                    LockTable.abbreviate(lockName.apply(w.lock()), 50), BlameText.thread(w.notifier()),
                     w.timedOut() > 0 ? " (" + w.timedOut() + " timed out)" : ""))).append(System.lineSeparator());
         }
         if (s.waits().size() > top) {

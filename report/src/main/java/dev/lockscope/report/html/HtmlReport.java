@@ -75,7 +75,7 @@ public final class HtmlReport {
         report.findings().forEach(f -> findings.add(JsonReport.rule(f)));
         ArrayNode rules = data.putArray("rules");
         report.rules().forEach(r -> rules.add(JsonReport.rule(r)));
-        data.set("blame", blame(report.blame()));
+        data.set("blame", blame(report.blame(), report.contention().rowLabels()));
         JsonReport.whatWouldHelp(data, report);
         if (report.bottleGraph() != null) {
             ObjectNode bottle = BottleJson.fragment(report.bottleGraph());
@@ -135,9 +135,9 @@ public final class HtmlReport {
      * Blame rows with every string once: {@code strings} (a table), {@code aspects} (labels, in
      * {@link Aspect} order), {@code groupBy} (the tree the CLI prints), {@code chains} (frame lists
      * as string indices) and {@code rows}, a flat array of, per row, one key index per aspect, the
-     * waiter and owner chain indices, nanoseconds and count.
+     * waiter and owner chain indices, nanoseconds and count; each lock named as the table names its row ({@code lockNames}).
      */
-    private static ObjectNode blame(BlameSummary blame) {
+    private static ObjectNode blame(BlameSummary blame, java.util.function.Function<dev.lockscope.core.LockId, String> lockNames) {
         ObjectNode o = MAPPER.createObjectNode();
         StringTable strings = new StringTable();
         ArrayNode aspects = o.putArray("aspects");
@@ -152,7 +152,7 @@ public final class HtmlReport {
         ArrayNode rows = MAPPER.createArrayNode();
         for (BlameRow r : blame.rows()) {
             for (Aspect a : Aspect.values()) {
-                rows.add(strings.id(BlameKeys.key(r, a, blame.raw())));
+                rows.add(strings.id(BlameKeys.key(r, a, blame.raw(), lockNames)));
             }
             rows.add(chain(r.waiterFrames(), chainIds, chains, strings));
             rows.add(chain(r.ownerFrames(), chainIds, chains, strings));

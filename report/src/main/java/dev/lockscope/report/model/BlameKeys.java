@@ -8,8 +8,11 @@ import dev.lockscope.analysis.blame.Cause;
 import dev.lockscope.analysis.blame.ChainView;
 import dev.lockscope.analysis.blame.Contention;
 
+import dev.lockscope.core.LockId;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The blame rows grouped by {@link Aspect}s: every format groups rows (not the analysis' finer
@@ -20,16 +23,20 @@ public final class BlameKeys {
     private BlameKeys() {
     }
 
-    /** The key of a row under one aspect, e.g. its owner method. */
-    public static String key(BlameRow row, Aspect aspect, boolean raw) {
-        return aspect.keyOf(asContention(row), ChainView.of(raw));
+    /**
+     * The key of a row under one aspect, e.g. its owner method; under {@link Aspect#LOCK} the name {@code lockName}
+     * gives its lock: the table's name of the lock's row ({@code LockContention.rowLabels}), so that every format
+     * names a lock as the table and the findings do.
+     */
+    public static String key(BlameRow row, Aspect aspect, boolean raw, Function<LockId, String> lockName) {
+        return aspect.keyOf(asContention(row), ChainView.of(raw).withLockNames(lockName));
     }
 
-    /** The tree of the rows over these aspects (a parent is the sum of its children). */
-    public static BlameNode tree(List<BlameRow> rows, List<Aspect> aspects, boolean raw) {
+    /** The tree of the rows over these aspects (a parent is the sum of its children), locks named by {@code lockName}. */
+    public static BlameNode tree(List<BlameRow> rows, List<Aspect> aspects, boolean raw, Function<LockId, String> lockName) {
         List<Contention> contentions = new ArrayList<>(rows.size());
         rows.forEach(r -> contentions.add(asContention(r)));
-        return BlameTree.build(contentions, aspects, ChainView.of(raw));
+        return BlameTree.build(contentions, aspects, ChainView.of(raw).withLockNames(lockName));
     }
 
     /**

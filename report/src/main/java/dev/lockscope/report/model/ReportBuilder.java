@@ -190,12 +190,14 @@ public final class ReportBuilder {
                          PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
                          Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
                          ThreadCpuTimes cpuTimes) {
-        BlameSummary all = summarize(result);
+        // the profiler's own locks leave the model here, once, so that no format shows them (each says how many waits)
+        LockContention table = everyLock.withoutProfilersOwn();
+        // every format names a lock as the table and the findings do: by its row's label
+        Function<LockId, String> lockNames = table.rowLabels();
+        BlameSummary all = summarize(result, lockNames);
         // the locks are classified on all their blame rows (the waiting stacks decide), then the blame that every
         // format shows leaves out idle locks and the profiler's own: a worker waiting for work is nobody's fault,
         // so the tree, like the findings, leads with contention, and idle time is shown apart, one line per pool
-        // the profiler's own locks leave the model here, once, so that no format shows them (each says how many waits)
-        LockContention table = everyLock.withoutProfilersOwn();
         WaitClasses classes = WaitClasses.of(table, all, classifier);
         Set<LockId> notBlamed = new HashSet<>();
         for (LockMetrics lock : everyLock.rows()) {
@@ -211,7 +213,7 @@ public final class ReportBuilder {
         }
         List<Contention> blamed = result.contentions().stream().filter(c -> !notBlamed.contains(table.rowOf(c.lock()))).toList();
         BlameSummary summary = blamed.size() == result.contentions().size() ? all
-                : summarize(new BlameResult(blamed, result.waits(), result.handoffHolds()));
+                : summarize(new BlameResult(blamed, result.waits(), result.handoffHolds()), lockNames);
         if (pinned != null && pinned.sites().isEmpty()) {
             pinned = null; // no virtual thread was pinned: nothing to show
         }
@@ -222,12 +224,12 @@ public final class ReportBuilder {
     }
 
     /** The blame every format renders: the tree of the rows, which the HTML page regroups. */
-    private BlameSummary summarize(BlameResult result) {
+    private BlameSummary summarize(BlameResult result, Function<LockId, String> lockNames) {
         List<BlameRow> rows = BlameRows.of(result.contentions(), view);
         // the rows' chains are shown by the view already: the default view of the same rawness hides nothing more
         boolean raw = view.isRaw();
         return new BlameSummary(result.totalNanos(), result.contentionCount(), groupBy, raw,
-                BlameKeys.tree(rows, groupBy, raw), rows, LockChainShare.of(result.contentions()),
+                BlameKeys.tree(rows, groupBy, raw, lockNames), rows, LockChainShare.of(result.contentions()),
                 WaitRow.of(result.waits(), view), result.handoffHolds());
     }
 

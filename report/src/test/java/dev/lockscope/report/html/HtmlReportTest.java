@@ -90,7 +90,7 @@ class HtmlReportTest {
             BlameRow row = report.blame().rows().get(i);
             for (Aspect a : Aspect.values()) {
                 assertThat(strings.get(rows.get(i * width + a.ordinal()).asInt()).asText())
-                        .isEqualTo(BlameKeys.key(row, a, false));
+                        .isEqualTo(BlameKeys.key(row, a, false, report.contention().rowLabels()));
             }
             assertThat(rows.get(i * width + width - 2).asLong()).isEqualTo(row.nanos());
         }

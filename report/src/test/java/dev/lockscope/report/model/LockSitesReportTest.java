@@ -93,7 +93,8 @@ class LockSitesReportTest {
         assertThat(report.findings().get(0).message()).contains("`ReentrantLock at LockTable.lock:77 x3000`", "held in `Txn.run`")
                 .doesNotContain("LockTable.unlock");
         BlameNode first = report.blame().tree().children().get(0);
-        assertThat(first.key()).isEqualTo(top.label());
+        // named as the table and the finding name the row
+        assertThat(first.key()).isEqualTo("ReentrantLock at LockTable.lock:77 x3000");
         assertThat(first.totalNanos()).isEqualTo(ENTRIES * 5 * MS);
 
         String text = TextReport.render(report, null, 10);
@@ -120,7 +121,7 @@ class LockSitesReportTest {
         List<LockMetrics> rows = report.contention().rows();
         assertThat(rows).hasSize(ENTRIES + 1 + 3);
         assertThat(rows.get(0).label()).isEqualTo(SYNC + "@7");
-        assertThat(report.blame().tree().children().get(0).key()).isEqualTo(SYNC + "@7");
+        assertThat(report.blame().tree().children().get(0).key()).isEqualTo("ReentrantLock@7");
     }
 
     private static final List<String> ROW_LOCK = List.of("java.lang.Object.wait:-1", "org.derby.locks.ActiveLock.waitForGrant:118",
@@ -205,7 +206,7 @@ class LockSitesReportTest {
         assertThat(report.waits().verdictOf(top).rule()).isEqualTo("wait-notified");
         assertThat(report.findings().get(0).message()).startsWith("Object.wait on `ActiveLock at ActiveLock.waitForGrant:118 x80` blocked 8 threads for 10% of wall time")
                 .contains("the threads that notified them held it in `Page.write` 100% of that time");
-        assertThat(report.blame().tree().children().get(0).key()).isEqualTo(top.label());
+        assertThat(report.blame().tree().children().get(0).key()).isEqualTo("ActiveLock at ActiveLock.waitForGrant:118 x80");
 
         LockMetrics timerRow = report.contention().rows().stream().filter(m -> m.className().equals("java.util.TaskQueue"))
                 .findFirst().orElseThrow();

@@ -73,7 +73,7 @@ class RulesTest {
     /** The bottleneck rule on the small recording's contention with these blame rows. */
     private RuleResult bottleneck(List<BlameRow> rows) {
         BlameSummary blame = new BlameSummary(rows.stream().mapToLong(BlameRow::nanos).sum(), rows.stream().mapToLong(BlameRow::count).sum(),
-                Aspect.DEFAULT, false, BlameKeys.tree(rows, Aspect.DEFAULT, false), rows, List.of(), List.of());
+                Aspect.DEFAULT, false, BlameKeys.tree(rows, Aspect.DEFAULT, false, report.contention().rowLabels()), rows, List.of(), List.of());
         return Rules.ALL.get(0).evaluate(new RuleInput(report.contention(), blame));
     }
 
