@@ -18,7 +18,6 @@ import dev.lockscope.report.html.HtmlReport;
 import dev.lockscope.report.model.Report;
 import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.report.whatif.WhatIfReport;
-import dev.lockscope.report.whatif.WhyNoPrediction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -153,19 +152,8 @@ final class WhatIfCommand implements Callable<Integer> {
         LockTrace trace = builder.holdTrace();
         String out;
         if (lock == null && site == null) {
-            List<WhatIf.Prediction> ranking = report.whatWouldHelp();
-            if (format.equals("json")) {
-                com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-                root.set("whatWouldHelp", WhatIfReport.json(ranking, report.contention().rowLabels()));
-                root.set("noPrediction", WhyNoPrediction.json(report));
-                root.set("whatIfAssumptions", WhatIfReport.assumptions());
-                out = JsonReport.write(root);
-            } else {
-                out = ranking.isEmpty() ? "lockscope: no thread waited for a lock in " + recording.getFileName()
-                        + ": nothing to predict\n" : WhatIfReport.section(ranking, Integer.MAX_VALUE, true, report.contention().rowLabels()).substring(1)
-                        + WhyNoPrediction.text(report)
-                        + "assumptions:\n" + String.join("", WhatIf.ASSUMPTIONS.stream().map(a -> "  - " + a + "\n").toList());
-            }
+            out = format.equals("json") ? JsonReport.write(WhatIfReport.rankingJson(report))
+                    : WhatIfReport.rankingText(report, recording.getFileName().toString());
         } else {
             LockId id = lock == null ? null : resolve(lock, report.contention(), trace);
             WhatIf.Prediction p;
@@ -222,10 +210,7 @@ final class WhatIfCommand implements Callable<Integer> {
         if (format.equals("html")) {
             out = HtmlReport.render(experiment.report(measured));
         } else if (format.equals("json")) {
-            com.fasterxml.jackson.databind.node.ObjectNode root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-            experiment.candidates().forEach(root.putArray("candidates")::add);
-            root.set("measured", WhatIfReport.measuredJson(measured));
-            out = JsonReport.write(root);
+            out = JsonReport.write(WhatIfReport.measuredJson(experiment.candidates(), measured));
         } else {
             out = WhatIfReport.measuredText(measured);
         }

@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.blame;
 
 import dev.lockscope.analysis.model.ParkWait;
+import dev.lockscope.core.JucLocks;
 import dev.lockscope.analysis.model.Unpark;
 
 /** Blame for the parks on one kind of blocker (Hofer §4.3: one analyzer per blocker class). */
@@ -20,8 +21,7 @@ interface BlockerAnalyzer {
 
     /** The analyzer for a blocker class. */
     static BlockerAnalyzer forClass(String blockerClass) {
-        if (blockerClass.startsWith("java.util.concurrent.locks.ReentrantLock$")
-                || blockerClass.startsWith("java.util.concurrent.locks.ReentrantReadWriteLock$")) {
+        if (JucLocks.isReleasedByUnlock(blockerClass)) {
             return ReleaseBlameAnalyzer.INSTANCE;
         }
         if (blockerClass.endsWith("$ConditionObject")) {

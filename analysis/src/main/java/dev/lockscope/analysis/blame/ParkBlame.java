@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.JucLocks;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.ParkWait;
@@ -179,9 +180,9 @@ final class ParkBlame {
         }
     }
 
-    /** Exclusive locks, whose hand-offs give hold times: a ReentrantLock's sync (not a read-write lock's). */
+    /** Exclusive locks, whose hand-offs give hold times ({@link JucLocks#isExclusive}). */
     private static boolean exclusive(LockId lock) {
-        return lock.lockClass().startsWith("java.util.concurrent.locks.ReentrantLock$");
+        return JucLocks.isExclusive(lock.lockClass());
     }
 
     private Blocker blocker(String blockerClass, int blockerHash) {

@@ -5,6 +5,7 @@ import dev.lockscope.core.FrameKind;
 import dev.lockscope.analysis.blame.BlameRow;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.core.JucLocks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.IdlePlaces;
 import dev.lockscope.core.LockLabels;
@@ -115,7 +116,7 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
         if (lock.kind() == LockKind.MONITOR) {
             return new Verdict(WaitClass.CONTENTION, "monitor-enter");
         }
-        if (isExclusiveLock(lock.className())) {
+        if (JucLocks.hasHolder(lock.className())) {
             return new Verdict(WaitClass.CONTENTION, "lock-acquire");
         }
         boolean notified = blame.stream().anyMatch(r -> known(r.ownerThread())) || waits.stream().anyMatch(w -> known(w.notifier()));
@@ -205,12 +206,6 @@ public record WaitClassifier(Pattern idle, Pattern contention) {
                 && Frame.parse(lock.firstFrames().get(0)).className().startsWith("java.util.concurrent.locks.");
     }
 
-    /** ReentrantLock's and ReentrantReadWriteLock's syncs, StampedLock: parks there wait for a holder. */
-    private static boolean isExclusiveLock(String className) {
-        return className.startsWith("java.util.concurrent.locks.ReentrantLock$")
-                || className.startsWith("java.util.concurrent.locks.ReentrantReadWriteLock$")
-                || className.equals("java.util.concurrent.locks.StampedLock");
-    }
 
     private static boolean known(ThreadRef thread) {
         return thread != null && !thread.equals(ThreadRef.UNKNOWN);

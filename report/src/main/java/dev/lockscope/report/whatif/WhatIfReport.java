@@ -9,6 +9,7 @@ import dev.lockscope.analysis.whatif.AmdahlBound;
 import dev.lockscope.analysis.whatif.Measured;
 import dev.lockscope.analysis.whatif.WhatIf;
 import dev.lockscope.core.LockTable;
+import dev.lockscope.report.model.Report;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -28,6 +29,38 @@ public final class WhatIfReport {
     /** Why a low-confidence prediction is no advice, in the words the outputs show. */
     static final String LOW_CONFIDENCE_WHY = "the quarters of the recording disagree, few holds were seen, "
             + "or the replay reordered a lock";
+
+    /**
+     * What {@code lockscope whatif REC} prints: every lock's prediction with its holds halved, ranked, then the rows no
+     * prediction was made for and why ({@link WhyNoPrediction}), then the replay's assumptions; one line when no
+     * thread waited for a lock.
+     */
+    public static String rankingText(Report report, String recording) {
+        List<WhatIf.Prediction> ranking = report.whatWouldHelp();
+        if (ranking.isEmpty()) {
+            return "lockscope: no thread waited for a lock in " + recording + ": nothing to predict\n";
+        }
+        return section(ranking, Integer.MAX_VALUE, true, report.contention().rowLabels()).substring(1)
+                + WhyNoPrediction.text(report)
+                + "assumptions:\n" + String.join("", WhatIf.ASSUMPTIONS.stream().map(a -> "  - " + a + "\n").toList());
+    }
+
+    /** The same as JSON: {@code whatWouldHelp}, {@code noPrediction} and {@code whatIfAssumptions} (docs/json-schema.md). */
+    public static ObjectNode rankingJson(Report report) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.set("whatWouldHelp", json(report.whatWouldHelp(), report.contention().rowLabels()));
+        root.set("noPrediction", WhyNoPrediction.json(report));
+        root.set("whatIfAssumptions", assumptions());
+        return root;
+    }
+
+    /** What {@code whatif --measure --format json} prints: the sites it could measure, then what it measured. */
+    public static ObjectNode measuredJson(List<String> candidates, List<Measured> measured) {
+        ObjectNode root = MAPPER.createObjectNode();
+        candidates.forEach(root.putArray("candidates")::add);
+        root.set("measured", measuredJson(measured));
+        return root;
+    }
 
     /**
      * The ranked table, preceded by an empty line; empty when no lock was waited for. Only predictions of
