@@ -635,11 +635,14 @@ final class RecordingSession {
                 sites.add(site);
             }
         }
-        sites = LockTable.withoutIdle(LockTable.withoutProfilersOwn(sites, notes), notes);
+        sites = LockTable.withoutProfilersOwn(sites, notes);
+        // named as `lockscope report` names its rows: unique among all of them, idle ones too
+        java.util.Map<LockMetrics, String> labels = LockLabels.of(sites);
+        sites = LockTable.withoutIdle(sites, notes);
         // the first line, as `lockscope report`'s, when nothing reaches a finding's share of wall time
-        String first = LockTable.noSignificantContention(sites, LockLabels.of(sites));
-        return (first.isEmpty() ? "" : first + "\n") + (full ? LockTable.render(title, sites, options.printThreshold, notes)
+        String first = LockTable.noSignificantContention(sites, labels);
+        return (first.isEmpty() ? "" : first + "\n") + (full ? LockTable.render(title, sites, options.printThreshold, notes, 0, 0, labels)
                 : LockTable.renderShort(title, sites, options.printThreshold, notes, SHORT_TABLE_SITES,
-                "lockscope report " + file + " has them all; report=full prints them at exit"));
+                "lockscope report " + file + " has them all; report=full prints them at exit", labels));
     }
 }

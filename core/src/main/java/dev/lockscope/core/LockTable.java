@@ -152,6 +152,15 @@ public final class LockTable {
     /** The same, details also only of the locks with at least {@code detailPct} of wall time (%real). */
     public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
                                 double detailShare, double detailPct) {
+        return render(title, locks, printThreshold, notes, detailShare, detailPct, null);
+    }
+
+    /**
+     * The same, each lock named by {@code labels} ({@link LockLabels#of} of every row of the report, not only of the
+     * rows shown: the findings, blame and JSON name them so); null for labels unique among {@code locks}.
+     */
+    public static String render(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
+                                double detailShare, double detailPct, Map<LockMetrics, String> labels) {
         StringBuilder sb = new StringBuilder();
         sb.append(title).append('\n');
         for (String note : notes) {
@@ -166,7 +175,9 @@ public final class LockTable {
             sb.append('\n');
             return sb.toString();
         }
-        Map<LockMetrics, String> labels = LockLabels.of(sorted);
+        if (labels == null) {
+            labels = LockLabels.of(sorted);
+        }
         rows(sb, sorted, labels);
         sb.append('\n');
         long allWait = 0;
@@ -227,6 +238,12 @@ public final class LockTable {
      */
     public static String renderShort(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
                                      int top, String more) {
+        return renderShort(title, locks, printThreshold, notes, top, more, null);
+    }
+
+    /** The same, each lock named by {@code labels} (see {@link #render(String, List, long, List, double, double, Map)}). */
+    public static String renderShort(String title, List<LockMetrics> locks, long printThreshold, List<String> notes,
+                                     int top, String more, Map<LockMetrics, String> labels) {
         List<LockMetrics> sorted = ranked(locks);
         if (sorted.isEmpty()) {
             return render(title, sorted, printThreshold, notes);
@@ -237,7 +254,7 @@ public final class LockTable {
             appendNote(sb, note);
         }
         // labels unique among all rows, not only the shown ones: the report names the rest alike
-        rows(sb, sorted.subList(0, Math.min(top, sorted.size())), LockLabels.of(sorted));
+        rows(sb, sorted.subList(0, Math.min(top, sorted.size())), labels != null ? labels : LockLabels.of(sorted));
         if (sorted.size() > top) {
             String noun = sorted.get(0).isSite() ? " more lock site" : " more lock";
             sb.append("  (").append(sorted.size() - top).append(noun).append(sorted.size() - top == 1 ? "" : "s")

@@ -184,6 +184,8 @@ public final class TextReport {
             notes.add(LockTable.profilersOwnNote(contention.profilersOwnWaits()));
         }
         List<LockMetrics> locks = contention.rows();
+        // the names the findings, blame and JSON give the rows: unique among all of them, not only those shown
+        java.util.Map<LockMetrics, String> labels = LockLabels.of(locks);
         List<LockMetrics> busy = locks.stream().filter(idle.negate()).toList();
         if (busy.size() < locks.size()) {
             notes.add(LockTable.idleNote(locks.size() - busy.size()) + ": the idle section below sums them per pool");
@@ -196,10 +198,10 @@ public final class TextReport {
         }
         if (contention.parts().isEmpty()) {
             return LockTable.render("lockscope: lock contention in " + contention.source().getFileName(),
-                    locks, print, notes, DETAIL_SHARE, LockTable.SIGNIFICANT_PCT);
+                    locks, print, notes, DETAIL_SHARE, LockTable.SIGNIFICANT_PCT, labels);
         }
         return LockTable.render("lockscope: lock contention in " + Prose.count(contention.parts().size(), "recording")
-                + " merged", locks, print, notes, DETAIL_SHARE, LockTable.SIGNIFICANT_PCT) + perRecording(contention, locks);
+                + " merged", locks, print, notes, DETAIL_SHARE, LockTable.SIGNIFICANT_PCT, labels) + perRecording(contention, locks);
     }
 
     /** What a table of a recording with sampled short parks says about them (the text table and the HTML page). */

@@ -138,6 +138,29 @@ class LockSitesReportTest {
      * timer thread's notified wait are not contention.
      */
     /**
+     * Two rows whose short names would be the same (two classes named Lock, waited for at one place): the table names
+     * the one it shows as the findings do, by the shortest name unique among all rows, also when --top cuts the other.
+     */
+    @Test
+    void theTableNamesARowAsTheFindingsDoWhenTopCutsItsNamesake() {
+        List<String> at = List.of("java.lang.Object.wait:-1", "com.app.S.run:1");
+        Map<Long, ThreadRef> threads = new java.util.HashMap<>(Map.of(1L, A, 2L, B));
+        List<MonitorWait> waits = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            waits.add(new MonitorWait(B, "com.a.Lock", 0x100, START + i * 100 * MS, START + i * 100 * MS + 80 * MS, A, false, 0, at));
+        }
+        waits.add(new MonitorWait(A, "com.b.Lock", 0x200, START + 500 * MS, START + 510 * MS, B, false, 0, at));
+        LockRecording r = new LockRecording(Path.of("/tmp/two.jfr"), START, START + 1_000 * MS, threads, List.of(), List.of(),
+                List.of(), waits, List.of(), List.of());
+        Report report = ReportBuilder.read(r::replay, new ContentionOptions(0, 0), Aspect.DEFAULT, false, false);
+
+        String named = report.findings().get(0).subject();
+        assertThat(named).contains("com.a.Lock").isNotEqualTo("Lock at S.run:1");
+        String table = dev.lockscope.report.TextReport.render(report, null, 1);
+        assertThat(table).contains("  1   wait ").contains(named).contains("[1] wait " + named);
+    }
+
+    /**
      * Jetty's connections waiting for another thread to initialise a class (HotSpot's init lock, an int[], with the
      * frame that needed the class on top): the finding names the static initialiser the notifier ran, not where its
      * pool thread went after the notifyAll, while the waiters queued to take the init lock back.
