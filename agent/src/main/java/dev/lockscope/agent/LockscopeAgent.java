@@ -231,9 +231,12 @@ public final class LockscopeAgent {
     private static final int DEEP_MAX_LOCKS = 100_000;
     private static DeepTransformer deepTransformer;
 
+    /** The title of the findings above the exit table. */
+    static final String FINDINGS_AT_EXIT = "lockscope: top findings at JVM exit";
+
     private static void printTable(RecordingSession s, String title, boolean full) {
         try {
-            System.err.print(full ? s.table(title) : s.shortTable(title));
+            System.err.print(full ? s.table(title, FINDINGS_AT_EXIT) : s.shortTable(title, FINDINGS_AT_EXIT));
             System.err.flush();
         } catch (Throwable t) {
             log("could not print the report: " + t);
@@ -264,7 +267,8 @@ public final class LockscopeAgent {
                     return;
                 }
             }
-            text = session.table("lockscope: lock contention now (dump of pid " + pid + ")");
+            text = session.table("lockscope: lock contention now (dump of pid " + pid + ")",
+                    "lockscope: top findings now (dump of pid " + pid + ")");
         }
         System.err.print(text);
         System.err.flush();

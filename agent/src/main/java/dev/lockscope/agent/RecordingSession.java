@@ -14,6 +14,7 @@ import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
+import dev.lockscope.core.LockFindings;
 import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.OptionValues;
@@ -550,7 +551,16 @@ final class RecordingSession {
      * writes them when the recording stops), so {@code lockscope report} prints the same numbers.
      */
     String table(String title) {
-        return table(title, true);
+        return table(title, true, null);
+    }
+
+    /**
+     * The same under its findings ({@link LockFindings#text}, titled {@code findingsTitle}): each lock row of
+     * contention with at least {@link LockTable#FINDING_PCT} of the wall time, as {@code lockscope report} opens with
+     * them (without who held each lock: that is owner blame, which only the report computes).
+     */
+    String table(String title, String findingsTitle) {
+        return table(title, true, findingsTitle);
     }
 
     /**
@@ -589,14 +599,15 @@ final class RecordingSession {
     static final int SHORT_TABLE_SITES = 10;
 
     /** The top {@value #SHORT_TABLE_SITES} lock sites in one line each, and the recording's path. */
-    String shortTable(String title) {
-        return table(title, false);
+    String shortTable(String title, String findingsTitle) {
+        return table(title, false, findingsTitle);
     }
 
     /**
-     * @param full every lock site with its details, or the first ones in one line each
+     * @param full          every lock site with its details, or the first ones in one line each
+     * @param findingsTitle the title of the findings above the table, or null for the table alone
      */
-    private String table(String title, boolean full) {
+    private String table(String title, boolean full, String findingsTitle) {
         long execNanos = (stopped ? recordingEndNanos : System.nanoTime()) - startNanos;
         // Once stopped, the last summaries written are the ones the recording ends with (at exit JFR's
         // own shutdown hook may have stopped the recording before ours ran).
@@ -641,7 +652,9 @@ final class RecordingSession {
         sites = LockTable.withoutIdle(sites, notes);
         // the first line, as `lockscope report`'s, when nothing reaches a finding's share of wall time
         String first = LockTable.noSignificantContention(sites, labels);
-        return (first.isEmpty() ? "" : first + "\n") + (full ? LockTable.render(title, sites, options.printThreshold, notes, 0, 0, labels)
+        String findings = findingsTitle == null ? "" : LockFindings.text(findingsTitle, sites, labels, SHORT_TABLE_SITES,
+                "who held each lock, and in what code: lockscope report " + file) + "\n";
+        return (first.isEmpty() ? "" : first + "\n") + findings + (full ? LockTable.render(title, sites, options.printThreshold, notes, 0, 0, labels)
                 : LockTable.renderShort(title, sites, options.printThreshold, notes, SHORT_TABLE_SITES,
                 "lockscope report " + file + " has them all; report=full prints them at exit", labels));
     }

@@ -283,24 +283,25 @@ public final class LockTable {
         }
     }
 
-    /**
-     * A note under the title, wrapped at spaces to {@link #WIDTH} (continuation lines indented by four):
-     * notes are sentences, and the last-resort clipping below would cut off their ends.
-     */
+    /** A note under the title, wrapped at spaces ({@link #wrap}): notes are sentences, and clipping would cut off their ends. */
     static void appendNote(StringBuilder sb, String note) {
-        String indent = "  ";
-        String rest = note;
-        while (indent.length() + rest.length() > WIDTH) {
-            int max = WIDTH - indent.length();
-            int cut = rest.lastIndexOf(' ', max);
-            if (cut <= 0) {
-                break; // one word longer than the line: clipped below
+        wrap(sb, note, "  ", "    ");
+    }
+
+    /**
+     * {@code text} in lines shorter than {@link #WIDTH} columns, broken at spaces, the first begun with {@code first},
+     * the rest with {@code next}; a word longer than a line stays whole on a line of its own.
+     */
+    public static void wrap(StringBuilder sb, String text, String first, String next) {
+        StringBuilder line = new StringBuilder(first);
+        for (String word : text.split(" ")) {
+            if (line.length() + word.length() + 1 > WIDTH && line.length() > next.length()) {
+                sb.append(line.toString().stripTrailing()).append('\n');
+                line = new StringBuilder(next);
             }
-            sb.append(indent).append(rest, 0, cut).append('\n');
-            rest = rest.substring(cut + 1);
-            indent = "    ";
+            line.append(word).append(' ');
         }
-        sb.append(indent).append(rest).append('\n');
+        sb.append(line.toString().stripTrailing()).append('\n');
     }
 
     /** Last resort for what the layout cannot bound (thread names, a note's over-long word, huge numbers). */

@@ -46,6 +46,9 @@ class AttachAndDumpIT {
         assertThat(dump.out()).contains("lock contention now (dump of pid " + pid + ")")
                 .contains("ReentrantLock$NonfairSync").contains("dev.lockscope.demo.FrequentlyAcquired.jucFrequent");
         assertThat(target.err()).as("the table also goes to the target's stderr").contains("lock contention now");
+        // issue 40: dump opens with the findings of its table, as report does
+        assertThat(dump.out().indexOf("lockscope: top findings now (dump of pid " + pid + ")\n  - ")).as(dump.out())
+                .isNotNegative().isLessThan(dump.out().indexOf("lock contention now (dump of pid"));
 
         Proc stop = Proc.lockscope(dir, 60, "attach", Long.toString(pid), "--stop");
         assertThat(stop.exitCode()).as(stop.err()).isZero();

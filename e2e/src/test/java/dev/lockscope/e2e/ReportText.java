@@ -99,5 +99,45 @@ final class ReportText {
         for (String row : exitRows) {
             assertThat(exit.get(row)).as("%%real of %s\n%s", row, both).isCloseTo(report.get(row), org.assertj.core.data.Offset.offset(1.0));
         }
+        assertExitFindingsAreTheReports(applicationErr, reportOut);
+    }
+
+    /** The first line of the agent's findings at exit, above its table. */
+    static final String EXIT_FINDINGS = "lockscope: top findings at JVM exit";
+
+    /** A finding's lock (its row's label, without the place most waited in) and its share of wall time. */
+    private static final Pattern FINDING_HEAD = Pattern.compile("^(.+?)(?: in \\S+)? blocked .*? for (\\d+)% of wall time");
+
+    /**
+     * Asserts that the findings the agent printed above its exit table are the report's findings of lock rows: the
+     * same locks in the same order, each share of wall time within a point (issue 40: one first screen). The report's
+     * go on to say who held each lock, from owner blame, which the agent does not compute.
+     */
+    static void assertExitFindingsAreTheReports(String applicationErr, String reportOut) {
+        int at = applicationErr.indexOf(EXIT_FINDINGS);
+        assertThat(at).as(applicationErr).isNotNegative();
+        String exitText = applicationErr.substring(at + EXIT_FINDINGS.length() + 1);
+        Map<String, Double> exit = findingHeads(List.of(exitText.substring(0, exitText.indexOf("\n  (")).split("\n  - ")));
+        Map<String, Double> report = findingHeads(findings(reportOut).stream().filter(f -> f.contains("Contention by rule")).toList());
+        String both = "exit:\n" + applicationErr.substring(at) + "\nreport:\n" + reportOut;
+        List<String> exitLocks = List.copyOf(exit.keySet());
+        List<String> reportLocks = List.copyOf(report.keySet());
+        // both show 10 at most; the report's 10 may include other rules' findings (a pinned virtual thread)
+        assertThat(exitLocks.size()).as(both).isGreaterThanOrEqualTo(reportLocks.size());
+        assertThat(exitLocks.subList(0, reportLocks.size())).as(both).isEqualTo(reportLocks);
+        for (String lock : report.keySet()) {
+            assertThat(exit.get(lock)).as("share of %s\n%s", lock, both).isCloseTo(report.get(lock), org.assertj.core.data.Offset.offset(1.0));
+        }
+    }
+
+    private static Map<String, Double> findingHeads(List<String> items) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (String item : items) {
+            Matcher m = FINDING_HEAD.matcher(item.replaceFirst("^  - ", "").replaceAll("\\s+", " ").trim());
+            if (m.find()) {
+                out.put(m.group(1), Double.parseDouble(m.group(2)));
+            }
+        }
+        return out;
     }
 }

@@ -93,14 +93,14 @@ public final class TextReport {
         StringBuilder sb = new StringBuilder("\ntop findings:\n");
         List<RuleResult> shown = report.findings();
         for (RuleResult finding : shown.subList(0, Math.min(top, shown.size()))) {
-            Prose.wrap(sb, finding.message().replace("`", ""), "  - ", "    ");
+            LockTable.wrap(sb, finding.message().replace("`", ""), "  - ", "    ");
         }
         if (shown.size() > top) {
             sb.append("  (").append(shown.size() - top).append(" more, --top)\n");
         }
         for (RuleResult r : report.rules()) {
             if (r.severity() == Severity.NA && !report.findings().contains(r)) {
-                Prose.wrap(sb, "not evaluated: " + r.rule() + " (no " + String.join(" or ", r.missingEvents())
+                LockTable.wrap(sb, "not evaluated: " + r.rule() + " (no " + String.join(" or ", r.missingEvents())
                         + " events in the recording)", "  - ", "    ");
             }
         }

@@ -67,7 +67,7 @@ public final class ThreadCpuReport {
         if (rows.size() > shown) {
             sb.append("  (").append(rows.size() - shown).append(" more threads that used CPU; JSON and HTML have all)\n");
         }
-        Prose.wrap(sb, kernelNote(t), "  ", "  ");
+        LockTable.wrap(sb, kernelNote(t), "  ", "  ");
         return sb.toString();
     }
 

@@ -1,12 +1,12 @@
 package dev.lockscope.report.rules;
 
 import dev.lockscope.core.EventNames;
+import dev.lockscope.core.LockFindings;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -32,9 +32,6 @@ final class LockRowsRule implements Rule {
             LockKind.MONITOR, List.of(EventNames.MONITOR_ENTER),
             LockKind.WAIT, List.of(EventNames.MONITOR_WAIT));
 
-    private static final String NO_CONTENTION = "No contention in this recording: no thread waited for a lock that another "
-            + "thread held.";
-
     static String ruleOf(LockKind kind) {
         return kind.label() + "-contention";
     }
@@ -57,29 +54,24 @@ final class LockRowsRule implements Rule {
     @Override
     public List<RuleResult> results(RuleInput input, java.util.function.Predicate<String> seen) {
         List<RuleResult> out = new ArrayList<>();
-        LockMetrics mostWaited = null;
+        List<LockMetrics> contention = new ArrayList<>();
         for (LockMetrics lock : input.contention().rows()) {
-            WaitClassifier.Verdict verdict = input.verdict(lock);
-            if (lock.totalWaitNanos() <= 0 || verdict.waitClass() != WaitClass.CONTENTION || lock.firstFrames().isEmpty()) {
-                continue;
+            if (input.verdict(lock).waitClass() == WaitClass.CONTENTION) {
+                contention.add(lock);
             }
-            if (mostWaited == null || lock.realTimeUtilPct() > mostWaited.realTimeUtilPct()) {
-                mostWaited = lock; // the largest share of wall time, as the first line names it (LockTable)
-            }
-            if (lock.realTimeUtilPct() < dev.lockscope.core.LockTable.FINDING_PCT) {
-                continue;
-            }
+        }
+        // the rows that are findings, as the agent's exit table picks them from its own rows (LockFindings)
+        for (LockMetrics lock : LockFindings.of(contention)) {
             String remedy = LockSentence.remedy(lock, input.blameOf(lock));
             out.add(RuleResult.of(ruleOf(lock.kind()), lock.realTimeUtilPct(),
                     LockSentence.of(lock, input.label(lock), input.blameOf(lock), input.waitsOf(lock))
-                            + " Contention by rule `" + verdict.rule() + "`." + (remedy == null ? "" : " " + remedy),
+                            + " Contention by rule `" + input.verdict(lock).rule() + "`." + (remedy == null ? "" : " " + remedy),
                     input.label(lock)));
         }
         if (out.isEmpty()) {
-            out.add(RuleResult.of(ID, 0, mostWaited == null ? NO_CONTENTION : NO_CONTENTION.replaceFirst("\\.$", "")
-                    + " for long enough to matter: the largest, `" + input.label(mostWaited) + "`, had waiters "
-                    + String.format(Locale.ROOT, "%.2f%% of wall time (%.2f ms of waiting in all)", mostWaited.realTimeUtilPct(),
-                    mostWaited.totalWaitNanos() / 1e6) + ".", null));
+            Map<LockMetrics, String> labels = new java.util.IdentityHashMap<>();
+            contention.forEach(lock -> labels.put(lock, input.label(lock)));
+            out.add(RuleResult.of(ID, 0, LockFindings.none(contention, labels), null));
         }
         for (LockKind kind : LockKind.values()) {
             List<String> events = EVENTS.get(kind);

@@ -8,6 +8,7 @@ import dev.lockscope.analysis.blame.OwnerChain;
 import dev.lockscope.analysis.blame.ReleaseSite;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.model.ThreadRef;
+import dev.lockscope.core.LockFindings;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
@@ -35,22 +36,12 @@ final class LockSentence {
      *              their notifiers gave back, taken where those had waited for it themselves
      */
     static String of(LockMetrics lock, String label, List<BlameRow> blame, List<WaitRow> waits) {
-        String what = (switch (lock.kind()) {
-            case MONITOR -> "The monitor of `" + label + "`";
-            case WAIT -> LockLabels.isClassInitialisation(lock) ? "`" + label + "`" : "Object.wait on `" + label + "`";
-            case PARK -> "`" + label + "`";
-        });
         Top waiterMethod = top(blame, r -> r.waiterFrames().isEmpty() ? null : appMethod(r.waiterFrames()));
-        String waiter = waiterMethod != null ? waiterMethod.key : appMethod(lock.firstFrames());
-        // where most of the waiting was, when the row's name (its acquiring frame) does not say it already
-        String where = label.contains(waiter) ? "" : " in `" + waiter + "`";
         Set<String> waiters = new HashSet<>();
         blame.stream().filter(r -> !ConvoyWaiters.isGroup(r.waiterThread())).forEach(r -> waiters.add(r.waiterThread().name()));
-        String threads = waiters.isEmpty() ? (lock.peakParked() == 1 ? "1 thread at a time"
-                : "up to " + lock.peakParked() + " threads at once") : waiters.size() + (waiters.size() == 1 ? " thread" : " threads");
-        // a site's real-time is the union of its objects' waits (LockSites): a part of the wall time like any lock's
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s%s blocked %s for %.0f%% of wall time "
-                + "(%.1f s of waiting in all)", what, where, threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9));
+        // the same words as the agent's findings of its table, which has no blame to count waiters or weigh their places
+        StringBuilder s = new StringBuilder(LockFindings.head(lock, label, waiterMethod == null ? null : waiterMethod.key,
+                waiters.size()));
         // held in: the owners' stacks inside a hold, not those sampled perhaps between two tenures
         Top ownerMethod = top(blame, r -> r.ownerFrames().isEmpty() || r.ownerChain() == OwnerChain.SAMPLED_OUTSIDE_HOLD
                 || r.ownerChain() == OwnerChain.NO_OWNER ? null : appMethod(withoutOwnClass(r.ownerFrames(), lock)));
@@ -158,22 +149,9 @@ final class LockSentence {
         return site == null ? null : site.label();
     }
 
-    /**
-     * {@code Class.method} of the innermost frame outside the JDK and lockscope (where the
-     * application asked for or held the lock), or of the innermost frame when all are runtime frames.
-     */
+    /** {@link LockFindings#appMethod}. */
     static String appMethod(List<String> frames) {
-        String chosen = null;
-        for (String frame : frames) {
-            if (chosen == null) {
-                chosen = frame;
-            }
-            if (Frame.parse(frame).kind().isApplication()) {
-                chosen = frame;
-                break;
-            }
-        }
-        return chosen == null ? "?" : Frame.parse(chosen).classAndMethod();
+        return LockFindings.appMethod(frames);
     }
 
     /**
