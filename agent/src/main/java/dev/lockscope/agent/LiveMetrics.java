@@ -35,7 +35,7 @@ final class LiveMetrics {
      * @param pinnedNanos time virtual threads were pinned, or -1 when not recorded (JDK 17, or no
      *                    event stream)
      */
-    record Snapshot(List<Lock> top, Lock other, int locks, long untrackedParks, long monitorWaitsLeftOut,
+    record Snapshot(List<Lock> top, Lock other, int locks, long untrackedParks,
                     long pinnedNanos, long hookErrors, long recordingBytes) {
     }
 
@@ -48,7 +48,7 @@ final class LiveMetrics {
      *                      site real-time), where the row's own real-time is the sum of its objects'
      */
     static Snapshot snapshot(List<LockMetrics> all, Map<String, Long> siteRealTimes, OwnerMethods owners, long untrackedParks,
-                             long monitorWaitsLeftOut, long pinnedNanos, long hookErrors, long recordingBytes) {
+                             long pinnedNanos, long hookErrors, long recordingBytes) {
         List<LockMetrics> ranked = new ArrayList<>(all);
         ranked.sort(Comparator.comparingLong(LockMetrics::totalWaitNanos).reversed()
                 .thenComparing(LockMetrics::className).thenComparing(LockMetrics::identityHash));
@@ -73,7 +73,7 @@ final class LiveMetrics {
             }
         }
         Lock other = new Lock(OTHER, "", "", waits, waitNanos, contendedNanos, Double.NaN, waiters, List.of());
-        return new Snapshot(top, other, all.size(), untrackedParks, monitorWaitsLeftOut, pinnedNanos, hookErrors, recordingBytes);
+        return new Snapshot(top, other, all.size(), untrackedParks, pinnedNanos, hookErrors, recordingBytes);
     }
 
     /**
@@ -126,8 +126,6 @@ final class LiveMetrics {
         p.sample(s.locks());
         p.family("lockscope_untracked_parks_total", "counter", "Parks on blockers beyond the agent's maxBlockers cap (in the recording only).");
         p.sample(s.untrackedParks());
-        p.family("lockscope_untracked_monitor_waits_total", "counter", "Contended entries of monitors beyond the agent's cap (in the recording only).");
-        p.sample(s.monitorWaitsLeftOut());
         p.family("lockscope_hook_errors_total", "counter", "Internal errors in lockscope's hooks, swallowed.");
         p.sample(s.hookErrors());
         p.family("lockscope_recording_bytes", "gauge", "Bytes of the agent's JFR recording kept now.");

@@ -34,11 +34,6 @@ final class LockContention implements LockContentionMXBean {
     }
 
     @Override
-    public long getUntrackedMonitorWaits() {
-        return snapshots.get().monitorWaitsLeftOut();
-    }
-
-    @Override
     public double getPinnedVirtualThreadSeconds() {
         long pinned = snapshots.get().pinnedNanos();
         return pinned < 0 ? -1 : pinned / 1e9;

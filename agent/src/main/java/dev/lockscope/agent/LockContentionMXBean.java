@@ -13,8 +13,6 @@ public interface LockContentionMXBean {
 
     long getUntrackedParks();
 
-    long getUntrackedMonitorWaits();
-
     /** Seconds virtual threads spent pinned, or -1 when not recorded. */
     double getPinnedVirtualThreadSeconds();
 

@@ -5,6 +5,7 @@ import dev.lockscope.core.Frame;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
+import dev.lockscope.core.ParkTally;
 import dev.lockscope.core.LockWaits;
 import dev.lockscope.core.NotifiedWaits;
 import dev.lockscope.core.ThreadNames;
@@ -28,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -76,6 +78,50 @@ final class MonitorContention implements AutoCloseable {
         }
     }
 
+    /** Monitors of one site retired from {@link #monitors}: their final numbers summed, the earliest one's first wait. */
+    private static final class Retired {
+        final LockKind kind;
+        final String className;
+        final String site;
+        int objects;
+        long parks;
+        int peak;
+        long threadTime;
+        long realTime;
+        long lives;
+        long firstTime = Long.MAX_VALUE;
+        String firstThread;
+        List<String> firstFrames;
+
+        Retired(LockKind kind, String className, String site) {
+            this.kind = kind;
+            this.className = className;
+            this.site = site;
+        }
+
+        void add(LockMetrics m) {
+            ParkTally t = m.tally();
+            objects++;
+            parks += t.timesParked;
+            peak = Math.max(peak, t.peakParked);
+            threadTime += t.threadTimeNanos;
+            realTime += t.realTimeNanos;
+            lives += t.lifeTimeNanos();
+            if (t.firstTime < firstTime) {
+                firstTime = t.firstTime;
+                firstThread = m.firstThread();
+                firstFrames = m.firstFrames();
+            }
+        }
+
+        /** One row of {@link #objects} objects, which the table's site row sums with the live ones ({@link LockSites#group}). */
+        LockMetrics metrics(long totalExecutionNanos) {
+            return new LockMetrics(kind, className, site, firstThread, firstFrames,
+                    ParkTally.of(0, parks, 0, peak, threadTime, realTime, firstTime, firstTime + lives, true), totalExecutionNanos,
+                    objects);
+        }
+    }
+
     /** The thread that starts the stream; JFR tells recording listeners of the stream's state on it. */
     static final String THREAD_NAME = "lockscope-monitor-stream";
     /** How long starting the agent waits for the stream's recording to run. */
@@ -87,7 +133,13 @@ final class MonitorContention implements AutoCloseable {
     /** Created by the reader thread, which start() blocks; the agent's start waits only until its recording runs. */
     private volatile RecordingStream stream;
     private volatile boolean closed;
-    private final Map<String, Monitor> monitors = new HashMap<>(); // guarded by this
+    /** The monitors followed, the least recently waited for first (access order: the next to retire). Guarded by this. */
+    private final LinkedHashMap<String, Monitor> monitors = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * The monitors retired to make room for new ones, summed by lock site ({@link LockSites#keyOf}): their parks,
+     * waiting and peak stay in their site's row, as the collected blockers' do on the park side. Guarded by this.
+     */
+    private final Map<String, Retired> retired = new HashMap<>();
     /**
      * Each lock site's waits, all its monitors' together: its real-time is the union of their waits, the
      * site's %real as in {@code lockscope report} (a monitor the JVM deflated and inflated again is a new
@@ -96,7 +148,6 @@ final class MonitorContention implements AutoCloseable {
     private final Map<String, LockWaits> sites = new HashMap<>();
     private long heldPoints; // guarded by this
     private long latestEnd = Long.MIN_VALUE; // guarded by this
-    private long leftOut; // guarded by this
     private volatile long lastFlushNanos;
     /** Counted down when the stream's recording runs, or when it will not. */
     private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
@@ -252,19 +303,42 @@ final class MonitorContention implements AutoCloseable {
         }
     }
 
-    /** The monitor's tally, new if there is room for one more; null when it is left out (counted). */
+    /**
+     * The monitor's tally, new if needed: with {@code maxMonitors} followed, the one least recently waited for is
+     * retired to its site's sum first (Derby's row locks: a long run waits for hundreds of thousands of objects, each
+     * for a moment).
+     */
     private Monitor monitor(LockKind kind, String className, String address) {
         String key = kind.label() + " " + className + "@" + address;
         Monitor m = monitors.get(key);
         if (m == null) {
             if (monitors.size() >= maxMonitors) {
-                leftOut++;
-                return null;
+                retireLeastRecent();
             }
             m = new Monitor(kind, className, address);
             monitors.put(key, m);
         }
         return m;
+    }
+
+    /**
+     * Replays the least recently waited-for monitor's waits and adds its numbers to its site's {@link Retired} sum;
+     * its waits are in the site's union already ({@link Monitor#site}). A wait for it that arrives later (the stream is
+     * about end-ordered) starts a new record of the same object: the site's parks, waiting and real-time stay exact,
+     * its object count may count that object twice. A long-lived monitor taken through a helper keeps its own row
+     * ({@link LockSites#sitesOf}) only while it is followed: retired, it is its site's.
+     */
+    private void retireLeastRecent() {
+        java.util.Iterator<Monitor> it = monitors.values().iterator();
+        Monitor old = it.next();
+        heldPoints -= old.waits.heldPoints();
+        LockMetrics last = old.waits.metrics(1);
+        it.remove();
+        if (last != null) {
+            String site = LockSites.siteOf(last.firstFrames());
+            retired.computeIfAbsent(LockSites.keyOf(old.kind, old.className, site), k -> new Retired(old.kind, old.className, site))
+                    .add(last);
+        }
     }
 
     /** One wait on {@code m}; {@code thread} and {@code frames} count only if it is the monitor's earliest so far. */
@@ -343,6 +417,9 @@ final class MonitorContention implements AutoCloseable {
                 out.add(metrics);
             }
         }
+        for (Retired r : retired.values()) {
+            out.add(r.metrics(totalExecutionNanos));
+        }
         return out;
     }
 
@@ -369,13 +446,10 @@ final class MonitorContention implements AutoCloseable {
                 waitsOf.put(metrics, m.waits);
             }
         }
+        // a site with retired monitors keeps the union read with its waits: its members' own waits are not all here
+        retired.values().forEach(r -> all.add(r.metrics(totalExecutionNanos)));
         out.putAll(LockSites.unionRealTimes(all, totalExecutionNanos, waitsOf));
         return out;
-    }
-
-    /** Contended entries of monitors beyond the first {@code maxMonitors}, not in the table. */
-    synchronized long leftOut() {
-        return leftOut;
     }
 
     /** Who released each java.util.concurrent blocker, from its Unpark events (live only). */

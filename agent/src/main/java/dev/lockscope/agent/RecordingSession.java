@@ -265,7 +265,7 @@ final class RecordingSession {
         MonitorContention monitors = liveMonitors;
         locks.addAll(monitors.metrics(execNanos));
         long pinned = Runtime.version().feature() >= 21 ? monitors.pinnedNanos() : -1;
-        return LiveMetrics.snapshot(locks, siteRealTimes(parks, monitors, execNanos), monitors.ownerMethods(), BlockerRegistry.untracked(), monitors.leftOut(), pinned,
+        return LiveMetrics.snapshot(locks, siteRealTimes(parks, monitors, execNanos), monitors.ownerMethods(), BlockerRegistry.untracked(), pinned,
                 HookFailures.count(), stopped ? 0 : recordingSize());
     }
 
@@ -620,10 +620,6 @@ final class RecordingSession {
         MonitorContention monitors = monitorWaits(notes);
         if (monitors != null) {
             locks.addAll(monitors.metrics(execNanos));
-            if (monitors.leftOut() > 0) {
-                notes.add(monitors.leftOut() + " contended entries of monitors beyond maxBlockers=" + options.maxBlockers
-                        + " are in the recording only (lockscope report counts them)");
-            }
         }
         if (options.freeOnPrint) {
             BlockerRegistry.removeDead();

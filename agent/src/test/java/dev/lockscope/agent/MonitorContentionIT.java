@@ -85,6 +85,61 @@ class MonitorContentionIT {
         assertThat(rows.get(0).firstFrames()).anyMatch(f -> f.contains("aRecordingsMonitorWaitsAreReadFromItsFile"));
     }
 
+    /**
+     * Beyond {@code maxMonitors} objects the least recently waited for is retired into its site's sum: the site's row
+     * (what the table shows) has the same parks, waiting and real-time as when every object is followed.
+     */
+    @Test
+    void monitorsBeyondTheCapAreSummedAtTheirSite() throws Exception {
+        List<ContendedMonitor> objects = java.util.stream.IntStream.range(0, 6).mapToObj(i -> new ContendedMonitor()).toList();
+        Path file = dir.resolve("many.jfr");
+        try (Recording r = new Recording()) {
+            r.enable(EventNames.MONITOR_ENTER).withThreshold(Duration.ZERO).withStackTrace();
+            r.start();
+            for (ContendedMonitor monitor : objects) {
+                for (int round = 0; round < 2; round++) {
+                    contend(monitor);
+                }
+            }
+            r.stop();
+            r.dump(file);
+        }
+        long run = 1_000_000_000L;
+        LockMetrics all = site(MonitorContention.read(file, 100), run);
+        LockMetrics capped = site(MonitorContention.read(file, 2), run);
+        assertThat(all.instances()).as("every object followed").isEqualTo(6);
+        assertThat(all.timesParked()).isGreaterThanOrEqualTo(12);
+        assertThat(capped.timesParked()).isEqualTo(all.timesParked());
+        assertThat(capped.threadTimeNanos()).isEqualTo(all.threadTimeNanos());
+        assertThat(capped.realTimeNanos()).isEqualTo(all.realTimeNanos());
+        assertThat(capped.instances()).as("retired objects counted at their site").isEqualTo(6);
+    }
+
+    /** The one site row of the test's monitors, as the agent's table groups them. */
+    private static LockMetrics site(MonitorContention monitors, long run) {
+        List<LockMetrics> rows = dev.lockscope.core.LockSites.group(monitors.metrics(run).stream()
+                .filter(m -> m.className().equals(ContendedMonitor.class.getName())).toList(), run, monitors.siteRealTimes(run));
+        assertThat(rows).hasSize(1);
+        return rows.get(0);
+    }
+
+    /** One contended entry of {@code monitor}: a holder keeps it 20 ms, this thread enters once it has it. */
+    private static void contend(Object monitor) throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+            synchronized (monitor) {
+                held.countDown();
+                sleep(20);
+            }
+        });
+        holder.start();
+        held.await();
+        synchronized (monitor) {
+            // entered once the holder left
+        }
+        holder.join();
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -64,7 +64,8 @@ public final class LockFindings {
      * all)}.
      *
      * @param label         the row's name as the table gives it ({@link LockLabels})
-     * @param waiterMethod  {@code Class.method} where most of the waiting was, or null for the row's first stack's
+     * @param waiterMethod  {@code Class.method} where most of the waiting was (owner blame), or null when not known: the
+     *                      label names the row's acquiring frame
      * @param waiterThreads how many threads waited, or 0 when not known (then a lock object's peak of waiters at once)
      */
     public static String head(LockMetrics lock, String label, String waiterMethod, int waiterThreads) {
@@ -73,9 +74,8 @@ public final class LockFindings {
             case WAIT -> LockLabels.isClassInitialisation(lock) ? "`" + label + "`" : "Object.wait on `" + label + "`";
             case PARK -> "`" + label + "`";
         };
-        String waiter = waiterMethod != null ? waiterMethod : appMethod(lock.firstFrames());
-        // where most of the waiting was, when the row's name (its acquiring frame) does not say it already
-        String where = label.contains(waiter) ? "" : " in `" + waiter + "`";
+        // where most of the waiting was, when the row's name (its acquiring frame past lock wrappers) does not say it
+        String where = waiterMethod == null || label.contains(waiterMethod) ? "" : " in `" + waiterMethod + "`";
         // a site's peak is that of one of its objects (Derby's row locks: 1 each, 16 threads in all): no count then
         String threads = waiterThreads > 0 ? waiterThreads + (waiterThreads == 1 ? " thread" : " threads")
                 : lock.instances() > 1 ? "threads"
