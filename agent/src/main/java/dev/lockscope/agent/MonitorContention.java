@@ -6,6 +6,7 @@ import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.core.ParkTally;
+import dev.lockscope.core.ReplayWindow;
 import dev.lockscope.core.LockWaits;
 import dev.lockscope.core.NotifiedWaits;
 import dev.lockscope.core.ThreadNames;
@@ -48,20 +49,15 @@ import java.util.Map;
  * source replays the waits through the same {@link LockWaits}, one per monitor, as {@code lockscope report}
  * does.
  *
- * <p>Memory is bounded for a JVM that runs for days: at most {@link #MAX_HELD_POINTS} begins and
- * ends wait for their replay in all; beyond that the points older than {@link #REORDER_WINDOW_NANOS}
- * before the latest wait's end are replayed (a wait that began earlier and arrives later counts from
- * where its monitor's tally stands, as in {@code lockscope report}'s bounded windows), and at most
- * {@code maxMonitors} monitors are followed; waits on further ones are counted in a note. One call
- * chain per monitor (its earliest wait's).
+ * <p>Memory is bounded for a JVM that runs for days: the begins and ends awaiting their replay in time order are
+ * held in one {@link ReplayWindow}, as in {@code lockscope report}, and at most {@code maxMonitors} monitors are
+ * followed one by one (beyond them the least recently waited for is summed at its site). One call chain per monitor
+ * (its earliest wait's).
  *
  * <p>The live stream also sums {@code jdk.VirtualThreadPinned} time and tallies the method that released
  * each {@code java.util.concurrent} blocker from its {@code lockscope.Unpark} events ({@link OwnerMethods}).
  */
 final class MonitorContention implements AutoCloseable {
-    static final int MAX_HELD_POINTS = 1 << 19;
-    static final long REORDER_WINDOW_NANOS = 10_000_000_000L;
-
     /** One monitor's waits of one kind (blocked entering it, or in its Object.wait until notified) as seen so far. */
     private static final class Monitor {
         final LockKind kind;
@@ -146,8 +142,7 @@ final class MonitorContention implements AutoCloseable {
      * address at the same site). Keyed by {@link LockSites#keyOf}. Guarded by this.
      */
     private final Map<String, LockWaits> sites = new HashMap<>();
-    private long heldPoints; // guarded by this
-    private long latestEnd = Long.MIN_VALUE; // guarded by this
+    private final ReplayWindow window = new ReplayWindow(); // guarded by this
     private volatile long lastFlushNanos;
     /** Counted down when the stream's recording runs, or when it will not. */
     private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
@@ -271,9 +266,6 @@ final class MonitorContention implements AutoCloseable {
     private void add(LockKind kind, RecordedEvent e) {
         RecordedClass cls = e.getValue("monitorClass");
         Monitor m = monitor(kind, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
-        if (m == null) {
-            return;
-        }
         long begin = nanos(e.getStartTime());
         String thread = "?";
         List<String> frames = List.of();
@@ -297,10 +289,8 @@ final class MonitorContention implements AutoCloseable {
         String recordedClass = e.getString("monitorClass");
         Monitor m = monitor(LockKind.MONITOR, VirtualMonitorEnters.monitorClass(recordedClass, frames),
                 Long.toHexString(VirtualMonitorEnters.identity(recordedClass, e.getInt("monitorHash"), frames)));
-        if (m != null) {
-            add(m, nanos(e.getStartTime()), nanos(e.getEndTime()),
-                    ThreadNames.virtual(e.getLong("virtualThreadId"), e.getString("virtualThreadName")), frames);
-        }
+        add(m, nanos(e.getStartTime()), nanos(e.getEndTime()),
+                ThreadNames.virtual(e.getLong("virtualThreadId"), e.getString("virtualThreadName")), frames);
     }
 
     /**
@@ -331,7 +321,7 @@ final class MonitorContention implements AutoCloseable {
     private void retireLeastRecent() {
         java.util.Iterator<Monitor> it = monitors.values().iterator();
         Monitor old = it.next();
-        heldPoints -= old.waits.heldPoints();
+        window.remove(old.waits);
         LockMetrics last = old.waits.metrics(1);
         it.remove();
         if (last != null) {
@@ -347,35 +337,15 @@ final class MonitorContention implements AutoCloseable {
             m.firstBegin = begin;
         }
         m.waits.add(begin, end, thread, frames);
-        heldPoints += 2;
+        window.added(m.waits, 2, end);
         if (m.site == null && !frames.isEmpty()) {
             m.site = sites.computeIfAbsent(LockSites.keyOf(m.kind, m.className, LockSites.siteOf(frames)),
                     k -> new LockWaits(m.kind, m.className, k, 0));
         }
         if (m.site != null) {
             m.site.add(begin, end, thread, frames);
-            heldPoints += 2;
+            window.added(m.site, 2, end);
         }
-        latestEnd = Math.max(latestEnd, end);
-        if (heldPoints > MAX_HELD_POINTS) {
-            release(latestEnd - REORDER_WINDOW_NANOS);
-            if (heldPoints > MAX_HELD_POINTS / 2) {
-                release(latestEnd); // more than the window holds: keep memory bounded all the same
-            }
-        }
-    }
-
-    private void release(long before) {
-        long held = 0;
-        for (Monitor m : monitors.values()) {
-            m.waits.replayBefore(before);
-            held += m.waits.heldPoints();
-        }
-        for (LockWaits site : sites.values()) {
-            site.replayBefore(before);
-            held += site.heldPoints();
-        }
-        heldPoints = held;
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.LockWaits;
+import dev.lockscope.core.ReplayWindow;
 import dev.lockscope.core.ParkTally;
 
 import java.util.ArrayList;
@@ -38,18 +39,10 @@ import java.util.Map;
  * the table, the report's findings and the sweep read it.
  *
  * <p>Online: parks arrive in about time order; a monitor entry arrives at its end, so its begin is
- * late by the time it blocked. So each lock holds its latest points in time order ({@link #WINDOW}
- * points, fewer while all locks together hold more than {@link #ALL_WINDOWS}): exact unless a wait
- * spans more of its own lock's waits than that; a point later than that is counted as of the tally's
- * last time. Each lock has its own window because its points come from one stream only (parks or
- * monitor entries), whose pace is its own.
+ * late by the time it blocked. Each lock holds its points until they are older than the waits still
+ * arriving, all locks' in one {@link ReplayWindow} (the agent's monitor table uses the same).
  */
 public final class LockContentionAnalysis implements RecordingVisitor {
-    /** Begin/end points a lock holds back to be replayed in time order. */
-    static final int WINDOW = 1 << 12;
-    /** Points all locks together hold at most. */
-    static final int ALL_WINDOWS = 1 << 18;
-
     private final ContentionOptions options;
     private final Map<LockKey, LockWaits> blockers = new HashMap<>();
     private final Map<LockKey, LockWaits> monitors = new HashMap<>();
@@ -69,7 +62,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     private final Map<String, LockSummary> collectedSummaries = new HashMap<>();
     /** The latest batch of summaries: the agent's snapshot the report prints, as its table at exit did. */
     private long latestBatch;
-    private long held;
+    private final ReplayWindow window = new ReplayWindow();
     /** Recorded parks the agent sampled ({@link LockContention#sampledParks}). */
     private long sampledParks;
     private LockContention result;
@@ -83,10 +76,10 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         LockWaits lock = blockers.computeIfAbsent(new LockKey(p.blockerClass(), p.blockerHash()), k -> new LockWaits(
                 LockKind.PARK, p.blockerClass(), Integer.toHexString(p.blockerHash()), options.collectionThreshold()));
         lock.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
-        held(lock);
+        window.added(lock, 1, p.beginNanos());
         LockWaits site = siteUnion(lock, LockKind.PARK, p.blockerClass(), p.frames());
         site.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
-        held(site);
+        window.added(site, 1, p.beginNanos());
     }
 
     @Override
@@ -96,10 +89,10 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         }
         LockWaits lock = blockers.get(new LockKey(p.blockerClass(), p.blockerHash()));
         lock.end(p.beginNanos(), p.endNanos());
-        held(lock);
+        window.added(lock, 1, p.endNanos());
         LockWaits site = siteUnionOf.get(lock);
         site.end(p.beginNanos(), p.endNanos());
-        held(site);
+        window.added(site, 1, p.endNanos());
     }
 
     @Override
@@ -145,9 +138,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     private void whole(LockWaits lock, LockWaits site, long begin, long end, long tie, String thread, List<String> frames) {
         for (LockWaits l : List.of(lock, site)) {
             l.begin(begin, tie, thread, frames);
-            held(l);
             l.end(begin, end);
-            held(l);
+            window.added(l, 2, end);
         }
     }
 
@@ -165,15 +157,6 @@ public final class LockContentionAnalysis implements RecordingVisitor {
             siteUnionOf.put(object, site);
         }
         return site;
-    }
-
-    /** One more point held by {@code lock}: replays its earliest when it, or all locks together, hold too many. */
-    private void held(LockWaits lock) {
-        held++;
-        if (lock.heldPoints() > WINDOW || held > ALL_WINDOWS) {
-            lock.replayEarliest();
-            held--;
-        }
     }
 
     @Override
@@ -222,7 +205,6 @@ public final class LockContentionAnalysis implements RecordingVisitor {
                 }
             }
         }
-        held = 0;
         // §3.3.2: "filtering all the records with number of parks less than valueprintThreshold", applied
         // to the rows shown: a site of many objects parked on a few times each is one row
         List<LockMetrics> shown = aboveThreshold(collected);
@@ -245,6 +227,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
                 }
             }
         }
+        window.clear();
         siteUnions.clear();
         siteUnionOf.clear();
         blockers.clear(); // their points, held for the unions above

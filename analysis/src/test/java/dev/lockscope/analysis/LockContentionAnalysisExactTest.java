@@ -66,6 +66,28 @@ class LockContentionAnalysisExactTest {
         assertThat(m.totalExecutionNanos()).isEqualTo(200);
     }
 
+    /**
+     * JFR writes a monitor wait at its end, so a long one arrives after the shorter ones that ended first; it counts
+     * whole, at its time, though many other objects hold points meanwhile (160,000 short waits in a minute: more than
+     * a bound per count of points holds, far fewer than the ten seconds the window keeps).
+     */
+    @Test
+    void aLongMonitorWaitThatArrivesLateCountsWholeAmongManyObjects() {
+        List<MonitorEnter> enters = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            for (int o = 0; o < 160; o++) {
+                long begin = 60_000_000L * i + 1000L * o;
+                enters.add(enter(T1, "Other", 0x1000 + o, begin, begin + 10));
+            }
+        }
+        enters.add(enter(T2, "Slow", 0x1, 50_000_000_000L, 55_000_000_000L));
+        enters.add(enter(T3, "Slow", 0x1, 51_000_000_000L, 52_000_000_000L));
+        LockMetrics m = only(recording(0, 61_000_000_000L, List.of(), enters).contention(ContentionOptions.DEFAULTS), "Slow");
+        assertThat(m.threadTimeNanos()).isEqualTo(6_000_000_000L);
+        assertThat(m.realTimeNanos()).isEqualTo(5_000_000_000L);
+        assertThat(m.peakParked()).isEqualTo(2);
+    }
+
     @Test
     void blockersAreKeyedByClassAndIdentityHash() {
         LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 2, 0, 20),

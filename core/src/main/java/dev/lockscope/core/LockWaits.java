@@ -57,6 +57,9 @@ public final class LockWaits {
     private long arrivals;
     /** Whether a point was replayed before the end: the points held are then not all of this lock's waits. */
     private boolean replayedEarly;
+    /** Whether a {@link ReplayWindow} holds this lock now; the release pass that last visited it. */
+    boolean windowed;
+    long windowPass;
 
     public LockWaits(LockKind kind, String className, String identity, long collectionThreshold) {
         this.kind = kind;

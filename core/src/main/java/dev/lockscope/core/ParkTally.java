@@ -120,6 +120,13 @@ public final class ParkTally {
             timesParked++;
             if (collecting) {
                 advance(now);
+                // a begin replayed after later points (a wait that arrived late): its thread was parked since
+                // too, so thread-time stays the sum of the waits; real-time and peak cannot be mended so. Without
+                // a threshold collection starts at the first park, which this one may be
+                if (collectionThreshold == 0) {
+                    firstTime = Math.min(firstTime, now);
+                }
+                threadTimeNanos += lastTime - Math.max(now, firstTime);
                 parkedNow++;
                 peakParked = Math.max(peakParked, parkedNow);
             } else if (timesParked > collectionThreshold) {
@@ -153,6 +160,11 @@ public final class ParkTally {
         public void unpark(long now) {
             if (collecting) {
                 advance(now);
+                if (parkedNow > 0) {
+                    // an end replayed after later points: its thread was counted parked until then
+                    // (not below zero: after a dynamic attach the end may be of a park the tally never saw)
+                    threadTimeNanos = Math.max(0, threadTimeNanos - (lastTime - Math.max(now, firstTime)));
+                }
             } else {
                 notCollecting();
             }

@@ -223,4 +223,32 @@ class LockWaitsTest {
             assertThat(t.peakParked).isEqualTo(peak);
         }
     }
+
+    /**
+     * Replayed as soon as each point arrives, in any order (a reader whose window was too short): thread-time is
+     * still the sum of the waits.
+     */
+    @Property(tries = 300)
+    void threadTimeStaysTheSumOfTheWaitsWhateverTheOrder(@ForAll @Size(max = 12) List<@IntRange(min = 0, max = 50) Integer> begins,
+                                                         @ForAll @Size(max = 12) List<@IntRange(min = 0, max = 20) Integer> lengths,
+                                                         @ForAll boolean endsFirst) {
+        LockWaits r = waits(0);
+        long sum = 0;
+        for (int i = 0; i < Math.min(begins.size(), lengths.size()); i++) {
+            long b = begins.get(i);
+            long e = b + lengths.get(i);
+            r.begin(b, i, "t", List.of());
+            if (!endsFirst) {
+                r.replayEarliest();
+            }
+            r.end(b, e);
+            while (r.heldPoints() > (endsFirst ? 1 : 0)) {
+                r.replayEarliest();
+            }
+            sum += e - b;
+        }
+        ParkTally t = tally(r, 0);
+        assertThat(t.threadTimeNanos).isEqualTo(sum);
+        assertThat(t.parkedNow).isZero();
+    }
 }

@@ -135,11 +135,12 @@ class ParkTallyTest {
 
     @Test
     void eventsWithAnEarlierTimestampAddNoNegativeTime() {
-        // two threads' clocks read out of order: no negative area
+        // two threads' clocks read out of order: no negative area; the late park's thread was parked since 8
         ParkTally t = ParkTally.empty(0).park(10).park(8).unpark(20);
-        assertThat(t.threadTimeNanos).isEqualTo(0 + 2 * 10);
+        assertThat(t.threadTimeNanos).isEqualTo(2 + 2 * 10);
         assertThat(t.realTimeNanos).isEqualTo(10);
         assertThat(t.lastTime).isEqualTo(20);
+        assertThat(t.firstTime).isEqualTo(8);
     }
 
     @Test
