@@ -87,7 +87,7 @@ class MonitorContentionIT {
 
     /**
      * Beyond {@code maxMonitors} objects the least recently waited for is retired into its site's sum: the site's row
-     * (what the table shows) has the same parks, waiting and real-time as when every object is followed.
+     * (what the table shows) has the same parks, waiting, real-time and objects as when every object is followed.
      */
     @Test
     void monitorsBeyondTheCapAreSummedAtTheirSite() throws Exception {
@@ -96,8 +96,9 @@ class MonitorContentionIT {
         try (Recording r = new Recording()) {
             r.enable(EventNames.MONITOR_ENTER).withThreshold(Duration.ZERO).withStackTrace();
             r.start();
-            for (ContendedMonitor monitor : objects) {
-                for (int round = 0; round < 2; round++) {
+            // in turns: with two followed, each object is retired and waited for again
+            for (int round = 0; round < 2; round++) {
+                for (ContendedMonitor monitor : objects) {
                     contend(monitor);
                 }
             }
@@ -107,12 +108,13 @@ class MonitorContentionIT {
         long run = 1_000_000_000L;
         LockMetrics all = site(MonitorContention.read(file, 100), run);
         LockMetrics capped = site(MonitorContention.read(file, 2), run);
-        assertThat(all.instances()).as("every object followed").isEqualTo(6);
+        // (the JVM may deflate a monitor between turns: its next wait is then at a new address, a new object)
+        assertThat(all.instances()).as("every object followed").isBetween(6, 12);
         assertThat(all.timesParked()).isGreaterThanOrEqualTo(12);
         assertThat(capped.timesParked()).isEqualTo(all.timesParked());
         assertThat(capped.threadTimeNanos()).isEqualTo(all.threadTimeNanos());
         assertThat(capped.realTimeNanos()).isEqualTo(all.realTimeNanos());
-        assertThat(capped.instances()).as("retired objects counted at their site").isEqualTo(6);
+        assertThat(capped.instances()).as("retired objects counted once at their site").isEqualTo(all.instances());
     }
 
     /** The one site row of the test's monitors, as the agent's table groups them. */
