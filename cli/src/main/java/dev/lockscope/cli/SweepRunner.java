@@ -1,13 +1,8 @@
 package dev.lockscope.cli;
 
-import dev.lockscope.analysis.ContentionOptions;
-import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.model.RecordingException;
-import dev.lockscope.analysis.blame.BlameAnalysis;
-import dev.lockscope.analysis.model.RecordingInfo;
-import dev.lockscope.analysis.model.RecordingReader;
-import dev.lockscope.analysis.scale.ContendedLock;
 import dev.lockscope.analysis.scale.PointRun;
+import dev.lockscope.report.model.ReportBuilder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -125,11 +120,8 @@ final class SweepRunner {
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), null, null, 0, List.of());
         }
         try {
-            LockContentionAnalysis table = new LockContentionAnalysis(ContentionOptions.DEFAULTS);
-            BlameAnalysis blame = new BlameAnalysis();
-            RecordingInfo rec = RecordingReader.read(recording, table, blame);
-            return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, rec.durationNanos(),
-                    ContendedLock.of(table.result(), blame.result()));
+            ReportBuilder.SweepPoint point = ReportBuilder.sweepPoint(recording);
+            return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, point.durationNanos(), point.locks());
         } catch (RecordingException e) {
             notes.accept(stem + ": " + e.getMessage() + "; its locks are unknown");
             return new PointRun(threads, cpus, repeat, x.getAsDouble(), recording, null, 0, List.of());

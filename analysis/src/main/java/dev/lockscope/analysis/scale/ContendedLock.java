@@ -51,17 +51,17 @@ public record ContendedLock(LockKind kind, String className, String site, List<S
     }
 
     /**
-     * The contended locks of one recording, largest wait first: the wait of each lock is the contention
-     * table's, its waiters and holders are those of owner blame, both read in the same pass.
+     * The contended locks of one recording, largest wait first: {@code rows} of the contention table (the report's
+     * contention rows), their waiters and holders those of owner blame, both read in the same pass.
      */
-    public static List<ContendedLock> of(LockContention table, BlameResult blameOfObjects) {
+    public static List<ContendedLock> of(LockContention table, List<LockMetrics> rows, BlameResult blameOfObjects) {
         BlameResult blame = table.byRow(blameOfObjects); // one lock site is one lock here, as in the report
         Map<LockId, List<Contention>> contentionByLock = new HashMap<>();
         blame.contentions().forEach(c -> contentionByLock.computeIfAbsent(c.lock(), k -> new ArrayList<>()).add(c));
         Map<LockId, List<WaitRecord>> waitsByLock = new HashMap<>();
         blame.waits().forEach(w -> waitsByLock.computeIfAbsent(w.lock(), k -> new ArrayList<>()).add(w));
-        List<ContendedLock> out = new ArrayList<>(table.rows().size());
-        for (LockMetrics m : table.rows()) {
+        List<ContendedLock> out = new ArrayList<>(rows.size());
+        for (LockMetrics m : rows) {
             LockId id = new LockId(m.kind(), m.className(), m.identityHash());
             out.add(of(m, contentionByLock.getOrDefault(id, List.of()), waitsByLock.getOrDefault(id, List.of())));
         }

@@ -1,6 +1,7 @@
 package dev.lockscope.analysis.scale;
 
 import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.model.LockRecording;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.ParkWait;
@@ -45,7 +46,8 @@ class ContendedLockTest {
     }
 
     private static List<ContendedLock> contendedLocks(LockRecording rec) {
-        return ContendedLock.of(rec.contention(ContentionOptions.DEFAULTS), rec.blame());
+        LockContention table = rec.contention(ContentionOptions.DEFAULTS);
+        return ContendedLock.of(table, table.rows(), rec.blame());
     }
 
     private static ContendedLock monitor(String className, String... waiterFrames) {

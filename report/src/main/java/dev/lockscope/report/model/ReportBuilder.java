@@ -3,6 +3,7 @@ package dev.lockscope.report.model;
 import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
+import dev.lockscope.analysis.scale.ContendedLock;
 import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameAnalysis;
@@ -122,6 +123,37 @@ public final class ReportBuilder {
                               List<Aspect> groupBy, boolean raw, boolean withTimeline) {
         ReportBuilder builder = new ReportBuilder(options, groupBy, raw, withTimeline);
         return builder.build(pass.apply(builder.visitors().toArray(RecordingVisitor[]::new)));
+    }
+
+    /**
+     * The contended locks of one run of a scalability sweep, largest wait first: the report's table rows that are
+     * contention (the profiler's own locks and idle ones left out, as every format of the report leaves them), with
+     * the waiters and holders of the same pass's owner blame; and the recording's length.
+     */
+    public static SweepPoint sweepPoint(Path recording) throws RecordingException {
+        ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, false);
+        return builder.sweepPoint(builder.build(RecordingReader.read(recording, builder.visitors().toArray(RecordingVisitor[]::new))));
+    }
+
+    /** The same for events fed by {@code pass} (in tests, an in-memory recording's {@code replay}). */
+    public static SweepPoint sweepPoint(Function<RecordingVisitor[], RecordingInfo> pass) {
+        ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, false);
+        return builder.sweepPoint(builder.build(pass.apply(builder.visitors().toArray(RecordingVisitor[]::new))));
+    }
+
+    private SweepPoint sweepPoint(Report report) {
+        LockContention table = report.contention();
+        List<LockMetrics> contended = new ArrayList<>();
+        for (int i = 0; i < table.rows().size(); i++) {
+            if (report.waits().of(i).blamed()) {
+                contended.add(table.rows().get(i));
+            }
+        }
+        return new SweepPoint(table.durationNanos(), ContendedLock.of(table, contended, blame.result()));
+    }
+
+    /** What {@link #sweepPoint} gives: the recording's length and its contended locks. */
+    public record SweepPoint(long durationNanos, List<ContendedLock> locks) {
     }
 
     /** What the pass over the recording must feed. */

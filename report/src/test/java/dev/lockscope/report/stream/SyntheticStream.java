@@ -84,6 +84,6 @@ public final class SyntheticStream {
         System.out.println("parks " + parks);
         System.out.println("contention spans " + built.blame().tree().count());
         System.out.println("timeline threads " + built.timeline().threads().size());
-        System.out.println("sweep locks " + ContendedLock.of(table, blame.result()).size());
+        System.out.println("sweep locks " + ContendedLock.of(table, table.rows(), blame.result()).size());
     }
 }
