@@ -54,8 +54,8 @@ public final class LockFindings {
         }
         return largest == null ? NO_CONTENTION : NO_CONTENTION.replaceFirst("\\.$", "")
                 + " for long enough to matter: the largest, `" + labels.get(largest) + "`, had waiters "
-                + String.format(Locale.ROOT, "%.2f%% of wall time (%.2f ms of waiting in all)", largest.realTimeUtilPct(),
-                largest.totalWaitNanos() / 1e6) + ".";
+                + String.format(Locale.ROOT, "%.2f%% of wall time (%s of waiting in all)", largest.realTimeUtilPct(),
+                waiting(largest.totalWaitNanos())) + ".";
     }
 
     /**
@@ -81,8 +81,19 @@ public final class LockFindings {
                 : lock.instances() > 1 ? "threads"
                 : lock.peakParked() == 1 ? "1 thread at a time" : "up to " + lock.peakParked() + " threads at once";
         // a site's real-time is the union of its objects' waits (LockSites): a part of the wall time like any lock's
-        return String.format(Locale.ROOT, "%s%s blocked %s for %.0f%% of wall time (%.1f s of waiting in all)", what, where,
-                threads, lock.realTimeUtilPct(), lock.totalWaitNanos() / 1e9);
+        return String.format(Locale.ROOT, "%s%s blocked %s for %.0f%% of wall time (%s of waiting in all)", what, where,
+                threads, lock.realTimeUtilPct(), waiting(lock.totalWaitNanos()));
+    }
+
+    /** A wait in seconds from a second on, else in milliseconds: never {@code 0.0 s} for a lock that cost 30 ms. */
+    static String waiting(long nanos) {
+        if (nanos >= 950_000_000L) {
+            return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+        }
+        if (nanos < 10_000L) {
+            return "under 0.01 ms";
+        }
+        return String.format(Locale.ROOT, nanos >= 10_000_000L ? "%.0f ms" : "%.2f ms", nanos / 1e6);
     }
 
     /**

@@ -42,16 +42,18 @@ class LockFindingsTest {
         assertThat(LockFindings.head(lock, label, null, 0))
                 .as("without blame: the peak of waiters at once")
                 .isEqualTo("`ReentrantLock at Orders.place:42` blocked up to 3 threads at once for 30% of wall time "
-                        + "(0.0 s of waiting in all)");
+                        + "(0.90 ms of waiting in all)");
         LockMetrics site = new LockMetrics(lock.kind(), lock.className(), LockSites.SITE_PREFIX + "Orders.place:42", "worker-1",
                 ORDERS, lock.tally(), 1_000_000, 3000);
         assertThat(LockFindings.head(site, label + " x3000", null, 0))
                 .as("a site's peak is one object's: no count without blame")
-                .isEqualTo("`ReentrantLock at Orders.place:42 x3000` blocked threads for 30% of wall time (0.0 s of waiting in all)");
+                .isEqualTo("`ReentrantLock at Orders.place:42 x3000` blocked threads for 30% of wall time (0.90 ms of waiting in all)");
+        assertThat(LockFindings.waiting(30_000_000L)).as("a lock that cost 30 ms").isEqualTo("30 ms");
+        assertThat(LockFindings.waiting(1_434_200_000_000L)).isEqualTo("1434.2 s");
         assertThat(LockFindings.head(lock, label, "com.shop.Cart.checkout", 14))
                 .as("with blame: the waiters counted, the place most of them waited named when the label does not say it")
                 .isEqualTo("`ReentrantLock at Orders.place:42` in `com.shop.Cart.checkout` blocked 14 threads for 30% of "
-                        + "wall time (0.0 s of waiting in all)");
+                        + "wall time (0.90 ms of waiting in all)");
     }
 
     @Test
@@ -60,7 +62,7 @@ class LockFindingsTest {
         String text = LockFindings.text("lockscope: top findings at JVM exit", List.of(lock), Map.of(lock, "Long at Orders.place:42"),
                 10, "who held each lock, and in what code: lockscope report app.jfr");
         assertThat(text).isEqualTo("lockscope: top findings at JVM exit\n"
-                + "  - Long at Orders.place:42 blocked 1 thread at a time for 30% of wall time (0.0 s of waiting in\n"
+                + "  - Long at Orders.place:42 blocked 1 thread at a time for 30% of wall time (0.30 ms of waiting in\n"
                 + "    all).\n"
                 + "  (who held each lock, and in what code: lockscope report app.jfr)\n");
 
@@ -69,8 +71,8 @@ class LockFindingsTest {
                 .as("no finding: the largest and its share, as the report says it")
                 .isEqualTo("t\n"
                         + "  - No contention in this recording: no thread waited for a lock that another thread held for long\n"
-                        + "    enough to matter: the largest, Small at Orders.place:42, had waiters 0.40% of wall time (0.00\n"
-                        + "    ms of waiting in all).\n"
+                        + "    enough to matter: the largest, Small at Orders.place:42, had waiters 0.40% of wall time (under\n"
+                        + "    0.01 ms of waiting in all).\n"
                         + "  (w)\n");
     }
 

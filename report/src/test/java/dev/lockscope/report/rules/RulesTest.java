@@ -30,7 +30,7 @@ class RulesTest {
         // the ReentrantLock: parks 0..60 and 70..100 ms of 200 ms: 45% real time; 110 ms in all; no unparks recorded
         RuleResult r = result("park-contention");
         assertThat(r.message()).isEqualTo("`ReentrantLock at Inventory.reserve:42` blocked 2 threads for 45% of wall time "
-                + "(0.1 s of waiting in all); who held it meanwhile is not known. Contention by rule `lock-acquire`.");
+                + "(110 ms of waiting in all); who held it meanwhile is not known. Contention by rule `lock-acquire`.");
         assertThat(r.score()).isEqualTo(45.0);
         assertThat(r.severity()).isEqualTo(Severity.INFO);
         assertThat(r.subject()).isEqualTo("ReentrantLock at Inventory.reserve:42");
@@ -41,7 +41,7 @@ class RulesTest {
         // C blocked 20..25 ms on Cache, entered after worker-a (previousOwner), which was parked in
         // Inventory.reserve meanwhile: it held the monitor, perhaps there (nobody was seen entering it there)
         assertThat(result("monitor-contention").message()).isEqualTo("The monitor of `Cache at Cache.get:17` blocked 1 thread "
-                + "for 3% of wall time (0.0 s of waiting in all); its owner was seen in `Inventory.reserve` 100% of that time "
+                + "for 3% of wall time (5.00 ms of waiting in all); its owner was seen in `Inventory.reserve` 100% of that time "
                 + "(not in a method seen taking it). Contention by rule `monitor-enter`.");
         assertThat(result("monitor-contention").severity()).isEqualTo(Severity.OK);
     }
@@ -173,7 +173,7 @@ class RulesTest {
         Report r = Recordings.report(longer);
         assertThat(r.findings()).extracting(RuleResult::message).containsExactly("No contention in this recording: no thread "
                 + "waited for a lock that another thread held for long enough to matter: the largest, `"
-                + "ReentrantLock at Inventory.reserve:42`, had waiters 0.01% of wall time (110.00 ms of waiting in all).");
+                + "ReentrantLock at Inventory.reserve:42`, had waiters 0.01% of wall time (110 ms of waiting in all).");
         assertThat(r.findings().get(0).score()).isZero();
     }
 
