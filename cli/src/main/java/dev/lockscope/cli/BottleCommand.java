@@ -1,19 +1,20 @@
 package dev.lockscope.cli;
 
-import dev.lockscope.analysis.model.RecordingException;
-import dev.lockscope.analysis.bottle.BottleGraph;
-import dev.lockscope.analysis.bottle.BottleGraphs;
-import dev.lockscope.analysis.bottle.JfrThreadNames;
-import dev.lockscope.analysis.bottle.JfrWaits;
-import dev.lockscope.analysis.bottle.NeckExplainer;
+import dev.lockscope.analysis.ContentionOptions;
+import dev.lockscope.analysis.blame.Aspect;
+import dev.lockscope.analysis.bottle.BottleSection;
 import dev.lockscope.analysis.bottle.ThreadClassifier;
 import dev.lockscope.analysis.bottle.VirtualThreadMounts;
+import dev.lockscope.analysis.model.RecordingException;
+import dev.lockscope.analysis.model.RecordingReader;
+import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.report.bottle.BottleJson;
 import dev.lockscope.report.bottle.BottleSvg;
 import dev.lockscope.report.bottle.BottleTextReport;
+import dev.lockscope.report.model.Report;
+import dev.lockscope.report.model.ReportBuilder;
 import dev.lockscope.sched.SchedFile;
 import dev.lockscope.sched.SchedFormatException;
-import dev.lockscope.sched.SchedTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -85,22 +86,13 @@ final class BottleCommand implements Callable<Integer> {
         if (!List.of("text", "json", "svg").contains(format)) {
             throw new UserError("unknown --format '" + format + "' (expected text, json or svg)");
         }
-        ThreadClassifier classifier = classifier();
-        SchedTrace trace = readTrace();
-        boolean withRecording = file.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(file);
-        // virtual threads by their carriers: recorded with --sched on JDK 21+
-        VirtualThreadMounts mounts = withRecording ? recordingWaits().carrierMounts() : VirtualThreadMounts.NONE;
-        BottleGraph whole = BottleGraphs.whole(trace, classifier, mounts);
-        if (withRecording) {
-            whole = whole.withSteal(recordingWaits().stealByOsTid()); // the recording's steal covers the whole run only
-        }
-        List<NeckExplainer.Neck> necks = explainNecks(trace, whole);
-        List<BottleGraph> slices = slice == null ? List.of(whole)
-                : BottleGraphs.slices(trace, classifier, Durations.parse(slice, "--slice", "ms").toNanos(), mounts);
+        BottleSection.Request request = new BottleSection.Request(classifier(),
+                slice == null ? 0 : Durations.parse(slice, "--slice", "ms").toNanos(), true);
+        BottleSection bottles = file.getFileName().toString().endsWith(".jfr") ? ofRecording(request) : ofSched(request);
         String out = switch (format) {
-            case "json" -> BottleJson.render(whole, slices, necks);
-            case "svg" -> BottleSvg.render(slices, byGroup);
-            default -> BottleTextReport.render(slices, byGroup) + BottleTextReport.renderNecks(necks);
+            case "json" -> BottleJson.render(bottles.whole(), bottles.slices(), bottles.necks());
+            case "svg" -> BottleSvg.render(bottles.slices(), byGroup);
+            default -> BottleTextReport.render(bottles.slices(), byGroup) + BottleTextReport.renderNecks(bottles.necks());
         };
         if (output == null) {
             spec.commandLine().getOut().print(out);
@@ -115,26 +107,50 @@ final class BottleCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Needs the .jfr (lock events) and a clock offset in the .sched; otherwise there is nothing to say. */
-    private List<NeckExplainer.Neck> explainNecks(SchedTrace trace, BottleGraph whole) {
-        boolean jfr = file.getFileName().toString().endsWith(".jfr");
-        if (!jfr || !Files.isRegularFile(file) || trace.epochOffsetNanos() == SchedTrace.UNKNOWN_OFFSET) {
-            return List.of();
+    /**
+     * A recording with its {@code .sched} beside it: read as {@code lockscope report} reads it (one pass, the report
+     * model's bottle section), with the recording's Java thread names, carriers, steal and the waits that explain
+     * the neck.
+     */
+    private BottleSection ofRecording(BottleSection.Request request) {
+        Path sched = SchedFile.besideRecording(file);
+        if (!Files.isRegularFile(file)) {
+            throw new UserError("no such file: " + file);
         }
-        return NeckExplainer.explain(trace, whole, recordingWaits().intervals(trace.epochOffsetNanos()));
+        if (!Files.isRegularFile(sched)) {
+            throw new UserError("no scheduling data next to " + file + " (expected " + sched
+                    + "; it is written by lockscope record)");
+        }
+        Report report;
+        try {
+            ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, false)
+                    .drawingBottles(request);
+            report = builder.build(RecordingReader.read(file, builder.visitors().toArray(RecordingVisitor[]::new)));
+        } catch (RecordingException e) {
+            throw new UserError(e.getMessage());
+        }
+        if (report.bottles() == null) {
+            // the report says why: a damaged .sched is one warning of its own
+            String why = report.warnings().stream().filter(w -> w.startsWith("no bottle graph: ")).findFirst()
+                    .map(w -> w.substring("no bottle graph: ".length())).orElse("no bottle graph");
+            throw new UserError("cannot read " + sched + ": " + why);
+        }
+        report.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
+        return report.bottles();
     }
 
-    /** The recording's waits and Java thread names, read once for both. */
-    private JfrWaits recordingWaits() {
-        if (waits == null) {
-            try {
-                waits = JfrWaits.read(file);
-                waits.warnings().forEach(w -> System.err.println("lockscope: warning: " + w));
-            } catch (RecordingException e) {
-                throw new UserError(e.getMessage());
-            }
+    /** A {@code .sched} by itself: no recording, so OS thread names and no neck explained. */
+    private BottleSection ofSched(BottleSection.Request request) {
+        if (!Files.isRegularFile(file)) {
+            throw new UserError("no such file: " + file);
         }
-        return waits;
+        try {
+            return BottleSection.of(SchedFile.read(file), request, VirtualThreadMounts.NONE, Map.of(), null);
+        } catch (NoSuchFileException e) {
+            throw new UserError("no such file: " + file);
+        } catch (IOException | SchedFormatException e) {
+            throw new UserError("cannot read " + file + ": " + e.getMessage());
+        }
     }
 
     private ThreadClassifier classifier() {
@@ -148,28 +164,5 @@ final class BottleCommand implements Callable<Integer> {
             }
         }
         return new ThreadClassifier(user);
-    }
-
-    private JfrWaits waits;
-
-    private SchedTrace readTrace() {
-        boolean jfr = file.getFileName().toString().endsWith(".jfr");
-        Path sched = jfr ? SchedFile.besideRecording(file) : file;
-        if (!Files.isRegularFile(sched)) {
-            throw new UserError(jfr ? "no scheduling data next to " + file + " (expected " + sched
-                    + "; it is written by lockscope record)" : "no such file: " + file);
-        }
-        SchedTrace trace;
-        try {
-            trace = SchedFile.read(sched);
-        } catch (NoSuchFileException e) {
-            throw new UserError("no such file: " + sched);
-        } catch (IOException | SchedFormatException e) {
-            throw new UserError("cannot read " + sched + ": " + e.getMessage());
-        }
-        if (jfr && Files.isRegularFile(file)) {
-            trace = trace.withNames(JfrThreadNames.merge(trace.names(), recordingWaits().javaNames()));
-        }
-        return trace;
     }
 }

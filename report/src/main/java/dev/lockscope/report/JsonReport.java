@@ -56,8 +56,8 @@ public final class JsonReport {
         for (String member : List.of("blame", "tree", "ownerChainShares", "waits")) {
             root.set(member, blame.get(member));
         }
-        if (report.bottleGraph() != null) {
-            root.set("bottleGraph", BottleJson.fragment(report.bottleGraph()));
+        if (report.bottles() != null) {
+            root.set("bottleGraph", BottleJson.fragment(report.bottles().whole()));
         }
         if (report.virtualThreads() != null) {
             root.set("virtualThreads", virtualThreads(report.virtualThreads()));

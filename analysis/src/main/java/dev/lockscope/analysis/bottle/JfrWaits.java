@@ -1,7 +1,6 @@
 package dev.lockscope.analysis.bottle;
 
 import dev.lockscope.core.Frame;
-import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.model.Interval;
 import dev.lockscope.analysis.model.JdkPark;
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -11,20 +10,15 @@ import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
 import dev.lockscope.analysis.model.ThreadLife;
 import dev.lockscope.analysis.model.ThreadRef;
-import dev.lockscope.analysis.profile.CpuTimeAnalysis;
-import dev.lockscope.analysis.profile.ThreadCpuTimes;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Off-CPU intervals of threads from a recording's events (jdk.JavaMonitorEnter, Wait, ThreadPark,
- * ThreadSleep, ThreadStart, ThreadEnd), and the Java names of the recording's threads by OS thread
- * id, both from the one pass of {@link RecordingReader}. The intervals are placed on the scheduling
- * time line with the trace's clock offset. Only events above the recording's thresholds exist;
+ * ThreadSleep, ThreadStart, ThreadEnd), fed by the report's one pass of {@link RecordingReader} when
+ * {@code lockscope bottle} explains a neck. The intervals are placed on the scheduling time line with
+ * the trace's clock offset. Only events above the recording's thresholds exist;
  * shorter waits stay unexplained.
  *
  * <p>The lockscope agent does not enable {@code jdk.ThreadPark} by default (it would walk every
@@ -32,48 +26,14 @@ import java.util.Map;
  * come from lockscope's own park events (begin, blocker class and the waiter's stack, end). Those
  * cover parks on a blocker only.
  */
-public final class JfrWaits implements RecordingVisitor, RecordingReader.ThreadVisitor {
+public final class JfrWaits implements RecordingVisitor {
     /** An interval in epoch nanoseconds, before the clock offset is known. */
     private record Epoch(int tid, long start, long end, String state, String detail) {
     }
 
     private final List<Epoch> waits = new ArrayList<>();
     private final List<Epoch> lockscopeParks = new ArrayList<>();
-    private final Map<Integer, String> javaNames = new HashMap<>();
     private boolean jdkParks;
-
-    private List<String> warnings = List.of();
-
-    /** Reads the recording once for its waits and thread names. */
-    public static JfrWaits read(Path recording) throws RecordingException {
-        JfrWaits waits = new JfrWaits();
-        waits.warnings = RecordingReader.read(recording, waits, waits.cpuTimes, waits.mounts).warnings();
-        return waits;
-    }
-
-    private final CarrierMountCollector mounts = new CarrierMountCollector();
-
-    /** Which virtual thread ran on which carrier when (recordings made with {@code --sched} on JDK 21+). */
-    public VirtualThreadMounts carrierMounts() {
-        return mounts.result();
-    }
-
-    private final CpuTimeAnalysis cpuTimes = new CpuTimeAnalysis();
-
-    /** Each thread's share of the machine's steal time by OS thread id; empty when the recording sampled none. */
-    public Map<Integer, Long> stealByOsTid() {
-        ThreadCpuTimes t = cpuTimes.result();
-        return t == null || !t.sampled() ? Map.of() : t.stealByOsTid();
-    }
-
-    /** What the reader found wrong with the recording (see {@link dev.lockscope.analysis.model.RecordingInfo#warnings()}). */
-    public List<String> warnings() {
-        return warnings;
-    }
-
-    public static List<WaitInterval> read(Path recording, long epochOffsetNanos) throws RecordingException {
-        return read(recording).intervals(epochOffsetNanos);
-    }
 
     /** The waits on the scheduling time line: epoch time minus {@code epochOffsetNanos}. */
     public List<WaitInterval> intervals(long epochOffsetNanos) {
@@ -90,21 +50,6 @@ public final class JfrWaits implements RecordingVisitor, RecordingReader.ThreadV
     private static WaitInterval interval(Epoch e, long offset) {
         return new WaitInterval(e.tid(), e.start() == Long.MIN_VALUE ? Long.MIN_VALUE : e.start() - offset,
                 e.end() == Long.MAX_VALUE ? Long.MAX_VALUE : e.end() - offset, e.state(), e.detail());
-    }
-
-    /**
-     * Java thread names by OS thread id. Linux comm names are cut to 15 characters and the main
-     * thread's is "java"; these are the full Java names. Threads without a Java name (GC, JIT) are absent.
-     */
-    public Map<Integer, String> javaNames() {
-        return Map.copyOf(javaNames);
-    }
-
-    @Override
-    public void thread(ThreadRef t) {
-        if (t.osTid() > 0 && t.osTid() <= Integer.MAX_VALUE && t.javaTid() > 0 && !t.name().isEmpty()) {
-            javaNames.put((int) t.osTid(), t.name());
-        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.bottle;
 
+import dev.lockscope.analysis.model.RecordingReader;
 import jdk.jfr.Event;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
@@ -47,12 +48,15 @@ class JfrInputIT {
             r.stop();
             r.dump(file);
 
-            Map<Integer, String> names = JfrWaits.read(file).javaNames();
+            JfrWaits read = new JfrWaits();
+            JfrThreadNames threadNames = new JfrThreadNames();
+            RecordingReader.read(file, read, threadNames);
+            Map<Integer, String> names = threadNames.javaNames();
             assertThat(names).containsEntry(tid.get(), "a-rather-long-java-thread-name");
             assertThat(JfrThreadNames.merge(Map.of(tid.get(), "a-rather-long-j", 1, "x"), names))
                     .containsEntry(tid.get(), "a-rather-long-java-thread-name").containsEntry(1, "x");
 
-            List<WaitInterval> waits = JfrWaits.read(file, offset).stream().filter(w -> w.tid() == tid.get()).toList();
+            List<WaitInterval> waits = read.intervals(offset).stream().filter(w -> w.tid() == tid.get()).toList();
             WaitInterval sleep = waits.stream().filter(w -> w.state().equals("sleeping")).findFirst().orElseThrow();
             // placed inside [before, after] up to the clock-offset error: allow 5 ms either side
             assertThat(sleep.startNanos()).isBetween(before - 5_000_000, after + 5_000_000);
@@ -90,7 +94,7 @@ class JfrInputIT {
             r.stop();
             r.dump(file);
 
-            WaitInterval park = JfrWaits.read(file, offset).stream()
+            WaitInterval park = RecordedWaits.of(file, offset).stream()
                     .filter(w -> w.tid() == tid && w.state().equals("parked")).findFirst().orElseThrow();
             assertThat(park.startNanos()).isBetween(before - 5_000_000, after + 5_000_000);
             assertThat(park.endNanos() - park.startNanos()).isGreaterThanOrEqualTo(19_000_000);

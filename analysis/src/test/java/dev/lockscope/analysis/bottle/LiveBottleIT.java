@@ -104,7 +104,7 @@ class LiveBottleIT {
             assertThat(d(b.parallelism())).as(b.name() + " P").isCloseTo(1.0, within(0.05));
         }
         List<NeckExplainer.Neck> necks = NeckExplainer.explain(run.reread, g,
-                JfrWaits.read(dir.resolve("monitor.jfr"), run.reread.epochOffsetNanos()));
+                RecordedWaits.of(dir.resolve("monitor.jfr"), run.reread.epochOffsetNanos()));
         assertThat(necks).isNotEmpty();
         String lock = "java.lang.Object at " + BottleWorkload.class.getName() + ".lambda$run$";
         List<NeckExplainer.Activity> blocked = necks.stream().flatMap(n -> n.others().stream())

@@ -77,9 +77,9 @@ public final class HtmlReport {
         report.rules().forEach(r -> rules.add(JsonReport.rule(r)));
         data.set("blame", blame(report.blame(), report.contention().rowLabels()));
         JsonReport.whatWouldHelp(data, report);
-        if (report.bottleGraph() != null) {
-            ObjectNode bottle = BottleJson.fragment(report.bottleGraph());
-            bottle.put("svg", BottleSvg.render(List.of(report.bottleGraph()), false));
+        if (report.bottles() != null) {
+            ObjectNode bottle = BottleJson.fragment(report.bottles().whole());
+            bottle.put("svg", BottleSvg.render(List.of(report.bottles().whole()), false));
             data.set("bottleGraph", bottle);
         }
         if (report.timeline() != null) {

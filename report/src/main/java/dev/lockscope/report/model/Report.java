@@ -4,7 +4,7 @@ import dev.lockscope.analysis.deep.DeepResult;
 import dev.lockscope.analysis.vthreads.PinningAnalysis;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.bottle.BottleGraph;
+import dev.lockscope.analysis.bottle.BottleSection;
 import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.analysis.profile.ThreadCpuTimes;
 import dev.lockscope.analysis.whatif.Measured;
@@ -23,7 +23,7 @@ import java.util.List;
  * @param contention  the park-contention table (the J9 park-contention report §3.7)
  * @param blame       owner blame: rows, the tree over the requested aspects (built from the rows, see
  *                    {@link BlameKeys}), owner-chain shares, conditional waits
- * @param bottleGraph the bottle graph when scheduling data lies beside the recording, else null
+ * @param bottles     the bottle graphs when scheduling data lies beside the recording, else null
  * @param timeline    the per-thread timeline when asked for (the HTML page), else null
  * @param virtualThreads pinning of virtual threads and carrier starvation, or null when none was pinned
  * @param rules       every rule's result, in {@link Rules#ALL}'s order
@@ -38,7 +38,7 @@ import java.util.List;
  * @param measured    the lock sites {@code whatif --measure} measured (its profiled run is the recording), the most
  *                    sensitive first; empty in a plain report
  */
-public record Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+public record Report(LockContention contention, BlameSummary blame, BottleSection bottles, Timeline timeline,
                      PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits,
                      List<String> warnings, Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
                      ThreadCpuTimes cpuTimes, List<Measured> measured) {
@@ -51,20 +51,20 @@ public record Report(LockContention contention, BlameSummary blame, BottleGraph 
 
     /** This report with the sites {@code whatif --measure} measured on the program it recorded. */
     public Report withMeasured(List<Measured> sites) {
-        return new Report(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, profiles, deep,
+        return new Report(contention, blame, bottles, timeline, virtualThreads, rules, waits, warnings, profiles, deep,
                 whatWouldHelp, cpuTimes, sites);
     }
 
     /** A report of a recording without virtual-thread pinning data or reader warnings. */
-    public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+    public Report(LockContention contention, BlameSummary blame, BottleSection bottles, Timeline timeline,
                   List<RuleResult> rules, WaitClasses waits) {
-        this(contention, blame, bottleGraph, timeline, null, rules, waits, List.of(), null, null, List.of(), null, List.of());
+        this(contention, blame, bottles, timeline, null, rules, waits, List.of(), null, null, List.of(), null, List.of());
     }
 
     /** A report without profiles, deep-mode statistics and what-if predictions. */
-    public Report(LockContention contention, BlameSummary blame, BottleGraph bottleGraph, Timeline timeline,
+    public Report(LockContention contention, BlameSummary blame, BottleSection bottles, Timeline timeline,
                   PinningAnalysis.Result virtualThreads, List<RuleResult> rules, WaitClasses waits, List<String> warnings) {
-        this(contention, blame, bottleGraph, timeline, virtualThreads, rules, waits, warnings, null, null, List.of(), null,
+        this(contention, blame, bottles, timeline, virtualThreads, rules, waits, warnings, null, null, List.of(), null,
                 List.of());
     }
 

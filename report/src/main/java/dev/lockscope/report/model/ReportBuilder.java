@@ -4,6 +4,8 @@ import dev.lockscope.analysis.ContentionOptions;
 import dev.lockscope.analysis.LockContention;
 import dev.lockscope.analysis.LockContentionAnalysis;
 import dev.lockscope.analysis.scale.ContendedLock;
+import dev.lockscope.analysis.bottle.BottleSection;
+import dev.lockscope.analysis.bottle.JfrWaits;
 import dev.lockscope.analysis.model.RecordingException;
 import dev.lockscope.analysis.blame.Aspect;
 import dev.lockscope.analysis.blame.BlameAnalysis;
@@ -18,18 +20,13 @@ import dev.lockscope.analysis.blame.LockChainShare;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.WaitRow;
 import dev.lockscope.analysis.blame.BlameSummary;
-import dev.lockscope.analysis.bottle.BottleGraph;
 import dev.lockscope.analysis.deep.DeepAnalysis;
 import dev.lockscope.analysis.deep.DeepResult;
-import dev.lockscope.analysis.bottle.BottleGraphs;
 import dev.lockscope.analysis.bottle.JfrThreadNames;
-import dev.lockscope.analysis.bottle.ThreadClassifier;
-import dev.lockscope.analysis.bottle.VirtualThreadMounts;
 import dev.lockscope.analysis.bottle.CarrierMountCollector;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingReader;
 import dev.lockscope.analysis.model.RecordingVisitor;
-import dev.lockscope.analysis.model.ThreadRef;
 import dev.lockscope.analysis.profile.CpuTimeAnalysis;
 import dev.lockscope.analysis.profile.ProfileAnalysis;
 import dev.lockscope.analysis.profile.ThreadCpuTimes;
@@ -75,8 +72,12 @@ public final class ReportBuilder {
     private final HoldTrace holds = new HoldTrace();
     private final CpuTimeAnalysis cpuTimes = new CpuTimeAnalysis();
     private final CarrierMountCollector carrierMounts = new CarrierMountCollector();
+    private final JfrThreadNames threadNames = new JfrThreadNames();
     private final ThreadTimeline timeline;
     private WaitClassifier classifier = WaitClassifier.DEFAULTS;
+    private BottleSection.Request bottleRequest = BottleSection.Request.REPORT;
+    /** The waits a neck is explained by: read only when {@link #bottleRequest} asks for necks. */
+    private JfrWaits bottleWaits;
 
     /**
      * @param groupBy      the aspects of the blame tree
@@ -99,6 +100,16 @@ public final class ReportBuilder {
     /** Classifies waits with {@code classifier} ({@code --idle}, {@code --contention}) instead of the defaults. */
     public ReportBuilder classifyingWaitsBy(WaitClassifier classifier) {
         this.classifier = classifier;
+        return this;
+    }
+
+    /**
+     * Builds the bottle section as {@code request} asks ({@code lockscope bottle}: its thread groups, slices and the
+     * neck explained) instead of the report's whole-run graph.
+     */
+    public ReportBuilder drawingBottles(BottleSection.Request request) {
+        this.bottleRequest = request;
+        this.bottleWaits = request.necks() ? new JfrWaits() : null;
         return this;
     }
 
@@ -159,9 +170,12 @@ public final class ReportBuilder {
     /** What the pass over the recording must feed. */
     public List<RecordingVisitor> visitors() {
         List<RecordingVisitor> all = new ArrayList<>(List.of(contention, blame, events, pinning, profiles, deep, holds, cpuTimes,
-                carrierMounts));
+                carrierMounts, threadNames));
         if (timeline != null) {
             all.add(timeline);
+        }
+        if (bottleWaits != null) {
+            all.add(bottleWaits);
         }
         return all;
     }
@@ -176,10 +190,7 @@ public final class ReportBuilder {
         LockContention table = contention.result();
         ThreadCpuTimes cpu = cpuTimes.result();
         List<String> warnings = new ArrayList<>(recording.warnings());
-        BottleGraph bottle = bottleGraph(recording, carrierMounts.result(), warnings);
-        if (bottle != null && cpu != null && cpu.sampled()) {
-            bottle = bottle.withSteal(cpu.stealByOsTid());
-        }
+        BottleSection bottle = bottles(recording, cpu != null && cpu.sampled() ? cpu.stealByOsTid() : Map.of(), warnings);
         return build(recording, table, table.byRow(blame.result()), pinning.result(), events, warnings,
                 bottle, profiles.result(), deep.result(), WhatIf.ranking(holds.result()), cpu);
     }
@@ -219,7 +230,7 @@ public final class ReportBuilder {
     }
 
     private Report build(RecordingInfo recording, LockContention everyLock, BlameResult result,
-                         PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleGraph bottle,
+                         PinningAnalysis.Result pinned, EventsSeen events, List<String> warnings, BottleSection bottle,
                          Profiles profiles, DeepResult deep, List<WhatIf.Prediction> whatWouldHelp,
                          ThreadCpuTimes cpuTimes) {
         // the profiler's own locks leave the model here, once, so that no format shows them (each says how many waits)
@@ -266,11 +277,11 @@ public final class ReportBuilder {
     }
 
     /**
-     * The bottle graph of the scheduling data beside the recording ({@code run.sched} next to
-     * {@code run.jfr}, written by {@code record --sched}), with the recording's Java thread names
-     * as {@code lockscope bottle} shows them; null without one, or with a damaged one (said in {@code warnings}).
+     * The bottle graphs of the scheduling data beside the recording ({@code run.sched} next to {@code run.jfr},
+     * written by {@code record --sched}), with the recording's Java thread names as {@code lockscope bottle} shows
+     * them; null without one, or with a damaged one (said in {@code warnings}).
      */
-    private static BottleGraph bottleGraph(RecordingInfo recording, VirtualThreadMounts mounts, List<String> warnings) {
+    private BottleSection bottles(RecordingInfo recording, Map<Integer, Long> steal, List<String> warnings) {
         if (recording.source() == null) {
             return null;
         }
@@ -285,13 +296,7 @@ public final class ReportBuilder {
             warnings.add("no bottle graph: " + e.getMessage()); // a damaged .sched must not cost the rest of the report
             return null;
         }
-        Map<Integer, String> javaNames = new HashMap<>();
-        for (ThreadRef t : recording.threads().values()) {
-            if (t.javaTid() != 0 && t.osTid() > 0 && t.osTid() <= Integer.MAX_VALUE && !t.name().equals("?")) {
-                javaNames.put((int) t.osTid(), t.name());
-            }
-        }
-        return BottleGraphs.whole(trace.withNames(JfrThreadNames.merge(trace.names(), javaNames)), ThreadClassifier.defaults(),
-                mounts);
+        trace = trace.withNames(JfrThreadNames.merge(trace.names(), threadNames.javaNames()));
+        return BottleSection.of(trace, bottleRequest, carrierMounts.result(), steal, bottleWaits);
     }
 }

@@ -56,7 +56,7 @@ class HtmlReportTest {
         var c = report.contention();
         Report sampled = new Report(new dev.lockscope.analysis.LockContention(c.source(), c.startNanos(), c.durationNanos(),
                 c.options(), c.locks(), c.belowPrintThreshold(), c.sites(), c.siteOfLock(), c.parts(), 42, 0),
-                report.blame(), report.bottleGraph(), report.timeline(), report.virtualThreads(), report.rules(), report.waits(),
+                report.blame(), report.bottles(), report.timeline(), report.virtualThreads(), report.rules(), report.waits(),
                 report.warnings(), report.profiles(), report.deep(), report.whatWouldHelp(), report.cpuTimes(), report.measured());
         assertThat(HtmlReport.data(sampled).get("sampledParksNote").asText())
                 .isEqualTo(dev.lockscope.report.TextReport.sampledParksNote(42)).startsWith("short parks sampled by the agent (42 recorded parks");
