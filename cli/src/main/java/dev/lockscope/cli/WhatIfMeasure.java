@@ -268,13 +268,13 @@ final class WhatIfMeasure {
         }).distinct().toList());
         System.err.println("lockscope: whatif --measure: hold-timing run, every hold at those sites timed (deep mode) ...");
         run(List.of("file=" + jfr, "report=off", "quiet", "deep=" + classes), timeoutSeconds);
-        DeepAnalysis deep = new DeepAnalysis();
+        DeepResult result;
         try {
-            RecordingReader.read(jfr, deep);
+            // read as every recording is: its report's deep-mode statistics
+            result = ReportBuilder.read(jfr, ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, false).deep();
         } catch (RecordingException e) {
             throw new UserError("the hold-timing run wrote no readable recording: " + e.getMessage());
         }
-        DeepResult result = deep.result();
         holdTimingSeconds = result == null ? Double.NaN : result.durationNanos() / 1e9;
         holdInflationNanos = result == null || result.info() == null ? 0 : Math.max(0, result.info().holdInflationNanos());
         Map<LockMetrics, DeepCounts> out = new LinkedHashMap<>();
