@@ -338,21 +338,58 @@ final class MonitorContention implements AutoCloseable {
         }
     }
 
-    /** One JDK monitor event's wait on its monitor's tally of {@code kind}. */
+    /** One JDK monitor event's wait on its monitor's tally of {@code kind}, once it is among the earliest-ending. */
     private void add(LockKind kind, RecordedEvent e) {
         RecordedClass cls = e.getValue("monitorClass");
-        Monitor m = monitor(kind, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")));
-        long begin = nanos(e.getStartTime());
+        hold(new Pending(kind, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")),
+                nanos(e.getStartTime()), nanos(e.getEndTime()), e.getThread(), e.getStackTrace(), null, null));
+    }
+
+    /**
+     * A wait read but not yet counted. JFR writes events as threads' buffers are flushed, not in the order they
+     * ended; {@code lockscope report} reads them in end order ({@code RecordingReader}, a window of 16,384 events),
+     * and an object's row union is that of the site of its first wait to arrive: read in the file's order, an object
+     * waited for at two sites could join another site's union here than in the report. The stack and thread are
+     * JFR's constant-pool objects, shared by the events that have them, formatted only for a monitor's earliest wait.
+     */
+    private record Pending(LockKind kind, String className, String address, long begin, long end, RecordedThread thread,
+                           RecordedStackTrace stack, String virtualThread, List<String> virtualFrames) {
+    }
+
+    /** Waits read, the earliest-ending first; at most {@link #END_ORDER_WINDOW}. Guarded by this. */
+    private final java.util.PriorityQueue<Pending> pending = new java.util.PriorityQueue<>(
+            java.util.Comparator.comparingLong(Pending::end));
+    static final int END_ORDER_WINDOW = 1 << 14;
+
+    private void hold(Pending p) {
+        pending.add(p);
+        if (pending.size() > END_ORDER_WINDOW) {
+            count(pending.poll());
+        }
+    }
+
+    /** Counts every wait read so far: before the table or the metrics are read. */
+    private void drain() {
+        while (!pending.isEmpty()) {
+            count(pending.poll());
+        }
+    }
+
+    private void count(Pending p) {
+        Monitor m = monitor(p.kind(), p.className(), p.address());
+        if (p.virtualFrames() != null) {
+            add(m, p.begin(), p.end(), p.virtualThread(), p.virtualFrames());
+            return;
+        }
         String thread = "?";
         List<String> frames = List.of();
-        if (begin < m.firstBegin) {
+        if (p.begin() < m.firstBegin) {
             // §3.7.1/§3.7.2: events arrive in about end order, so the earliest begin may come late;
             // only a new earliest wait needs its thread and chain
-            RecordedThread t = e.getThread();
-            thread = t == null ? "?" : t.getJavaName();
-            frames = frames(e.getStackTrace());
+            thread = p.thread() == null ? "?" : p.thread().getJavaName();
+            frames = frames(p.stack());
         }
-        add(m, begin, nanos(e.getEndTime()), thread, frames);
+        add(m, p.begin(), p.end(), thread, frames);
     }
 
     /**
@@ -363,10 +400,10 @@ final class MonitorContention implements AutoCloseable {
     private synchronized void acceptVirtual(RecordedEvent e) {
         List<String> frames = VirtualMonitorEnters.frames(e.getString("frames"));
         String recordedClass = e.getString("monitorClass");
-        Monitor m = monitor(LockKind.MONITOR, VirtualMonitorEnters.monitorClass(recordedClass, frames),
-                Long.toHexString(VirtualMonitorEnters.identity(recordedClass, e.getInt("monitorHash"), frames)));
-        add(m, nanos(e.getStartTime()), nanos(e.getEndTime()),
-                ThreadNames.virtual(e.getLong("virtualThreadId"), e.getString("virtualThreadName")), frames);
+        hold(new Pending(LockKind.MONITOR, VirtualMonitorEnters.monitorClass(recordedClass, frames),
+                Long.toHexString(VirtualMonitorEnters.identity(recordedClass, e.getInt("monitorHash"), frames)),
+                nanos(e.getStartTime()), nanos(e.getEndTime()), null, null,
+                ThreadNames.virtual(e.getLong("virtualThreadId"), e.getString("virtualThreadName")), frames));
     }
 
     /**
@@ -457,6 +494,7 @@ final class MonitorContention implements AutoCloseable {
 
     /** The metrics of every monitor seen so far, replayed in begin order. */
     synchronized List<LockMetrics> metrics(long totalExecutionNanos) {
+        drain();
         List<LockMetrics> out = new ArrayList<>();
         Map<String, Integer> followedAgain = new HashMap<>();
         for (Map.Entry<String, Monitor> e : monitors.entrySet()) {
@@ -478,6 +516,7 @@ final class MonitorContention implements AutoCloseable {
      * yet, otherwise the union kept while reading.
      */
     synchronized Map<String, Long> siteRealTimes(long totalExecutionNanos) {
+        drain();
         Map<String, Long> out = new HashMap<>();
         sites.forEach((key, waits) -> {
             LockMetrics metrics = waits.metricsNow(totalExecutionNanos);

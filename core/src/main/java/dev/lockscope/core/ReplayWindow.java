@@ -11,7 +11,8 @@ import java.util.List;
  * and a monitor wait at its end, so a wait's begin arrives up to its length plus that flush interval after its
  * time (about 1 s on a 120-s Derby recording). A lock therefore keeps its points until the latest time seen is
  * {@link #REORDER_NANOS} past them. Where the window holds more than {@link #MAX_POINTS} (Derby's 25,000 row-lock
- * waits a second fill 10 s twice over), it is halved until half of that remains, and widened again as the
+ * waits a second, four points each, fill 10 s four times over: its window is about 1.3 s; the bound is what a
+ * 64-MB heap affords beside the other analyses, {@code BoundedHeapIT}), it is halved until half of that remains, and widened again as the
  * stream thins; a point older than what was replayed then counts as of its lock's tally's last time
  * ({@link ParkTally.Running}: its thread-time stays exact, its real-time and peak may not).
  *
@@ -20,8 +21,8 @@ import java.util.List;
 public final class ReplayWindow {
     /** How far behind the latest time seen a point may arrive and still be replayed in order. */
     public static final long REORDER_NANOS = 10_000_000_000L;
-    /** Points all locks together hold at most (16 bytes each). */
-    public static final int MAX_POINTS = 1 << 19;
+    /** Points all locks together hold at most (16 bytes each, up to twice that in their queues' arrays). */
+    public static final int MAX_POINTS = 1 << 18;
 
     private final long reorderNanos;
     private final long maxPoints;
