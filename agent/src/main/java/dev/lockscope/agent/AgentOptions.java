@@ -72,7 +72,7 @@ final class AgentOptions {
     boolean cpuTime;
     /** Record virtual threads' mount intervals on their carriers (CarrierMounts). */
     boolean carriers;
-    int maxBlockers = 50_000;
+    int maxBlockers = dev.lockscope.core.FollowedLocks.DEFAULT_MAX;
     /** Deep mode's class selection, or null when deep mode is off. */
     DeepSelection deep;
     /** The what-if experiment: {@code Class.method} whose lock releases wait {@link #delayReleaseNanos}; null when off. */

@@ -1,11 +1,11 @@
 package dev.lockscope.agent;
 
 import dev.lockscope.core.EventNames;
+import dev.lockscope.core.FollowedLocks;
 import dev.lockscope.core.Frame;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockSites;
-import dev.lockscope.core.ParkTally;
 import dev.lockscope.core.ReplayWindow;
 import dev.lockscope.core.LockWaits;
 import dev.lockscope.core.NotifiedWaits;
@@ -30,7 +30,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,149 +49,14 @@ import java.util.Map;
  * does.
  *
  * <p>Memory is bounded for a JVM that runs for days: the begins and ends awaiting their replay in time order are
- * held in one {@link ReplayWindow}, as in {@code lockscope report}, and at most {@code maxMonitors} monitors are
- * followed one by one (beyond them the least recently waited for is summed at its site). One call chain per monitor
+ * held in one {@link ReplayWindow}, and at most {@code maxMonitors} monitors are followed one by one (beyond them the
+ * least recently waited for is summed at its site, {@link FollowedLocks}), both as in {@code lockscope report}. One call chain per monitor
  * (its earliest wait's).
  *
  * <p>The live stream also sums {@code jdk.VirtualThreadPinned} time and tallies the method that released
  * each {@code java.util.concurrent} blocker from its {@code lockscope.Unpark} events ({@link OwnerMethods}).
  */
 final class MonitorContention implements AutoCloseable {
-    /** One monitor's waits of one kind (blocked entering it, or in its Object.wait until notified) as seen so far. */
-    private static final class Monitor {
-        final LockKind kind;
-        final String className;
-        final LockWaits waits;
-        long firstBegin = Long.MAX_VALUE;
-        /** Its site's waits, from its first wait with a call chain on (JFR records nearly all with one). */
-        LockWaits site;
-
-        Monitor(LockKind kind, String className, String address) {
-            this.kind = kind;
-            this.className = className;
-            this.waits = new LockWaits(kind, className, address, 0);
-        }
-    }
-
-    /** Monitors of one site retired from {@link #monitors}: their final numbers summed, the earliest one's first wait. */
-    private static final class Retired {
-        final LockKind kind;
-        final String className;
-        final String site;
-        int objects;
-        long parks;
-        int peak;
-        long threadTime;
-        long realTime;
-        long lives;
-        long firstTime = Long.MAX_VALUE;
-        String firstThread;
-        List<String> firstFrames;
-
-        Retired(LockKind kind, String className, String site) {
-            this.kind = kind;
-            this.className = className;
-            this.site = site;
-        }
-
-        /** @param again whether this object was retired before (seen again after that, a record of its own since) */
-        void add(LockMetrics m, boolean again) {
-            ParkTally t = m.tally();
-            objects += again ? 0 : 1;
-            parks += t.timesParked;
-            peak = Math.max(peak, t.peakParked);
-            threadTime += t.threadTimeNanos;
-            realTime += t.realTimeNanos;
-            lives += t.lifeTimeNanos();
-            if (t.firstTime < firstTime) {
-                firstTime = t.firstTime;
-                firstThread = m.firstThread();
-                firstFrames = m.firstFrames();
-            }
-        }
-
-        /**
-         * One row of {@link #objects} objects, which the table's site row sums with the live ones ({@link LockSites#group});
-         * {@code followedAgain} of them are followed again now, and count there.
-         */
-        LockMetrics metrics(long totalExecutionNanos, int followedAgain) {
-            return new LockMetrics(kind, className, site, firstThread, firstFrames,
-                    ParkTally.of(0, parks, 0, peak, threadTime, realTime, firstTime, firstTime + lives, true), totalExecutionNanos,
-                    Math.max(1, objects - followedAgain));
-        }
-    }
-
-    /**
-     * The monitors retired so far, as 64-bit hashes of their keys in an open-addressed table that stops growing at
-     * {@link #MAX_SLOTS} (4 MB): an object waited for again after it was retired is not counted twice in its site's
-     * objects (Derby's row locks: 161,789 instead of 145,611 on a 120-s run). Past that fill it answers "not seen"
-     * and the count may again count an object twice; parks and times are exact either way.
-     */
-    private static final class RetiredKeys {
-        static final int MAX_SLOTS = 1 << 19;
-        private long[] slots = new long[1 << 10];
-        private int size;
-
-        /** Whether {@code key} is here. */
-        boolean contains(String key) {
-            long h = mix(key);
-            int mask = slots.length - 1;
-            for (int i = (int) h & mask; slots[i] != 0; i = (i + 1) & mask) {
-                if (slots[i] == h) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** Adds {@code key}; whether it was there. */
-        boolean add(String key) {
-            long h = mix(key);
-            if (size >= slots.length / 2) {
-                if (slots.length >= MAX_SLOTS) {
-                    return false;
-                }
-                grow();
-            }
-            return insert(slots, h);
-        }
-
-        private boolean insert(long[] table, long h) {
-            int mask = table.length - 1;
-            for (int i = (int) h & mask; ; i = (i + 1) & mask) {
-                if (table[i] == h) {
-                    return true;
-                }
-                if (table[i] == 0) {
-                    table[i] = h;
-                    if (table == slots) {
-                        size++;
-                    }
-                    return false;
-                }
-            }
-        }
-
-        private void grow() {
-            long[] old = slots;
-            slots = new long[old.length * 2];
-            for (long h : old) {
-                if (h != 0) {
-                    insert(slots, h);
-                }
-            }
-        }
-
-        /** A 64-bit hash of the key (FNV-1a), never 0 (the empty slot). */
-        private static long mix(String key) {
-            long h = 0xcbf29ce484222325L;
-            for (int i = 0; i < key.length(); i++) {
-                h = (h ^ key.charAt(i)) * 0x100000001b3L;
-            }
-            return h == 0 ? 1 : h;
-        }
-    }
-
     /** The thread that starts the stream; JFR tells recording listeners of the stream's state on it. */
     static final String THREAD_NAME = "lockscope-monitor-stream";
     /** How long starting the agent waits for the stream's recording to run. */
@@ -200,18 +64,11 @@ final class MonitorContention implements AutoCloseable {
 
     /** The live stream's threshold (null when read from a recording). */
     private final Duration threshold;
-    private final int maxMonitors;
     /** Created by the reader thread, which start() blocks; the agent's start waits only until its recording runs. */
     private volatile RecordingStream stream;
     private volatile boolean closed;
-    /** The monitors followed, the least recently waited for first (access order: the next to retire). Guarded by this. */
-    private final LinkedHashMap<String, Monitor> monitors = new LinkedHashMap<>(16, 0.75f, true);
-    /**
-     * The monitors retired to make room for new ones, summed by lock site ({@link LockSites#keyOf}): their parks,
-     * waiting and peak stay in their site's row, as the collected blockers' do on the park side. Guarded by this.
-     */
-    private final Map<String, Retired> retired = new HashMap<>();
-    private final RetiredKeys retiredKeys = new RetiredKeys(); // guarded by this
+    /** The monitors followed one by one, at most {@code maxMonitors}; the rest summed at their sites. Guarded by this. */
+    private final FollowedLocks monitors;
     /**
      * Each lock site's waits, all its monitors' together: its real-time is the union of their waits, the
      * site's %real as in {@code lockscope report} (a monitor the JVM deflated and inflated again is a new
@@ -227,7 +84,7 @@ final class MonitorContention implements AutoCloseable {
 
     private MonitorContention(Duration threshold, int maxMonitors) {
         this.threshold = threshold;
-        this.maxMonitors = maxMonitors;
+        this.monitors = new FollowedLocks(maxMonitors, 0, window, (kind, className, identity, site) -> { });
     }
 
     /**
@@ -341,7 +198,7 @@ final class MonitorContention implements AutoCloseable {
     /** One JDK monitor event's wait on its monitor's tally of {@code kind}, once it is among the earliest-ending. */
     private void add(LockKind kind, RecordedEvent e) {
         RecordedClass cls = e.getValue("monitorClass");
-        hold(new Pending(kind, cls == null ? "?" : cls.getName(), Long.toHexString(e.getLong("address")),
+        hold(new Pending(kind, cls == null ? "?" : cls.getName(), e.getLong("address"),
                 nanos(e.getStartTime()), nanos(e.getEndTime()), e.getThread(), e.getStackTrace(), null, null));
     }
 
@@ -352,7 +209,7 @@ final class MonitorContention implements AutoCloseable {
      * waited for at two sites could join another site's union here than in the report. The stack and thread are
      * JFR's constant-pool objects, shared by the events that have them, formatted only for a monitor's earliest wait.
      */
-    private record Pending(LockKind kind, String className, String address, long begin, long end, RecordedThread thread,
+    private record Pending(LockKind kind, String className, long address, long begin, long end, RecordedThread thread,
                            RecordedStackTrace stack, String virtualThread, List<String> virtualFrames) {
     }
 
@@ -376,7 +233,7 @@ final class MonitorContention implements AutoCloseable {
     }
 
     private void count(Pending p) {
-        Monitor m = monitor(p.kind(), p.className(), p.address());
+        FollowedLocks.Followed m = monitors.follow(p.kind(), p.className(), p.address());
         if (p.virtualFrames() != null) {
             add(m, p.begin(), p.end(), p.virtualThread(), p.virtualFrames());
             return;
@@ -401,52 +258,13 @@ final class MonitorContention implements AutoCloseable {
         List<String> frames = VirtualMonitorEnters.frames(e.getString("frames"));
         String recordedClass = e.getString("monitorClass");
         hold(new Pending(LockKind.MONITOR, VirtualMonitorEnters.monitorClass(recordedClass, frames),
-                Long.toHexString(VirtualMonitorEnters.identity(recordedClass, e.getInt("monitorHash"), frames)),
+                VirtualMonitorEnters.identity(recordedClass, e.getInt("monitorHash"), frames),
                 nanos(e.getStartTime()), nanos(e.getEndTime()), null, null,
                 ThreadNames.virtual(e.getLong("virtualThreadId"), e.getString("virtualThreadName")), frames));
     }
 
-    /**
-     * The monitor's tally, new if needed: with {@code maxMonitors} followed, the one least recently waited for is
-     * retired to its site's sum first (Derby's row locks: a long run waits for hundreds of thousands of objects, each
-     * for a moment).
-     */
-    private Monitor monitor(LockKind kind, String className, String address) {
-        String key = kind.label() + " " + className + "@" + address;
-        Monitor m = monitors.get(key);
-        if (m == null) {
-            if (monitors.size() >= maxMonitors) {
-                retireLeastRecent();
-            }
-            m = new Monitor(kind, className, address);
-            monitors.put(key, m);
-        }
-        return m;
-    }
-
-    /**
-     * Replays the least recently waited-for monitor's waits and adds its numbers to its site's {@link Retired} sum;
-     * its waits are in the site's union already ({@link Monitor#site}). A wait for it that arrives later (the stream is
-     * about end-ordered) starts a new record of the same object: the site's parks, waiting and real-time stay exact,
-     * and {@link RetiredKeys} keeps it from counting as a second object. A long-lived monitor taken through a helper keeps its own row
-     * ({@link LockSites#sitesOf}) only while it is followed: retired, it is its site's.
-     */
-    private void retireLeastRecent() {
-        java.util.Iterator<Map.Entry<String, Monitor>> it = monitors.entrySet().iterator();
-        Map.Entry<String, Monitor> eldest = it.next();
-        Monitor old = eldest.getValue();
-        window.remove(old.waits);
-        LockMetrics last = old.waits.metrics(1);
-        it.remove();
-        if (last != null) {
-            String site = LockSites.siteOf(last.firstFrames());
-            retired.computeIfAbsent(LockSites.keyOf(old.kind, old.className, site), k -> new Retired(old.kind, old.className, site))
-                    .add(last, retiredKeys.add(eldest.getKey()));
-        }
-    }
-
     /** One wait on {@code m}; {@code thread} and {@code frames} count only if it is the monitor's earliest so far. */
-    private void add(Monitor m, long begin, long end, String thread, List<String> frames) {
+    private void add(FollowedLocks.Followed m, long begin, long end, String thread, List<String> frames) {
         if (begin < m.firstBegin) {
             m.firstBegin = begin;
         }
@@ -496,24 +314,15 @@ final class MonitorContention implements AutoCloseable {
     synchronized List<LockMetrics> metrics(long totalExecutionNanos) {
         drain();
         List<LockMetrics> out = new ArrayList<>();
-        Map<String, Integer> followedAgain = new HashMap<>();
-        for (Map.Entry<String, Monitor> e : monitors.entrySet()) {
-            LockMetrics metrics = e.getValue().waits.metricsNow(totalExecutionNanos);
-            if (metrics != null) {
-                out.add(metrics);
-                if (!retired.isEmpty() && retiredKeys.contains(e.getKey())) {
-                    followedAgain.merge(LockSites.keyOf(metrics), 1, Integer::sum);
-                }
-            }
-        }
-        retired.forEach((key, r) -> out.add(r.metrics(totalExecutionNanos, followedAgain.getOrDefault(key, 0))));
+        monitors.metrics(totalExecutionNanos, out, new IdentityHashMap<>());
         return out;
     }
 
     /**
      * The real-time of every monitor site so far, the union of its monitors' waits, by {@link LockSites#keyOf}: from
      * the monitors' held waits grouped by their rows ({@link LockSites#unionRealTimes}) where nothing was released
-     * yet, otherwise the union kept while reading.
+     * yet, otherwise the union kept while reading (a site with retired monitors keeps that one: its members' own
+     * waits are not all here).
      */
     synchronized Map<String, Long> siteRealTimes(long totalExecutionNanos) {
         drain();
@@ -524,18 +333,9 @@ final class MonitorContention implements AutoCloseable {
                 out.put(key, metrics.realTimeNanos());
             }
         });
-        // exact where the monitors still hold all their waits: the union of each row's members, as the report's
         List<LockMetrics> all = new ArrayList<>();
         Map<LockMetrics, LockWaits> waitsOf = new IdentityHashMap<>();
-        for (Monitor m : monitors.values()) {
-            LockMetrics metrics = m.waits.metricsNow(totalExecutionNanos);
-            if (metrics != null) {
-                all.add(metrics);
-                waitsOf.put(metrics, m.waits);
-            }
-        }
-        // a site with retired monitors keeps the union read with its waits: its members' own waits are not all here
-        retired.values().forEach(r -> all.add(r.metrics(totalExecutionNanos, 0)));
+        monitors.metrics(totalExecutionNanos, all, waitsOf);
         out.putAll(LockSites.unionRealTimes(all, totalExecutionNanos, waitsOf));
         return out;
     }

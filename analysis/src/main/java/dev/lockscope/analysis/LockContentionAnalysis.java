@@ -7,6 +7,7 @@ import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
 import dev.lockscope.analysis.model.RecordingInfo;
 import dev.lockscope.analysis.model.RecordingVisitor;
+import dev.lockscope.core.FollowedLocks;
 import dev.lockscope.core.LockId;
 import dev.lockscope.core.LockKind;
 import dev.lockscope.core.LockMetrics;
@@ -44,18 +45,21 @@ import java.util.Map;
  */
 public final class LockContentionAnalysis implements RecordingVisitor {
     private final ContentionOptions options;
-    private final Map<LockKey, LockWaits> blockers = new HashMap<>();
-    private final Map<LockKey, LockWaits> monitors = new HashMap<>();
-    /** Monitors waited on with Object.wait until another thread notified: locks built on wait/notify. */
-    private final Map<LockKey, LockWaits> waitLocks = new HashMap<>();
+    private final Map<LockKey, FollowedLocks.Followed> blockers = new HashMap<>();
+    /**
+     * Monitors blocked on, and monitors waited on with Object.wait until another thread notified (locks built on
+     * wait/notify): at most {@link FollowedLocks#DEFAULT_MAX} followed one by one, as the agent's table does.
+     */
+    private final FollowedLocks monitors;
+    /** The site each retired monitor was summed at, for owner blame's rows ({@link LockContention#rowOf}). */
+    private final RetiredSites retiredSites = new RetiredSites();
     /**
      * Each lock site's waits, all its objects' together, replayed like one lock's: its real-time is the
      * union of its objects' waiting intervals, the site's one %real ({@link LockSites#group(List, long, Map)}).
-     * Keyed by {@link LockSites#keyOf}, each object's site taken from the first of its waits to arrive.
+     * Keyed by {@link LockSites#keyOf}, each object's site taken from the first of its waits to arrive
+     * ({@link FollowedLocks.Followed#site}).
      */
     private final Map<String, LockWaits> siteUnions = new HashMap<>();
-    /** Each object's entry of {@link #siteUnions}. */
-    private final Map<LockWaits, LockWaits> siteUnionOf = new HashMap<>();
     /** The latest {@code lockscope.LockSummary} of each blocker: exact totals, recorded parks or not. */
     private final Map<LockKey, LockSummary> summaries = new HashMap<>();
     /** The latest summary of each site's blockers the GC collected, by {@link LockSites#keyOf}. */
@@ -69,15 +73,17 @@ public final class LockContentionAnalysis implements RecordingVisitor {
 
     public LockContentionAnalysis(ContentionOptions options) {
         this.options = options;
+        this.monitors = new FollowedLocks(FollowedLocks.DEFAULT_MAX, options.collectionThreshold(), window, retiredSites);
     }
 
     @Override
     public void parkBegin(ParkWait p) {
-        LockWaits lock = blockers.computeIfAbsent(new LockKey(p.blockerClass(), p.blockerHash()), k -> new LockWaits(
-                LockKind.PARK, p.blockerClass(), Integer.toHexString(p.blockerHash()), options.collectionThreshold()));
-        lock.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
-        window.added(lock, 1, p.beginNanos());
-        LockWaits site = siteUnion(lock, LockKind.PARK, p.blockerClass(), p.frames());
+        FollowedLocks.Followed lock = blockers.computeIfAbsent(new LockKey(p.blockerClass(), p.blockerHash()),
+                k -> new FollowedLocks.Followed(LockKind.PARK, p.blockerClass(), Integer.toHexString(p.blockerHash()),
+                        options.collectionThreshold()));
+        lock.waits.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
+        window.added(lock.waits, 1, p.beginNanos());
+        LockWaits site = siteUnion(lock, p.frames());
         site.begin(p.beginNanos(), p.beginSeq(), p.thread().name(), p.frames());
         window.added(site, 1, p.beginNanos());
     }
@@ -87,10 +93,10 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         if (p.sampled()) {
             sampledParks++;
         }
-        LockWaits lock = blockers.get(new LockKey(p.blockerClass(), p.blockerHash()));
-        lock.end(p.beginNanos(), p.endNanos());
-        window.added(lock, 1, p.endNanos());
-        LockWaits site = siteUnionOf.get(lock);
+        FollowedLocks.Followed lock = blockers.get(new LockKey(p.blockerClass(), p.blockerHash()));
+        lock.waits.end(p.beginNanos(), p.endNanos());
+        window.added(lock.waits, 1, p.endNanos());
+        LockWaits site = lock.site;
         site.end(p.beginNanos(), p.endNanos());
         window.added(site, 1, p.endNanos());
     }
@@ -111,9 +117,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
 
     @Override
     public void monitorEnter(MonitorEnter e) {
-        LockWaits lock = monitors.computeIfAbsent(new LockKey(e.monitorClass(), e.address()), k -> new LockWaits(
-                LockKind.MONITOR, e.monitorClass(), Long.toHexString(e.address()), options.collectionThreshold()));
-        whole(lock, siteUnion(lock, LockKind.MONITOR, e.monitorClass(), e.frames()), e.beginNanos(), e.endNanos(),
+        whole(monitors.follow(LockKind.MONITOR, e.monitorClass(), e.address()), e.beginNanos(), e.endNanos(),
                 e.thread().javaTid(), e.thread().name(), e.frames());
     }
 
@@ -128,15 +132,13 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         if (!w.isLockWait()) {
             return;
         }
-        LockWaits lock = waitLocks.computeIfAbsent(new LockKey(w.monitorClass(), w.address()), k -> new LockWaits(
-                LockKind.WAIT, w.monitorClass(), Long.toHexString(w.address()), options.collectionThreshold()));
-        whole(lock, siteUnion(lock, LockKind.WAIT, w.monitorClass(), w.frames()), w.beginNanos(), w.endNanos(),
+        whole(monitors.follow(LockKind.WAIT, w.monitorClass(), w.address()), w.beginNanos(), w.endNanos(),
                 w.thread().javaTid(), w.thread().name(), w.frames());
     }
 
     /** A wait that arrived whole (JFR writes a monitor's at its end), on its lock and on its lock's site. */
-    private void whole(LockWaits lock, LockWaits site, long begin, long end, long tie, String thread, List<String> frames) {
-        for (LockWaits l : List.of(lock, site)) {
+    private void whole(FollowedLocks.Followed lock, long begin, long end, long tie, String thread, List<String> frames) {
+        for (LockWaits l : List.of(lock.waits, siteUnion(lock, frames))) {
             l.begin(begin, tie, thread, frames);
             l.end(begin, end);
             window.added(l, 2, end);
@@ -144,17 +146,16 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     }
 
     /** The site union an object's waits also count in: its site is that of the first of its waits to arrive. */
-    private LockWaits siteUnion(LockWaits object, LockKind kind, String className, List<String> frames) {
-        LockWaits bound = siteUnionOf.get(object);
-        if (bound != null) {
-            return bound;
+    private LockWaits siteUnion(FollowedLocks.Followed object, List<String> frames) {
+        if (object.site != null) {
+            return object.site;
         }
-        LockWaits site = siteUnions.computeIfAbsent(LockSites.keyOf(kind, className, LockSites.siteOf(frames)),
-                key -> new LockWaits(kind, className, key, 0));
+        LockWaits site = siteUnions.computeIfAbsent(LockSites.keyOf(object.kind, object.className, LockSites.siteOf(frames)),
+                key -> new LockWaits(object.kind, object.className, key, 0));
         // an object is bound to its site by a wait with a stack (a park's end needs the site of its begin);
         // a monitor event without one counts in the unknown site until one with a stack comes
-        if (!frames.isEmpty() || kind == LockKind.PARK) {
-            siteUnionOf.put(object, site);
+        if (!frames.isEmpty() || object.kind == LockKind.PARK) {
+            object.site = site;
         }
         return site;
     }
@@ -188,7 +189,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
             }
         });
         blockers.entrySet().removeIf(e -> {
-            String site = sitesWithCollected.get(siteUnionOf.get(e.getValue()));
+            String site = sitesWithCollected.get(e.getValue().site);
             if (site != null) {
                 siteOfCollected.put(LockContention.blockerKey(e.getKey().className(), (int) e.getKey().identity()), site);
             }
@@ -196,15 +197,14 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         });
         // metricsNow, not metrics: the points stay held for the exact unions of the site rows below
         Map<LockMetrics, LockWaits> waitsOf = new java.util.IdentityHashMap<>();
-        for (Map<LockKey, LockWaits> locks : List.of(blockers, monitors, waitLocks)) {
-            for (LockWaits l : locks.values()) {
-                LockMetrics m = l.metricsNow(total);
-                if (m != null) {
-                    collected.add(m);
-                    waitsOf.put(m, l);
-                }
+        for (FollowedLocks.Followed l : blockers.values()) {
+            LockMetrics m = l.waits.metricsNow(total);
+            if (m != null) {
+                collected.add(m);
+                waitsOf.put(m, l.waits);
             }
         }
+        monitors.metrics(total, collected, waitsOf);
         // §3.3.2: "filtering all the records with number of parks less than valueprintThreshold", applied
         // to the rows shown: a site of many objects parked on a few times each is one row
         List<LockMetrics> shown = aboveThreshold(collected);
@@ -229,15 +229,15 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         }
         window.clear();
         siteUnions.clear();
-        siteUnionOf.clear();
         blockers.clear(); // their points, held for the unions above
         monitors.clear();
-        waitLocks.clear();
         List<LockMetrics> allSites = LockSites.group(collected, total, unionRealTime);
         List<LockMetrics> sites = aboveThreshold(allSites);
         int below = options.byInstance() ? collected.size() - shown.size() : allSites.size() - sites.size();
         Map<LockId, String> siteOfLock = LockContention.sitesOf(collected, total);
         siteOfCollected.forEach(siteOfLock::putIfAbsent);
+        retiredSites.forEach(siteOfLock::putIfAbsent);
+        retiredSites.clear();
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
                 sites, siteOfLock, List.of(), sampledParks, 0);
     }
@@ -280,5 +280,49 @@ public final class LockContentionAnalysis implements RecordingVisitor {
             throw new IllegalStateException("the recording has not been read to its end");
         }
         return result;
+    }
+
+    /**
+     * The monitors retired from {@link #monitors} and the site each was summed at: 12 bytes an object (its address and
+     * its site's index), where following it cost about 400.
+     */
+    private static final class RetiredSites implements FollowedLocks.RetiredObject {
+        private record Site(LockKind kind, String className, String site) {
+        }
+
+        private final Map<Site, Integer> indexOf = new HashMap<>();
+        private final List<Site> sites = new ArrayList<>();
+        private long[] identities = new long[1 << 10];
+        private int[] siteIndexes = new int[1 << 10];
+        private int size;
+
+        @Override
+        public void retired(LockKind kind, String className, long identity, String site) {
+            int index = indexOf.computeIfAbsent(new Site(kind, className, site), s -> {
+                sites.add(s);
+                return sites.size() - 1;
+            });
+            if (size == identities.length) {
+                identities = java.util.Arrays.copyOf(identities, 2 * size);
+                siteIndexes = java.util.Arrays.copyOf(siteIndexes, 2 * size);
+            }
+            identities[size] = identity;
+            siteIndexes[size++] = index;
+        }
+
+        void forEach(java.util.function.BiConsumer<LockId, String> action) {
+            for (int i = 0; i < size; i++) {
+                Site s = sites.get(siteIndexes[i]);
+                action.accept(new LockId(s.kind(), s.className(), Long.toHexString(identities[i])), s.site());
+            }
+        }
+
+        void clear() {
+            indexOf.clear();
+            sites.clear();
+            identities = new long[0];
+            siteIndexes = new int[0];
+            size = 0;
+        }
     }
 }

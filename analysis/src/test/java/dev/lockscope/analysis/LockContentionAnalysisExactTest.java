@@ -89,6 +89,27 @@ class LockContentionAnalysisExactTest {
     }
 
     @Test
+    void monitorsBeyondTheFollowedBoundCountAtTheirSiteAndOwnerBlameFindsItsRow() {
+        // a lock table's short-lived entries: more objects than are followed one by one, at one site
+        int objects = dev.lockscope.core.FollowedLocks.DEFAULT_MAX + 5_000;
+        List<MonitorEnter> enters = new java.util.ArrayList<>();
+        for (int o = 0; o < objects; o++) {
+            long begin = 10_000L * o;
+            enters.add(new MonitorEnter(T1, "Entry", 0x1000 + o, begin, begin + 4_000, null, List.of("app.Table.lock:7")));
+        }
+        LockContention c = recording(0, 10_000L * objects, List.of(), enters).contention(ContentionOptions.DEFAULTS);
+        LockMetrics site = c.sites().stream().filter(m -> m.className().equals("Entry")).findFirst().orElseThrow();
+        assertThat(site.instances()).isEqualTo(objects);
+        assertThat(site.timesParked()).isEqualTo(objects);
+        assertThat(site.threadTimeNanos()).isEqualTo(4_000L * objects);
+        assertThat(site.realTimeNanos()).isEqualTo(4_000L * objects);
+        // the first objects were retired to the site's sum; blame of one of them belongs to the site's row
+        assertThat(c.rowOf(dev.lockscope.core.LockId.monitor("Entry", 0x1000)))
+                .isEqualTo(c.rowOf(dev.lockscope.core.LockId.monitor("Entry", 0x1000 + objects - 1)))
+                .isEqualTo(site.id());
+    }
+
+    @Test
     void blockersAreKeyedByClassAndIdentityHash() {
         LockRecording r = recording(0, 100, List.of(park(T1, "A", 1, 0, 10), park(T2, "A", 2, 0, 20),
                 park(T3, "B", 1, 0, 30), park(T1, "A", 1, 20, 25)), List.of());

@@ -27,6 +27,8 @@ import java.util.zip.ZipFile;
  * time are both kept: on a shared machine wall time follows the load, CPU time much less.
  */
 final class AnalysisSpeedHarness {
+    /** The collector the {@code lockscope} launcher gives its JVM unless {@code LOCKSCOPE_JAVA_OPTS} names one. */
+    static final String COLLECTOR = "-XX:+UseSerialGC";
     /** The fixed heap every tool gets: lockscope's analysis must stream within it at every size. */
     static final String HEAP = "256m";
     private static final Pattern GC_LINE = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
@@ -185,11 +187,12 @@ final class AnalysisSpeedHarness {
         String heap = "-Xmx" + HEAP;
         String gcLog = "-Xlog:gc:file=" + gc;
         List<String> cmd = switch (tool) {
-            case LOCKSCOPE -> List.of(java, heap, gcLog, "-jar", settings.root().resolve("cli/target/lockscope.jar").toString(),
-                    "report", file.toString());
-            case LOCKSCOPE_SMALL_HEAP -> List.of(java, "-Xmx128m", gcLog, "-jar",
+            case LOCKSCOPE -> List.of(java, heap, COLLECTOR, gcLog, "-jar",
                     settings.root().resolve("cli/target/lockscope.jar").toString(), "report", file.toString());
-            case BASELINE -> List.of(java, heap, gcLog, "-jar", settings.baselineCli().toString(), "report", file.toString());
+            case LOCKSCOPE_SMALL_HEAP -> List.of(java, "-Xmx128m", COLLECTOR, gcLog, "-jar",
+                    settings.root().resolve("cli/target/lockscope.jar").toString(), "report", file.toString());
+            case BASELINE -> List.of(java, heap, COLLECTOR, gcLog, "-jar", settings.baselineCli().toString(), "report",
+                    file.toString());
             case JFRCONV -> List.of(java, heap, gcLog, "-jar", settings.root().resolve("bench/target/jfr-converter.jar").toString(),
                     "--lock", file.toString(), settings.work().resolve("lock-flame.html").toString());
             case JFR_SUMMARY -> List.of(Path.of(java).resolveSibling("jfr").toString(), "-J" + heap, "-J" + gcLog, "summary",
@@ -214,19 +217,28 @@ final class AnalysisSpeedHarness {
                 peakHeapAfterGc(gcLog), p.peakRssBytes(), failure);
     }
 
-    /** Largest heap occupancy right after a GC, in MB; 0 when the JVM never collected. */
+    /**
+     * Largest heap occupancy right after a full GC, in MB, where the JVM made one: what the tool retains (the serial
+     * collector's young collections leave the old generation's garbage in place, so the heap after one reads up to the
+     * cap); otherwise after any GC (G1's young and mixed ones, which collect old regions too); 0 when it never collected.
+     */
     static long peakHeapAfterGc(Path gcLog) throws IOException {
         if (!Files.exists(gcLog)) {
             return 0;
         }
         long peak = 0;
+        long peakAfterFull = -1;
         for (String line : Files.readAllLines(gcLog)) {
             Matcher m = GC_LINE.matcher(line);
             if (m.find()) {
-                peak = Math.max(peak, Long.parseLong(m.group(2)));
+                long after = Long.parseLong(m.group(2));
+                peak = Math.max(peak, after);
+                if (line.contains("Pause Full")) {
+                    peakAfterFull = Math.max(peakAfterFull, after);
+                }
             }
         }
-        return peak;
+        return peakAfterFull >= 0 ? peakAfterFull : peak;
     }
 
     private String markdown(List<Analysis> runs, List<String> made, int repeats, double mbPerSecond) {
@@ -238,13 +250,12 @@ final class AnalysisSpeedHarness {
                 + "workload here), run to each size, and by real applications (`LibraryWorkloads NAME 16 0 SECONDS`: "
                 + "Derby's row locks, Jetty under loopback load, an exhausted commons-pool2 pool, log4j2's file appender), "
                 + "whose recordings have many lock objects per site, many waits per object and many threads. All run with "
-                + "`-Xmx%s`, and lockscope once more with `-Xmx128m` (G1 under a 256 MB cap lets garbage fill the heap "
-                + "before it collects, so the peak after a GC there is an upper bound of what is retained; completing in "
-                + "128 MB bounds it); %d repetition(s), interleaved, the order rotated each repetition. CPU × jfrconv is "
+                + "`-Xmx%s`, lockscope with the serial collector its launcher chooses (`-XX:+UseSerialGC`) and once more "
+                + "with `-Xmx128m` (completing in 128 MB bounds what it retains); %d repetition(s), interleaved, the order rotated each repetition. CPU × jfrconv is "
                 + "lockscope's median CPU time over the converter's on the same file. "
                 + "Wall time is from start to exit; CPU time is user + system of all the JVM's threads (JIT and GC "
                 + "included; polled from /proc every 50 ms, so short by what the JVM used in its last 50 ms). MB/s is recording size over median "
-                + "wall time. Peak heap = largest heap occupancy after a GC (`-Xlog:gc`): what the tool retains and the garbage G1 has not collected yet. "
+                + "wall time. Peak heap = largest heap occupancy after a full GC (`-Xlog:gc`), where there was one: what the tool retains; otherwise after any GC, which counts garbage not collected yet. "
                 + "`jfr summary` only counts events per type from the chunk headers and metadata, and jfrconv skips "
                 + "every event but the JDK's lock events (the recordings hold almost only lockscope's), so both "
                 + "mark what reading the file costs; lockscope parses and analyses every event.%n%n",

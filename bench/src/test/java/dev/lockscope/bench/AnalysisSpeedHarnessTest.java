@@ -22,6 +22,19 @@ class AnalysisSpeedHarnessTest {
     }
 
     @Test
+    void afterAFullGcThePeakIsWhatFullGcsLeft(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("gc.log");
+        Files.writeString(log, """
+                [0.010s][info][gc] Using Serial
+                [0.512s][info][gc] GC(0) Pause Young (Allocation Failure) 70M->60M(247M) 4.101ms
+                [1.204s][info][gc] GC(1) Pause Young (Allocation Failure) 245M->240M(247M) 18.319ms
+                [1.300s][info][gc] GC(2) Pause Full (Allocation Failure) 246M->81M(247M) 90.0ms
+                [1.800s][info][gc] GC(3) Pause Full (Allocation Failure) 246M->77M(247M) 90.0ms
+                """);
+        assertThat(AnalysisSpeedHarness.peakHeapAfterGc(log)).isEqualTo(81);
+    }
+
+    @Test
     void noGcMeansNoHeapReading(@TempDir Path dir) throws Exception {
         assertThat(AnalysisSpeedHarness.peakHeapAfterGc(dir.resolve("missing.log"))).isZero();
         Path log = dir.resolve("gc.log");
