@@ -27,8 +27,8 @@ import java.util.zip.ZipFile;
  * time are both kept: on a shared machine wall time follows the load, CPU time much less.
  */
 final class AnalysisSpeedHarness {
-    /** The collector the {@code lockscope} launcher gives its JVM unless {@code LOCKSCOPE_JAVA_OPTS} names one. */
-    static final String COLLECTOR = "-XX:+UseSerialGC";
+    /** The file of the options the {@code lockscope} launcher gives its JVM (the collector, the JIT's bounds). */
+    static final String LAUNCHER_OPTIONS = "cli/jvm-options";
     /** The fixed heap every tool gets: lockscope's analysis must stream within it at every size. */
     static final String HEAP = "256m";
     private static final Pattern GC_LINE = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
@@ -181,18 +181,35 @@ final class AnalysisSpeedHarness {
         }
     }
 
+    /** {@code lockscope report FILE} as the launcher runs it: its options ({@link #launcherOptions}), then the heap. */
+    private List<String> lockscope(String java, String heap, String gcLog, Path cli, Path file) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(launcherOptions(settings.root()));
+        cmd.addAll(List.of(heap, gcLog, "-jar", cli.toString(), "report", file.toString()));
+        return cmd;
+    }
+
+    /** The options in {@link #LAUNCHER_OPTIONS} under the project's root: one per line, {@code #} comments skipped. */
+    static List<String> launcherOptions(Path root) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(root.resolve(LAUNCHER_OPTIONS))) {
+            String option = line.strip();
+            if (!option.isEmpty() && !option.startsWith("#")) {
+                out.add(option);
+            }
+        }
+        return out;
+    }
+
     private Analysis run(String tool, String recording, Path file, int repeat) throws Exception {
         Path gc = settings.work().resolve("gc.log");
         String java = settings.java();
         String heap = "-Xmx" + HEAP;
         String gcLog = "-Xlog:gc:file=" + gc;
         List<String> cmd = switch (tool) {
-            case LOCKSCOPE -> List.of(java, heap, COLLECTOR, gcLog, "-jar",
-                    settings.root().resolve("cli/target/lockscope.jar").toString(), "report", file.toString());
-            case LOCKSCOPE_SMALL_HEAP -> List.of(java, "-Xmx128m", COLLECTOR, gcLog, "-jar",
-                    settings.root().resolve("cli/target/lockscope.jar").toString(), "report", file.toString());
-            case BASELINE -> List.of(java, heap, COLLECTOR, gcLog, "-jar", settings.baselineCli().toString(), "report",
-                    file.toString());
+            case LOCKSCOPE -> lockscope(java, heap, gcLog, settings.root().resolve("cli/target/lockscope.jar"), file);
+            case LOCKSCOPE_SMALL_HEAP -> lockscope(java, "-Xmx128m", gcLog, settings.root().resolve("cli/target/lockscope.jar"), file);
+            case BASELINE -> lockscope(java, heap, gcLog, settings.baselineCli(), file);
             case JFRCONV -> List.of(java, heap, gcLog, "-jar", settings.root().resolve("bench/target/jfr-converter.jar").toString(),
                     "--lock", file.toString(), settings.work().resolve("lock-flame.html").toString());
             case JFR_SUMMARY -> List.of(Path.of(java).resolveSibling("jfr").toString(), "-J" + heap, "-J" + gcLog, "summary",
@@ -250,7 +267,7 @@ final class AnalysisSpeedHarness {
                 + "workload here), run to each size, and by real applications (`LibraryWorkloads NAME 16 0 SECONDS`: "
                 + "Derby's row locks, Jetty under loopback load, an exhausted commons-pool2 pool, log4j2's file appender), "
                 + "whose recordings have many lock objects per site, many waits per object and many threads. All run with "
-                + "`-Xmx%s`, lockscope with the serial collector its launcher chooses (`-XX:+UseSerialGC`) and once more "
+                + "`-Xmx%s`, lockscope with the options its launcher gives it (`cli/jvm-options`: the serial collector, C2's smaller inlining bounds) and once more "
                 + "with `-Xmx128m` (completing in 128 MB bounds what it retains); %d repetition(s), interleaved, the order rotated each repetition. CPU × jfrconv is "
                 + "lockscope's median CPU time over the converter's on the same file. "
                 + "Wall time is from start to exit; CPU time is user + system of all the JVM's threads (JIT and GC "

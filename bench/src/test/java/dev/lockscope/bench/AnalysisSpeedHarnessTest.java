@@ -59,4 +59,17 @@ class AnalysisSpeedHarnessTest {
                 """;
         assertThat(AnalysisSpeedHarness.summaryCounts(summary)).containsExactly(228412 + 14031 + 846 + 12 + 1, 846 + 12);
     }
+
+    @Test
+    void lockscopeRunsWithTheLaunchersOptionsCommentsSkipped(@TempDir Path root) throws Exception {
+        Files.createDirectories(root.resolve("cli"));
+        Files.writeString(root.resolve(AnalysisSpeedHarness.LAUNCHER_OPTIONS), "# why\n-XX:+UseSerialGC\n\n  # more\n-XX:MaxInlineLevel=6\n");
+        assertThat(AnalysisSpeedHarness.launcherOptions(root)).containsExactly("-XX:+UseSerialGC", "-XX:MaxInlineLevel=6");
+    }
+
+    @Test
+    void theProjectsLauncherOptionsChooseTheSerialCollector() throws Exception {
+        assertThat(AnalysisSpeedHarness.launcherOptions(Path.of("..").toAbsolutePath().normalize()))
+                .contains("-XX:+UseSerialGC").allMatch(o -> o.startsWith("-XX:"));
+    }
 }
