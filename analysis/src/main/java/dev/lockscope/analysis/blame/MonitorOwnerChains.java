@@ -14,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.ObjDoubleConsumer;
 
 import dev.lockscope.analysis.model.MonitorEnter;
@@ -352,25 +351,55 @@ final class MonitorOwnerChains {
      * among the CPU samples, if any.
      */
     private static void weighted(List<Activity> activities, long from, long to, ObjDoubleConsumer<Activity> each) {
-        Map<String, Activity> byStack = new TreeMap<>();
-        Map<String, Double> waited = new HashMap<>();
-        Map<String, Integer> samples = new HashMap<>();
+        // keyed by the stack itself (the reader's interned call stacks keep their hash), not by its text joined anew
+        // for each activity: this runs for every span blamed on an owner
+        Map<List<String>, StackWeight> byStack = new HashMap<>();
         long covered = 0;
         int sampleCount = 0;
         for (Activity a : activities) {
-            String key = String.join("\n", a.frames());
-            byStack.putIfAbsent(key, a);
+            StackWeight w = byStack.computeIfAbsent(a.frames(), k -> new StackWeight(a));
             if (a.isSample()) {
-                samples.merge(key, 1, Integer::sum);
+                w.samples++;
                 sampleCount++;
             } else {
                 long overlap = Math.min(a.endNanos(), to) - Math.max(a.beginNanos(), from);
-                waited.merge(key, (double) overlap, Double::sum);
+                w.waited += overlap;
                 covered += overlap;
             }
         }
         double perSample = sampleCount == 0 ? 0 : Math.max(0, to - from - covered) / (double) sampleCount;
-        byStack.forEach((key, a) -> each.accept(a, waited.getOrDefault(key, 0.0) + perSample * samples.getOrDefault(key, 0)));
+        List<StackWeight> ordered = new ArrayList<>(byStack.values());
+        ordered.sort((x, y) -> compareJoined(x.first.frames(), y.first.frames()));
+        for (StackWeight w : ordered) {
+            each.accept(w.first, w.waited + perSample * w.samples);
+        }
+    }
+
+    /** One distinct stack's weight in {@link #weighted}: its first activity, what its waits cover, its samples. */
+    private static final class StackWeight {
+        final Activity first;
+        double waited;
+        int samples;
+
+        StackWeight(Activity first) {
+            this.first = first;
+        }
+    }
+
+    /**
+     * The order of the stacks' frames joined by newlines, without joining them: frame by frame, a stack that is the
+     * other's beginning first. The same order, as a frame holds no character below a newline, so where one frame is the
+     * other's beginning, what follows it in the joined text (a newline, or the end) sorts before the other's next one.
+     */
+    static int compareJoined(List<String> a, List<String> b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            int c = a.get(i).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
     }
 
     private static boolean anyApplicationFrame(List<String> frames) {
