@@ -81,6 +81,23 @@ public final class CallStack extends AbstractList<String> implements RandomAcces
         return out;
     }
 
+    /**
+     * Two stacks in the order of their frames' texts joined by newlines, without joining them: frame by frame, a stack
+     * that is the other's beginning first. It is that order because no frame holds a character below a newline: where
+     * one frame is the other's beginning, what follows it in the joined text (a newline, or the end) sorts before the
+     * other's next character.
+     */
+    public static int compareJoined(List<String> a, List<String> b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            int c = a.get(i).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+
     /** The parsed frame at {@code index}. */
     public Frame frame(int index) {
         return frames[from + checked(index)];

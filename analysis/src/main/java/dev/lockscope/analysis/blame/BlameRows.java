@@ -1,5 +1,6 @@
 package dev.lockscope.analysis.blame;
 
+import dev.lockscope.core.CallStack;
 import dev.lockscope.core.LockKind;
 
 import java.util.ArrayList;
@@ -14,11 +15,11 @@ public final class BlameRows {
     private static final Comparator<BlameRow> ORDER = Comparator.comparingLong(BlameRow::nanos).reversed()
             .thenComparing(BlameRow::lock)
             .thenComparing(r -> r.waiterThread().javaTid())
-            .thenComparing(BlameRow::waiterFrames, BlameRows::compareFrames)
+            .thenComparing(BlameRow::waiterFrames, CallStack::compareJoined)
             .thenComparing(r -> r.ownerThread().javaTid())
-            .thenComparing(BlameRow::ownerFrames, BlameRows::compareFrames)
+            .thenComparing(BlameRow::ownerFrames, CallStack::compareJoined)
             .thenComparing(BlameRow::ownerChain)
-            .thenComparing(BlameRow::ownerInside, BlameRows::compareFrames);
+            .thenComparing(BlameRow::ownerInside, CallStack::compareJoined);
 
     /**
      * What a row is: contention of equal label, kind, threads, visible chains and owner chain is one row.
@@ -30,18 +31,6 @@ public final class BlameRows {
     }
 
     private BlameRows() {
-    }
-
-    /** Frame by frame, as their texts joined by newlines compare (no frame holds a character below '\n'). */
-    private static int compareFrames(List<String> a, List<String> b) {
-        int n = Math.min(a.size(), b.size());
-        for (int i = 0; i < n; i++) {
-            int c = a.get(i).compareTo(b.get(i));
-            if (c != 0) {
-                return c;
-            }
-        }
-        return Integer.compare(a.size(), b.size());
     }
 
     /** @param contentions in {@link BlameResult} order: a row names its threads as its earliest contention does */

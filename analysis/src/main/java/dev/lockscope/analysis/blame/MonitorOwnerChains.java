@@ -369,7 +369,7 @@ final class MonitorOwnerChains {
         }
         double perSample = sampleCount == 0 ? 0 : Math.max(0, to - from - covered) / (double) sampleCount;
         List<StackWeight> ordered = new ArrayList<>(byStack.values());
-        ordered.sort((x, y) -> compareJoined(x.first.frames(), y.first.frames()));
+        ordered.sort((x, y) -> CallStack.compareJoined(x.first.frames(), y.first.frames()));
         for (StackWeight w : ordered) {
             each.accept(w.first, w.waited + perSample * w.samples);
         }
@@ -384,22 +384,6 @@ final class MonitorOwnerChains {
         StackWeight(Activity first) {
             this.first = first;
         }
-    }
-
-    /**
-     * The order of the stacks' frames joined by newlines, without joining them: frame by frame, a stack that is the
-     * other's beginning first. The same order, as a frame holds no character below a newline, so where one frame is the
-     * other's beginning, what follows it in the joined text (a newline, or the end) sorts before the other's next one.
-     */
-    static int compareJoined(List<String> a, List<String> b) {
-        int n = Math.min(a.size(), b.size());
-        for (int i = 0; i < n; i++) {
-            int c = a.get(i).compareTo(b.get(i));
-            if (c != 0) {
-                return c;
-            }
-        }
-        return Integer.compare(a.size(), b.size());
     }
 
     private static boolean anyApplicationFrame(List<String> frames) {
