@@ -19,7 +19,6 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
-import java.util.Set;
 
 /**
  * Deep mode's instrumentation of the classes {@link DeepSelection} selects, as they load:
@@ -32,7 +31,8 @@ import java.util.Set;
  *       does for the flag). The receiver, or the class for a static method, is the monitor. This gives
  *       the probes a point before the acquisition, where the flag has none;</li>
  *   <li>calls of {@code Object.wait/notify/notifyAll} and of {@code lock/lockInterruptibly/tryLock/unlock}
- *       on {@code Lock}, {@code ReentrantLock} and the read-write lock's views are replaced by static
+ *       on {@code Lock}, {@code ReentrantLock}, the read-write lock's views and their subclasses ({@link LockClasses})
+ *       are replaced by static
  *       calls of {@code DeepHooks} that count and then make the same call.</li>
  * </ul>
  * The inserted instructions have no branches of their own, so the frames of the original code stay
@@ -43,9 +43,6 @@ import java.util.Set;
 final class DeepTransformer extends GuardedTransformer {
     private static final String HOOKS = "dev/lockscope/agent/boot/DeepHooks";
     private static final String LOCK = "java/util/concurrent/locks/Lock";
-    private static final Set<String> LOCK_CLASSES = Set.of("java/util/concurrent/locks/ReentrantLock",
-            "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock",
-            "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock");
 
     private final DeepSelection selection;
 
@@ -60,12 +57,17 @@ final class DeepTransformer extends GuardedTransformer {
 
     @Override
     byte[] instrument(String internalName, byte[] bytes) {
+        return instrument(null, internalName, bytes);
+    }
+
+    @Override
+    byte[] instrument(ClassLoader loader, String internalName, byte[] bytes) {
         byte[] wrapped = SynchronizedCalls.wrap(bytes); // the JDK's monitors made explicit, then probed
-        return instrument(wrapped != null ? wrapped : bytes);
+        return instrument(wrapped != null ? wrapped : bytes, new LockClasses(loader));
     }
 
     /** The instrumented class, or null when it has nothing to instrument. */
-    byte[] instrument(byte[] bytes) {
+    byte[] instrument(byte[] bytes, LockClasses locks) {
         ClassNode cn = new ClassNode();
         new ClassReader(bytes).accept(cn, ClassReader.EXPAND_FRAMES);
         if ((cn.version & 0xFFFF) < Opcodes.V1_6 || (cn.access & Opcodes.ACC_MODULE) != 0) {
@@ -74,7 +76,7 @@ final class DeepTransformer extends GuardedTransformer {
         boolean changed = false;
         for (MethodNode m : cn.methods) {
             if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
-                changed |= instrument(cn.name, m);
+                changed |= instrument(cn.name, m, locks);
             }
         }
         if (!changed) {
@@ -86,7 +88,7 @@ final class DeepTransformer extends GuardedTransformer {
         return writer.toByteArray();
     }
 
-    private static boolean instrument(String owner, MethodNode m) {
+    private static boolean instrument(String owner, MethodNode m, LockClasses locks) {
         boolean changed = false;
         int line = -1;
         int firstLine = -1;
@@ -115,7 +117,7 @@ final class DeepTransformer extends GuardedTransformer {
                     m.instructions.insertBefore(insn, before);
                     changed = true;
                 }
-                case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKEINTERFACE -> changed |= replaceCall(owner, m, (MethodInsnNode) insn, line);
+                case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKEINTERFACE -> changed |= replaceCall(owner, m, (MethodInsnNode) insn, line, locks);
                 default -> {
                 }
             }
@@ -128,7 +130,7 @@ final class DeepTransformer extends GuardedTransformer {
     }
 
     /** Object.wait/notify/notifyAll and the Lock calls: the same call through a counting static hook. */
-    private static boolean replaceCall(String owner, MethodNode m, MethodInsnNode call, int line) {
+    private static boolean replaceCall(String owner, MethodNode m, MethodInsnNode call, int line, LockClasses locks) {
         String hook = null;
         String desc = null;
         String kind = null;
@@ -141,7 +143,8 @@ final class DeepTransformer extends GuardedTransformer {
             default -> {
             }
         }
-        boolean lockCall = call.getOpcode() == Opcodes.INVOKEINTERFACE ? call.owner.equals(LOCK) : LOCK_CLASSES.contains(call.owner);
+        boolean lockCall = call.getOpcode() == Opcodes.INVOKEINTERFACE ? call.owner.equals(LOCK)
+                : isLockMethod(call) && locks.isLock(call.owner); // the name first: a class file is read only for these
         if (hook == null && lockCall) {
             String l = "Ljava/util/concurrent/locks/Lock;";
             switch (call.name + call.desc) {
@@ -161,6 +164,13 @@ final class DeepTransformer extends GuardedTransformer {
         m.instructions.insertBefore(call, site(owner, m, line, kind));
         m.instructions.set(call, hook(hook, desc));
         return true;
+    }
+
+    private static boolean isLockMethod(MethodInsnNode call) {
+        return switch (call.name + call.desc) {
+            case "lock()V", "lockInterruptibly()V", "tryLock()Z", "tryLock(JLjava/util/concurrent/TimeUnit;)Z", "unlock()V" -> true;
+            default -> false;
+        };
     }
 
     private static void makeMonitorExplicit(String owner, MethodNode m, int firstLine) {

@@ -19,7 +19,7 @@ abstract class GuardedTransformer implements ClassFileTransformer {
             return null;
         }
         try {
-            return instrument(internalName, classfileBuffer);
+            return instrument(loader, internalName, classfileBuffer);
         } catch (Throwable t) {
             failure = t; // returning null leaves the class as it was
             return null;
@@ -31,6 +31,11 @@ abstract class GuardedTransformer implements ClassFileTransformer {
 
     /** The instrumented class, or null to leave it as it is. */
     abstract byte[] instrument(String internalName, byte[] bytes);
+
+    /** The same, for a transformer that reads other classes' files through the class's loader (null: the boot loader). */
+    byte[] instrument(ClassLoader loader, String internalName, byte[] bytes) {
+        return instrument(internalName, bytes);
+    }
 
     /** The last failure to instrument a selected class, or null. */
     final Throwable failure() {

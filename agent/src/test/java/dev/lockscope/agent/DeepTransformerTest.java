@@ -105,6 +105,15 @@ class DeepTransformerTest {
     }
 
     @Test
+    void lockCallsOfASubclassOfReentrantLockThroughItsOwnName() throws Throwable {
+        Object f = fixture.getConstructor().newInstance();
+        DeepFixture.OwnLock l = new DeepFixture.OwnLock();
+        call(f, "ownLock", l);
+        assertThat(l.isLocked()).isFalse();
+        assertThat(counts(l)[0]).as("gets").isEqualTo(1);
+    }
+
+    @Test
     void selectionPatterns() {
         DeepSelection s = DeepSelection.parse("com.example.**:org.acme.Cache*", "com.example.internal.**");
         assertThat(s.selects("com.example.Foo")).isTrue();

@@ -227,6 +227,30 @@ class RealLibrariesIT {
     }
 
     /** The JSON report of the recording {@link #run} made. */
+    /**
+     * Deep mode on commons-pool2: its deque's lock is the library's own {@code ReentrantLock} subclass, taken by its own
+     * name ({@code InterruptibleReentrantLock.lock()}); every acquisition of it is counted (it passed uncounted, so
+     * {@code whatif --measure} found no hold to lengthen there).
+     */
+    @InJdk17Pass
+    @Test
+    void deepModeCountsCommonsPoolsOwnReentrantLock() throws Exception {
+        Path recording = dir.resolve("object-pool-deep.jfr");
+        Proc app = Proc.run(dir, 180, List.of(Proc.JAVA, "-javaagent:" + Proc.AGENT_JAR + "=file=" + recording
+                + ",deep=org.apache.commons.pool2.**", "-cp", Proc.BENCH_JAR.toString(), "dev.lockscope.bench.LibraryWorkloads",
+                "object-pool", "16", "1", "2"));
+        assertThat(app.exitCode()).as(app.err()).isZero();
+        Proc json = Proc.lockscope(dir, 180, "report", recording.toString(), "--format", "json");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        long gets = 0;
+        for (JsonNode l : new ObjectMapper().readTree(json.out()).path("deep").path("locks")) {
+            if (l.get("lockClass").asText().equals("org.apache.commons.pool2.impl.InterruptibleReentrantLock")) {
+                gets += l.get("gets").asLong();
+            }
+        }
+        assertThat(gets).as("acquisitions of the deque's lock counted, in:%n%s", json.out()).isPositive();
+    }
+
     private JsonNode json(String workload) throws Exception {
         Proc json = Proc.lockscope(dir, 180, "report", dir.resolve(workload + ".jfr").toString(), "--format", "json");
         assertThat(json.exitCode()).as(json.err()).isZero();
