@@ -19,7 +19,6 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
-
 /**
  * Deep mode's instrumentation of the classes {@link DeepSelection} selects, as they load:
  * <ul>
