@@ -28,6 +28,10 @@ import java.time.Duration;
  *   cpuSamples=DURATION|off  JFR CPU sampling period, used to find what lock owners ran (default 20ms)
  *   cpuTime                sample by CPU time with JDK 25's jdk.CPUTimeSample (JEP 509, Linux; in Java and
  *                          native code) every cpuSamples of a thread's CPU time, instead of jdk.ExecutionSample
+ *   fileIo                 also record blocking file I/O (jdk.FileRead/FileWrite from 1 ms or the threshold):
+ *                          once these events are on, JFR reads the clock twice in every file read and write of
+ *                          the application, whatever their threshold (a logger's appender pays it under its
+ *                          lock); socket I/O is recorded always
  *   carriers               also record which virtual thread ran on which carrier when (JDK 21+, at JVM start;
  *                          `lockscope record --sched` sets it): bottle graphs split a carrier's running time by it
  *   maxBlockers=N          live records kept at most (default 50000): memory stays bounded
@@ -72,6 +76,8 @@ final class AgentOptions {
     boolean cpuTime;
     /** Record virtual threads' mount intervals on their carriers (CarrierMounts). */
     boolean carriers;
+    /** Also record jdk.FileRead/FileWrite (RecordingSession.enableBlockingIo). */
+    boolean fileIo;
     int maxBlockers = dev.lockscope.core.FollowedLocks.DEFAULT_MAX;
     /** Deep mode's class selection, or null when deep mode is off. */
     DeepSelection deep;
@@ -93,7 +99,7 @@ final class AgentOptions {
     Path dumpTo;
 
     static final String KNOWN = "file, fileMode, newFile, maxSize, maxAge, threshold, sampleBelow, collectionThreshold, printThreshold, freeOnPrint, "
-            + "cpuSamples, cpuTime, carriers, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
+            + "cpuSamples, cpuTime, carriers, fileIo, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
     /** @throws IllegalArgumentException with a one-line message naming the bad option */
@@ -127,6 +133,7 @@ final class AgentOptions {
                 case "cpuSamples" -> o.cpuSamples = "off".equals(value) ? null : Duration.ofNanos(OptionValues.cpuSamples(name, require(key, value)));
                 case "cpuTime" -> o.cpuTime = flag(key, value);
                 case "carriers" -> o.carriers = flag(key, value);
+                case "fileIo" -> o.fileIo = flag(key, value);
                 case "maxBlockers" -> o.maxBlockers = (int) OptionValues.count(name, require(key, value), 1, 10_000_000);
                 case "deep" -> deep = require(key, value);
                 case "deepExclude" -> deepExclude = require(key, value);

@@ -141,6 +141,18 @@ final class RecordingSession {
         return now - Duration.between(instant, java.time.Instant.now()).toNanos();
     }
 
+    /**
+     * The blocking I/O recorded, at least 1 ms (or the threshold) long, with stacks: how owner blame sees a lock owner
+     * off CPU in I/O, and a wall-clock profile's I/O time. Socket I/O always; file I/O only with {@code fileIo},
+     * because once {@code jdk.FileRead/FileWrite} are enabled JFR's instrumentation of the file streams reads the
+     * clock twice in every read and write, whatever the threshold: on a logger that writes each line under its
+     * appender's monitor that was about 5% of the application's CPU, paid inside the critical section
+     * (docs/agent-cost.md).
+     */
+    static List<String> blockingIo(boolean fileIo) {
+        return fileIo ? EventNames.BLOCKING_IO : EventNames.SOCKET_IO;
+    }
+
     Path file() {
         return file;
     }
@@ -209,7 +221,7 @@ final class RecordingSession {
         // each chunk names its recordings' destinations: the chunk a kill -9 leaves is found from the empty file
         recording.enable(EventNames.ACTIVE_RECORDING);
         Duration ioThreshold = options.threshold.compareTo(MIN_IO_THRESHOLD) < 0 ? MIN_IO_THRESHOLD : options.threshold;
-        for (String io : EventNames.BLOCKING_IO) {
+        for (String io : blockingIo(options.fileIo)) {
             recording.enable(io).withThreshold(ioThreshold).withStackTrace();
         }
         Path parent = file.getParent();

@@ -14,6 +14,17 @@ class RecordingSessionTest {
     Path dir;
 
     @Test
+    void fileIoIsRecordedOnlyWhenAskedForSocketIoAlways() {
+        AgentOptions defaults = AgentOptions.parse("");
+        assertThat(defaults.fileIo).isFalse();
+        assertThat(RecordingSession.blockingIo(defaults.fileIo)).containsExactly("jdk.SocketRead", "jdk.SocketWrite");
+        AgentOptions fileIo = AgentOptions.parse("fileIo");
+        assertThat(fileIo.fileIo).isTrue();
+        assertThat(RecordingSession.blockingIo(fileIo.fileIo))
+                .containsExactlyInAnyOrder("jdk.SocketRead", "jdk.SocketWrite", "jdk.FileRead", "jdk.FileWrite");
+    }
+
+    @Test
     void theFirstJvmKeepsTheNameAndEveryFurtherOneGetsItsOwn() throws Exception {
         Path wanted = dir.resolve("sub").resolve("run.jfr");
         assertThat(RecordingSession.claimNew(wanted, OutputFiles.OWNER_ONLY)).isEqualTo(wanted);

@@ -68,6 +68,13 @@ final class AgentOptionsMixin {
                     + "every --cpu-samples of CPU, instead of JFR's execution samples; older JDKs keep execution samples.")
     boolean cpuTime;
 
+    @Option(names = "--file-io",
+            description = "Also record blocking file reads and writes of 1 ms or more (socket I/O is always recorded): "
+                    + "owner blame then sees a lock owner that waits for the disk, and profiles show file I/O time. "
+                    + "Costs two clock reads in every file read and write of the application (a few percent of a "
+                    + "logging-heavy program's CPU).")
+    boolean fileIo;
+
     @Option(names = "--sched",
             description = "Also record scheduling data (perf context switches, else /proc sampling) into <recording>.sched, "
                     + "for `lockscope bottle`, and which virtual thread ran on which carrier when (JDK 21+). Only when COMMAND "
@@ -146,6 +153,9 @@ final class AgentOptionsMixin {
         parts.add("cpuSamples=" + cpuSamples);
         if (cpuTime) {
             parts.add("cpuTime");
+        }
+        if (fileIo) {
+            parts.add("fileIo");
         }
         if (sched) {
             parts.add("carriers"); // which virtual thread ran on which carrier: the bottle graph splits carriers by it

@@ -56,4 +56,6 @@ public final class EventNames {
     public static final String FILE_READ = "jdk.FileRead";
     public static final String FILE_WRITE = "jdk.FileWrite";
     public static final List<String> BLOCKING_IO = List.of(SOCKET_READ, SOCKET_WRITE, FILE_READ, FILE_WRITE);
+    /** The blocking I/O the agent records by default (file I/O only with its fileIo option). */
+    public static final List<String> SOCKET_IO = List.of(SOCKET_READ, SOCKET_WRITE);
 }
