@@ -39,7 +39,7 @@ import java.time.Duration;
  *                          (':'-separated, e.g. com.example.**:org.acme.Cache*); premain only
  *   deepExclude=PATTERNS   classes left out of deep mode
  *   delayRelease=Class.method:DURATION  the what-if experiment (lockscope whatif --measure): every release of a
- *                          lock in the methods of that name waits DURATION first, the lock held (1us to 1s);
+ *                          lock in the methods of that name waits DURATION first, the lock held (100ns to 1s);
  *                          premain only; prints the releases it delayed at exit
  *   maxBlockerMemory=SIZE  bytes the live records and their shared first stacks use at most (default 16m)
  *   report=stderr|full|off print the table at JVM exit: the top 10 lock sites one line each (stderr, the
@@ -145,7 +145,7 @@ final class AgentOptions {
                         throw new IllegalArgumentException("agent option delayRelease must be Class.method:DURATION, not '" + v + "'");
                     }
                     o.delayReleaseSite = v.substring(0, colon);
-                    o.delayReleaseNanos = OptionValues.durationNanos(name, v.substring(colon + 1), 1_000, 1_000_000_000);
+                    o.delayReleaseNanos = OptionValues.durationNanos(name, v.substring(colon + 1), 100, 1_000_000_000);
                 }
                 case "maxBlockerMemory" -> o.maxBlockerMemory = OptionValues.bytes(name, require(key, value), 64L << 10, 1L << 30);
                 case "report" -> {

@@ -86,9 +86,10 @@ class AgentOptionsTest {
         AgentOptions o = AgentOptions.parse("delayRelease=app.Catalog.search:2ms");
         assertThat(o.delayReleaseSite).isEqualTo("app.Catalog.search");
         assertThat(o.delayReleaseNanos).isEqualTo(2_000_000);
+        assertThat(AgentOptions.parse("delayRelease=app.Catalog.search:100ns").delayReleaseNanos).isEqualTo(100);
         assertThat(AgentOptions.parse("file=x.jfr").delayReleaseSite).isNull();
         for (String bad : new String[]{"delayRelease=search:2ms", "delayRelease=Catalog.search", "delayRelease=Catalog.:1ms",
-                "delayRelease=Catalog.search:5s", "delayRelease=Catalog.search:0"}) {
+                "delayRelease=Catalog.search:5s", "delayRelease=Catalog.search:0", "delayRelease=Catalog.search:99ns"}) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentOptions.parse(bad)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delayRelease");
         }

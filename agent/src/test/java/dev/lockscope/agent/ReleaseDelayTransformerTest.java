@@ -77,6 +77,23 @@ class ReleaseDelayTransformerTest {
                 .containsExactly("method->beforeRelease", "method->beforeRelease");
     }
 
+    /** A delay below a microsecond is spun and measured: never shorter than asked, each release counted. */
+    @Test
+    void aSubMicrosecondDelayWaitsAtLeastWhatWasAsked() {
+        long releases = dev.lockscope.agent.boot.ReleaseDelay.releases();
+        long waited = dev.lockscope.agent.boot.ReleaseDelay.delayedNanos();
+        dev.lockscope.agent.boot.ReleaseDelay.configure(100);
+        try {
+            for (int i = 0; i < 1_000; i++) {
+                dev.lockscope.agent.boot.ReleaseDelay.beforeRelease();
+            }
+        } finally {
+            dev.lockscope.agent.boot.ReleaseDelay.configure(0);
+        }
+        assertThat(dev.lockscope.agent.boot.ReleaseDelay.releases() - releases).isEqualTo(1_000);
+        assertThat(dev.lockscope.agent.boot.ReleaseDelay.delayedNanos() - waited).isGreaterThanOrEqualTo(100_000);
+    }
+
     @Test
     void anotherClassOrMethodIsLeftAlone() throws Exception {
         assertThat(instrument("Fixture.nowhere")).isNull();

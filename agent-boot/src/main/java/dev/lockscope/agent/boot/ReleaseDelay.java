@@ -45,8 +45,10 @@ public final class ReleaseDelay {
                     Thread.onSpinWait();
                 }
             }
-            DELAYED_NANOS.addAndGet(System.nanoTime() - start);
+            // the release's count inside the timed part, so that of the hook's own time only the last add is
+            // left out of the measured delay (it matters beside a delay of 100 ns, for a hold of 0.2 µs)
             RELEASES.incrementAndGet();
+            DELAYED_NANOS.addAndGet(System.nanoTime() - start);
         } catch (Throwable t) {
             HookFailures.record(t);
         }

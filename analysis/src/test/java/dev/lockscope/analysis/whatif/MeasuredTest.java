@@ -14,7 +14,9 @@ class MeasuredTest {
         // log4j2's FileManager in writeBytes: a 5.78 µs mean hold, 1.5x as long is 2.89 µs more, not milliseconds
         assertThat(Measured.delayNanos(5_780, 1.5)).isEqualTo(2_890);
         assertThat(Measured.delayNanos(68e6, 1.5)).isEqualTo(34_000_000);
-        assertThat(Measured.delayNanos(800, 1.5)).as("the agent's least delay").isEqualTo(1_000);
+        assertThat(Measured.delayNanos(800, 1.5)).as("a sub-microsecond hold: half of it").isEqualTo(400);
+        assertThat(Measured.delayNanos(200, 1.5)).as("commons-pool2's deque, 0.2 µs").isEqualTo(100);
+        assertThat(Measured.delayNanos(60, 1.5)).as("the agent's least delay").isEqualTo(100);
         assertThat(Measured.delayNanos(5e9, 1.5)).as("the agent's greatest").isEqualTo(1_000_000_000);
         assertThatThrownBy(() -> Measured.delayNanos(0, 1.5)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Measured.delayNanos(5_780, 1)).isInstanceOf(IllegalArgumentException.class);
