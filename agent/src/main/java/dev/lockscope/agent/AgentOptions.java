@@ -76,7 +76,7 @@ final class AgentOptions {
     boolean cpuTime;
     /** Record virtual threads' mount intervals on their carriers (CarrierMounts). */
     boolean carriers;
-    /** Also record jdk.FileRead/FileWrite (RecordingSession.enableBlockingIo). */
+    /** Also record jdk.FileRead/FileWrite (RecordingSession.blockingIo). */
     boolean fileIo;
     int maxBlockers = dev.lockscope.core.FollowedLocks.DEFAULT_MAX;
     /** Deep mode's class selection, or null when deep mode is off. */
