@@ -40,8 +40,12 @@ public final class BlameTextReport {
                 + "  waiting for a CPU (the unpark that woke it until it ran)");
         NAMED_CAUSES.put(OwnerChain.NO_OWNER.missingKey(), "a blocker without an owner (Semaphore, latch, queue) that nothing%n"
                 + "  recorded woke; where a release or signal woke the waiter, that thread is named instead");
+        // the agent records file I/O only when asked (its clock reads cost a logger's appender about 5%), so an
+        // owner waiting for the disk lands here: the explanation says how to see it
         NAMED_CAUSES.put(OwnerChain.NOT_RECORDED.missingKey(), "the owner thread is known, but none of its stacks was recorded%n"
-                + "  while it held the lock (no sample, wait or contended acquisition)");
+                + "  while it held the lock (no sample, wait, socket I/O or contended acquisition): holds shorter%n"
+                + "  than the sampling period, or off CPU in something not recorded, such as file I/O%n"
+                + "  (`lockscope record --file-io` records it)");
     }
 
     private BlameTextReport() {

@@ -49,6 +49,18 @@ class BlameReportsTest {
         assertThat(BlameTextReport.render(summary(true))).contains("java.util.concurrent.locks.LockSupport.unpark");
     }
 
+    /** An owner known but never recorded while it held the lock: the explanation says how file I/O gets recorded. */
+    @Test
+    void anOwnerNotRecordedIsExplainedWithTheOptionThatRecordsFileIo() {
+        BlameResult r = new BlameResult(List.of(new Contention(LockId.monitor("app.Journal", 0x20), WAITER,
+                List.of("app.Journal.append:12"), new Cause(OWNER, List.of(), OwnerChain.NOT_RECORDED), false, 1,
+                20_000_000L, 0, 20_000_000L)), List.of());
+        String text = BlameTextReport.render(BlameSummary.of(r, Aspect.DEFAULT, false));
+        assertThat(text).contains(OwnerChain.NOT_RECORDED.missingKey() + ": the owner thread is known")
+                .contains("such as file I/O").contains("(`lockscope record --file-io` records it)");
+        assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+    }
+
     @Test
     void topCutsEverySectionAndSaysHowManyItLeftOut() {
         String text = BlameTextReport.render(summary(false), 1);
