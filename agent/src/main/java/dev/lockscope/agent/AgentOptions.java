@@ -22,6 +22,9 @@ import java.time.Duration;
  *   sampleBelow=DURATION   lockscope's Park events: a park shorter than this is recorded with probability
  *                          p = (its length)/DURATION and then counts 1/p times, so totals stay unbiased
  *                          (default 300us; 0: every park recorded); the table's counts and times stay exact
+ *   stackBudget=N          events with a stack (lockscope's park and unpark events together) written at most a
+ *                          second (default 20000; 0: no budget): a contention storm costs a bounded amount; the
+ *                          events refused are counted and reported, the table's counts and times stay exact
  *   collectionThreshold=N  parks on a blocker before its metrics are collected (the J9 park-contention report §3.3.1, default 0)
  *   printThreshold=N       leave out locks with fewer parks from the table (§3.3.2, default 0)
  *   freeOnPrint            after each table, forget blockers that were garbage-collected (§3.3.3)
@@ -69,6 +72,8 @@ final class AgentOptions {
     Duration threshold = Duration.ZERO;
     /** Parks shorter than this are sampled by length (ParkHooks' sampleBelowNanos). */
     Duration sampleBelow = Duration.ofNanos(300_000);
+    /** Events with a stack a second at most (StackBudget); 0: no budget. */
+    long stackBudget = OptionValues.DEFAULT_STACK_BUDGET;
     long collectionThreshold;
     long printThreshold;
     boolean freeOnPrint;
@@ -98,7 +103,7 @@ final class AgentOptions {
     Duration since;
     Path dumpTo;
 
-    static final String KNOWN = "file, fileMode, newFile, maxSize, maxAge, threshold, sampleBelow, collectionThreshold, printThreshold, freeOnPrint, "
+    static final String KNOWN = "file, fileMode, newFile, maxSize, maxAge, threshold, sampleBelow, stackBudget, collectionThreshold, printThreshold, freeOnPrint, "
             + "cpuSamples, cpuTime, carriers, fileIo, maxBlockers, maxBlockerMemory, deep, deepExclude, delayRelease, report, quiet, metricsPort, jmx, continuous, "
             + "reply, dump, since, out, stop";
 
@@ -127,6 +132,7 @@ final class AgentOptions {
                 case "maxAge" -> o.maxAge = Duration.ofNanos(OptionValues.maxAge(name, require(key, value)));
                 case "threshold" -> o.threshold = Duration.ofNanos(OptionValues.threshold(name, require(key, value)));
                 case "sampleBelow" -> o.sampleBelow = Duration.ofNanos(OptionValues.sampleBelow(name, require(key, value)));
+                case "stackBudget" -> o.stackBudget = OptionValues.stackBudget(name, require(key, value));
                 case "collectionThreshold" -> o.collectionThreshold = OptionValues.parkCount(name, require(key, value));
                 case "printThreshold" -> o.printThreshold = OptionValues.parkCount(name, require(key, value));
                 case "freeOnPrint" -> o.freeOnPrint = flag(key, value);

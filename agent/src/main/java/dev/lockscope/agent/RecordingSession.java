@@ -9,6 +9,7 @@ import dev.lockscope.agent.boot.LockSummaries;
 import dev.lockscope.agent.boot.HookActivation;
 import dev.lockscope.agent.boot.ParkEventTimes;
 import dev.lockscope.agent.boot.ParkSampling;
+import dev.lockscope.agent.boot.StackBudget;
 import dev.lockscope.agent.boot.ParkHooks;
 import dev.lockscope.agent.boot.VirtualThreadHooks;
 import dev.lockscope.core.LockKind;
@@ -173,12 +174,14 @@ final class RecordingSession {
         // LockSummaryEvent for the schema).
         ParkHooks.setThresholdNanos(options.threshold.toNanos());
         ParkSampling.setSampleBelowNanos(options.sampleBelow.toNanos());
+        StackBudget.setPerSecond(options.stackBudget); // events with a stack a second; the refused ones counted
         recording.enable(EventNames.PARK).withThreshold(options.threshold).withStackTrace();
         // the parks of blockers first parked on where a worker waits for work: no stack (IdleParkEvent)
         recording.enable(EventNames.IDLE_PARK).withThreshold(options.threshold);
         recording.enable(EventNames.UNPARK).withStackTrace();
         recording.enable(EventNames.CONDITION_UNPARK); // the unparks of Condition waiters: no stack (ConditionUnparkEvent)
         recording.enable(EventNames.LOCK_SUMMARY).with("period", "endChunk");
+        recording.enable(EventNames.STACK_BUDGET); // written with each batch of summaries
         // virtual threads: monitor waits while unmounted (JDK 24+, VirtualThreadTransformer) and
         // every pinning with its stack, not only JFR's default of 20 ms (JDK 21+; unknown names are ignored)
         recording.enable(EventNames.VIRTUAL_MONITOR_ENTER).withThreshold(options.threshold);
@@ -641,6 +644,10 @@ final class RecordingSession {
             notes.add(BlockerRegistry.untracked() + " parks on blockers beyond maxBlockers=" + options.maxBlockers
                     + " are in the recording only (the bound is that many records, or maxBlockerMemory="
                     + OptionValues.formatBytes(options.maxBlockerMemory) + ")");
+        }
+        long[] refused = StackBudget.refused();
+        if (refused[0] > 0 || refused[2] > 0) {
+            notes.add(LockTable.stackBudgetNote(StackBudget.perSecond(), refused[0], refused[1], refused[2]));
         }
         if (HookFailures.count() > 0) {
             notes.add(HookFailures.count() + " internal errors in lockscope hooks were swallowed; first: " + HookFailures.first());

@@ -5,6 +5,7 @@ import dev.lockscope.analysis.blame.HandoffHold;
 import dev.lockscope.analysis.blame.Contention;
 import dev.lockscope.core.LockId;
 import dev.lockscope.analysis.blame.WaitRecord;
+import dev.lockscope.analysis.model.StackBudget;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
 import dev.lockscope.core.LockSites;
@@ -36,13 +37,16 @@ import java.util.Map;
  * @param sampledParks        recorded parks the agent sampled (shorter than its {@code sampleBelow}): what is
  *                            summed over recorded parks (blame, profiles) estimates the parks it left out; this
  *                            table, from the agent's summaries, counts every park exactly
+ * @param stackBudget         the agent's budget of events with a stack a second and the events it refused ({@link
+ *                            StackBudget#NONE} when the recording has none): blame and profiles miss those waits, this
+ *                            table counts them
  * @param profilersOwnWaits   waits on the profiler's own locks {@link #withoutProfilersOwn} left out (every format
  *                            says how many, as the agent's exit table does)
  */
 public record LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                              List<LockMetrics> locks, int belowPrintThreshold, List<LockMetrics> sites,
                              Map<LockId, String> siteOfLock, List<LockContention> parts, long sampledParks,
-                             long profilersOwnWaits) {
+                             StackBudget stackBudget, long profilersOwnWaits) {
     public LockContention {
         locks = List.copyOf(locks);
         sites = List.copyOf(sites);
@@ -54,7 +58,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
     public LockContention(Path source, long startNanos, long durationNanos, ContentionOptions options,
                           List<LockMetrics> locks, int belowPrintThreshold) {
         this(source, startNanos, durationNanos, options, locks, belowPrintThreshold,
-                LockSites.group(locks, durationNanos), sitesOf(locks, durationNanos), List.of(), 0, 0);
+                LockSites.group(locks, durationNanos), sitesOf(locks, durationNanos), List.of(), 0, StackBudget.NONE, 0);
     }
 
     /**
@@ -70,7 +74,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         List<LockMetrics> keptLocks = locks.stream().filter(m -> !LockTable.isProfilersOwn(m)).toList();
         List<LockMetrics> keptSites = sites.stream().filter(m -> !LockTable.isProfilersOwn(m)).toList();
         return new LockContention(source, startNanos, durationNanos, options, keptLocks, belowPrintThreshold, keptSites,
-                siteOfLock, parts, sampledParks, profilersOwnWaits + waits);
+                siteOfLock, parts, sampledParks, stackBudget, profilersOwnWaits + waits);
     }
 
     /** The rows every report ranks: the sites, or the objects one by one with {@code --instances}. */
@@ -162,6 +166,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
         long start = Long.MAX_VALUE;
         int below = 0;
         long sampled = 0;
+        StackBudget budget = StackBudget.NONE;
         List<LockMetrics> locks = new ArrayList<>();
         List<LockMetrics> sites = new ArrayList<>();
         for (LockContention p : parts) {
@@ -169,6 +174,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
             start = Math.min(start, p.startNanos());
             below += p.belowPrintThreshold();
             sampled += p.sampledParks();
+            budget = budget.plus(p.stackBudget());
             locks.addAll(p.locks());
             sites.addAll(p.sites());
         }
@@ -177,7 +183,7 @@ public record LockContention(Path source, long startNanos, long durationNanos, C
             total.add(withTotal(m, duration));
         }
         return new LockContention(first.source(), start, duration, first.options(),
-                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts, sampled, 0);
+                dev.lockscope.core.LockTable.ranked(total), below, LockSites.group(sites, duration), Map.of(), parts, sampled, budget, 0);
     }
 
     private static LockMetrics withTotal(LockMetrics m, long totalExecutionNanos) {

@@ -2,6 +2,7 @@ package dev.lockscope.analysis;
 
 import dev.lockscope.analysis.model.LockKey;
 import dev.lockscope.analysis.model.LockSummary;
+import dev.lockscope.analysis.model.StackBudget;
 import dev.lockscope.analysis.model.MonitorEnter;
 import dev.lockscope.analysis.model.MonitorWait;
 import dev.lockscope.analysis.model.ParkWait;
@@ -69,6 +70,8 @@ public final class LockContentionAnalysis implements RecordingVisitor {
     private final ReplayWindow window = new ReplayWindow();
     /** Recorded parks the agent sampled ({@link LockContention#sampledParks}). */
     private long sampledParks;
+    /** The latest {@code lockscope.StackBudget}: the events the agent's stack budget refused over the run. */
+    private StackBudget stackBudget = StackBudget.NONE;
     private LockContention result;
 
     public LockContentionAnalysis(ContentionOptions options) {
@@ -99,6 +102,13 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         LockWaits site = lock.site;
         site.end(p.beginNanos(), p.endNanos());
         window.added(site, 1, p.endNanos());
+    }
+
+    @Override
+    public void stackBudget(StackBudget b) {
+        if (stackBudget == StackBudget.NONE || b.batch() >= stackBudget.batch()) {
+            stackBudget = b;
+        }
     }
 
     @Override
@@ -239,7 +249,7 @@ public final class LockContentionAnalysis implements RecordingVisitor {
         retiredSites.forEach(siteOfLock::putIfAbsent);
         retiredSites.clear();
         result = new LockContention(info.source(), info.startNanos(), total, options, LockTable.ranked(shown), below,
-                sites, siteOfLock, List.of(), sampledParks, 0);
+                sites, siteOfLock, List.of(), sampledParks, stackBudget, 0);
     }
 
     private List<LockMetrics> aboveThreshold(List<LockMetrics> rows) {

@@ -27,6 +27,12 @@ final class AgentOptionsMixin {
                     + "(0: record every wait; default: ${DEFAULT-VALUE}).")
     String sampleBelow;
 
+    @Option(names = "--stack-budget", paramLabel = "N", defaultValue = "" + OptionValues.DEFAULT_STACK_BUDGET,
+            description = "Write at most N lock wait and release events with a call chain a second (java.util.concurrent "
+                    + "locks): a contention storm costs a bounded amount; the events refused are counted and every report "
+                    + "says how many; the table stays exact (0: no budget; default: ${DEFAULT-VALUE}).")
+    String stackBudget;
+
     @Option(names = "--collection-threshold", paramLabel = "N", defaultValue = "0",
             description = "Parks on a blocker before its metrics are collected (default: ${DEFAULT-VALUE}).")
     String collectionThreshold;
@@ -123,6 +129,7 @@ final class AgentOptionsMixin {
         if (!cpuSamples.equals("off")) {
             checked(() -> OptionValues.cpuSamples("--cpu-samples", cpuSamples));
         }
+        checked(() -> OptionValues.stackBudget("--stack-budget", stackBudget));
         checked(() -> OptionValues.maxSize("--max-size", maxSize));
         checked(() -> OptionValues.maxAge("--max-age", maxAge));
         List<String> parts = new ArrayList<>();
@@ -132,6 +139,7 @@ final class AgentOptionsMixin {
         }
         parts.add("threshold=" + threshold);
         parts.add("sampleBelow=" + sampleBelow);
+        parts.add("stackBudget=" + stackBudget);
         parts.add("collectionThreshold=" + collectionThreshold());
         parts.add("printThreshold=" + printThreshold());
         if (freeOnPrint) {

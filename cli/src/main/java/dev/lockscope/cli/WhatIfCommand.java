@@ -149,6 +149,10 @@ final class WhatIfCommand implements Callable<Integer> {
                     + " recorded of those under its --sample-below): the replay misses the holds the others would show; "
                     + "record with --sample-below 0 for what-if");
         }
+        if (report.contention().stackBudget().parksDropped() > 0) {
+            System.err.println("lockscope: warning: the agent's stack budget refused " + report.contention().stackBudget().parksDropped()
+                    + " of the recording's park events: the replay misses their holds; record with --stack-budget 0 for what-if");
+        }
         LockTrace trace = builder.holdTrace();
         String out;
         if (lock == null && site == null) {

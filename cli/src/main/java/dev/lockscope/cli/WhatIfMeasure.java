@@ -157,8 +157,9 @@ final class WhatIfMeasure {
     private List<LockMetrics> profile(List<String> asked, int top, boolean withTimeline) {
         Path jfr = dir.resolve("profile.jfr");
         System.err.println("lockscope: whatif --measure: profiling run, to find the lock sites and their holds ...");
-        // every park recorded: the replay follows each hold, which sampled short waits would leave out
-        Run run = run(List.of("file=" + jfr, "report=off", "quiet", "sampleBelow=0"), timeoutSeconds);
+        // every park recorded: the replay follows each hold, which sampled short waits, or waits the stack budget
+        // refused, would leave out
+        Run run = run(List.of("file=" + jfr, "report=off", "quiet", "sampleBelow=0", "stackBudget=0"), timeoutSeconds);
         // one pass: the report (its table gives the sites and their holds) and the holds the replay reads
         ReportBuilder builder = new ReportBuilder(ContentionOptions.DEFAULTS, Aspect.DEFAULT, false, withTimeline);
         try {

@@ -20,6 +20,8 @@ public final class EventNames {
     /** The unpark of a thread awaiting a {@code Condition}: the fields of {@link #UNPARK}, no stack. */
     public static final String CONDITION_UNPARK = "lockscope.ConditionUnpark";
     public static final String LOCK_SUMMARY = "lockscope.LockSummary";
+    /** The agent's stack budget and the park and unpark events it refused, with every batch of summaries. */
+    public static final String STACK_BUDGET = "lockscope.StackBudget";
     public static final String VIRTUAL_MONITOR_ENTER = "lockscope.VirtualMonitorEnter";
     /** Deep mode: the statistics of one lock object, of one acquiring site, and of the mode itself. */
     public static final String DEEP_LOCK = "lockscope.DeepLock";

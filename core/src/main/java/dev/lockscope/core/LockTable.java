@@ -93,6 +93,22 @@ public final class LockTable {
     }
 
     /**
+     * What a table says when the agent's stack budget refused events (the exit table, `lockscope report`'s text and
+     * HTML page): how many parks and the waiting they stood for, how many releasers' stacks, and the option that
+     * raises the budget. Nothing to say when nothing was refused.
+     */
+    public static String stackBudgetNote(long perSecond, long parksDropped, long parkNanosDropped, long unparksDropped) {
+        String parks = parksDropped + (parksDropped == 1 ? " park event" : " park events")
+                + String.format(Locale.ROOT, " (%.1f ms of waiting)", parkNanosDropped / 1e6);
+        String unparks = unparksDropped + (unparksDropped == 1 ? " releaser's stack" : " releaser's stacks");
+        String what = parksDropped > 0 && unparksDropped > 0 ? parks + " and " + unparks : parksDropped > 0 ? parks : unparks;
+        String budget = perSecond > 0 ? String.format(Locale.ROOT, "%,d", perSecond) + " events with a call chain a second"
+                : "its budget";
+        return "the agent's stack budget (" + budget + ") refused " + what
+                + ": blame and profiles leave them out, this table counts them (record with a higher --stack-budget, or 0 for none)";
+    }
+
+    /**
      * The share of wall time (a row's %real) the largest contention must reach to be a finding. Under it, the
      * lock had waiters for less than one twentieth of the run: taking it away entirely could shorten the run
      * by at most that much, which is within the run-to-run spread of the applications the tests profile.

@@ -38,6 +38,19 @@ public final class OptionValues {
     /** The longest sampleBelow: the agent's sampling decision carries a time parked below it in 32 bits. */
     public static final long MAX_SAMPLE_BELOW_NANOS = 1_000_000_000L;
 
+    /**
+     * The agent's stack budget: events with a stack (parks and unparks together) written at most a second, 0 for no
+     * budget, at most {@link #MAX_STACK_BUDGET}.
+     */
+    public static long stackBudget(String option, String value) {
+        return count(option, value, 0, MAX_STACK_BUDGET);
+    }
+
+    /** The default stack budget, events with a stack a second. */
+    public static final long DEFAULT_STACK_BUDGET = 20_000;
+    /** The highest stack budget: the agent counts a second's grants in 24 bits. */
+    public static final long MAX_STACK_BUDGET = (1L << 24) - 1;
+
     /** JFR's CPU sampling period: 1ms (JFR's shortest) to 1h. */
     public static long cpuSamples(String option, String value) {
         return durationNanos(option, value, 1_000_000, MAX_THRESHOLD_NANOS);

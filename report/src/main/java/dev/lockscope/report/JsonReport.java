@@ -161,7 +161,7 @@ public final class JsonReport {
         return o;
     }
 
-    /** The contention table's members: {@code schemaVersion, recording, options, locksBelowPrintThreshold, sampledParks, locks}. */
+    /** The contention table's members: {@code schemaVersion, recording, options, locksBelowPrintThreshold, sampledParks, stackBudget, locks}. */
     public static ObjectNode table(LockContention contention) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schemaVersion", SCHEMA_VERSION);
@@ -176,6 +176,11 @@ public final class JsonReport {
         options.put("byInstance", contention.options().byInstance());
         root.put("locksBelowPrintThreshold", contention.belowPrintThreshold());
         root.put("sampledParks", contention.sampledParks());
+        ObjectNode budget = root.putObject("stackBudget");
+        budget.put("perSecond", contention.stackBudget().perSecond());
+        budget.put("parksDropped", contention.stackBudget().parksDropped());
+        budget.put("parkWaitDroppedNanos", contention.stackBudget().parkNanosDropped());
+        budget.put("unparksDropped", contention.stackBudget().unparksDropped());
         root.put("profilersOwnWaits", contention.profilersOwnWaits());
         if (!contention.parts().isEmpty()) {
             ArrayNode recordings = root.putArray("recordings");

@@ -3,6 +3,7 @@ package dev.lockscope.report;
 import dev.lockscope.report.text.Prose;
 
 import dev.lockscope.analysis.LockContention;
+import dev.lockscope.analysis.model.StackBudget;
 import dev.lockscope.core.LockLabels;
 import dev.lockscope.core.LockMetrics;
 import dev.lockscope.core.LockTable;
@@ -176,6 +177,9 @@ public final class TextReport {
         if (contention.sampledParks() > 0) {
             notes.add(sampledParksNote(contention.sampledParks()));
         }
+        if (contention.stackBudget().dropped()) {
+            notes.add(stackBudgetNote(contention.stackBudget()));
+        }
         if (contention.belowPrintThreshold() > 0) {
             notes.add(Prose.count(contention.belowPrintThreshold(), "more lock") + " with fewer than " + Prose.count(print, "park")
                     + " left out (print threshold)");
@@ -208,6 +212,11 @@ public final class TextReport {
     public static String sampledParksNote(long sampledParks) {
         return "short parks sampled by the agent (" + Prose.count(sampledParks, "recorded park")
                 + " under its sampleBelow, or idle ones under 10 ms, each standing for 1/p like it): blame and profiles estimate them; this table is exact";
+    }
+
+    /** {@link LockTable#stackBudgetNote} of a recording's stack budget. */
+    public static String stackBudgetNote(StackBudget b) {
+        return LockTable.stackBudgetNote(b.perSecond(), b.parksDropped(), b.parkNanosDropped(), b.unparksDropped());
     }
 
     /** Recordings side by side in one line each: more would not fit the width. */

@@ -30,7 +30,9 @@ class JsonReportTest {
     @Test
     void topLevelMembersInStableOrder() throws Exception {
         JsonNode root = parse();
-        assertThat(names(root)).containsExactly("schemaVersion", "recording", "options", "locksBelowPrintThreshold", "sampledParks", "profilersOwnWaits", "locks");
+        assertThat(names(root)).containsExactly("schemaVersion", "recording", "options", "locksBelowPrintThreshold", "sampledParks", "stackBudget", "profilersOwnWaits", "locks");
+        assertThat(names(root.get("stackBudget"))).containsExactly("perSecond", "parksDropped", "parkWaitDroppedNanos", "unparksDropped");
+        assertThat(root.at("/stackBudget/parksDropped").longValue()).as("a recording without the event").isZero();
         assertThat(root.get("schemaVersion").intValue()).isEqualTo(JsonReport.SCHEMA_VERSION);
         assertThat(names(root.get("recording"))).containsExactly("path", "start", "startEpochNanos", "durationNanos");
         assertThat(root.at("/recording/path").textValue()).isEqualTo("/tmp/app.jfr");

@@ -51,6 +51,7 @@ public final class HookActivation {
         ParkHooks.parkEnd(ParkHooks.parkBeginCurrentBlocker());
         ParkHooks.parkEnd(ParkHooks.parkBeginCurrentBlocker(1, 0));
         ParkHooks.unparkEnd(ParkHooks.unparkBegin(Thread.currentThread()));
+        StackBudget.warm(); // its VarHandle calls link here, not in the first park it refuses
         LockSummaries.snapshot();
         BlockerRegistry.forget(warm);
         BlockerRegistry.removeDead();

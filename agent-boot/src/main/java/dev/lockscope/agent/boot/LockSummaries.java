@@ -44,6 +44,7 @@ public final class LockSummaries {
             return;
         }
         jdk.jfr.FlightRecorder.register(LockSummaryEvent.class);
+        jdk.jfr.FlightRecorder.register(StackBudgetEvent.class);
         jdk.jfr.FlightRecorder.addPeriodicEvent(LockSummaryEvent.class, LockSummaries::write);
         registered = true;
     }
@@ -155,6 +156,16 @@ public final class LockSummaries {
             for (CollectedTally c : s.collected()) {
                 commit(c.className(), 0, c.tally(), c.firstThread(), c.firstFrames(), c.objects(),
                         s.siteRealTimes().getOrDefault(c.siteKey(), 0L), batch);
+            }
+            StackBudgetEvent budget = new StackBudgetEvent();
+            if (budget.isEnabled()) {
+                long[] dropped = PerThread.droppedByBudget(); // after the snapshot's sweep of ended threads
+                budget.perSecond = StackBudget.perSecond();
+                budget.parksDropped = dropped[0];
+                budget.parkNanosDropped = dropped[1];
+                budget.unparksDropped = dropped[2];
+                budget.batch = batch;
+                budget.commit();
             }
             lastWritten = s;
             if (freeCollected) {

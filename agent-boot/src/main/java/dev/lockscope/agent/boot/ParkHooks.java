@@ -43,7 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  *       blocker first parked on at an idle place (a pool worker waiting for work, {@code IdlePlaces})
  *       gets an {@link IdleParkEvent} per park instead, without a stack walk, and no unpark event; with
  *       sampling on, those shorter than 10 ms by this thread's own draw ({@link ParkSampling#idleStandsFor}).
- *       Exact totals of all parks, recorded or not, go out as {@link LockSummaryEvent}s.</li>
+ *       Exact totals of all parks, recorded or not, go out as {@link LockSummaryEvent}s. Every event with a stack
+ *       (a park's, an unpark's) is written only within the {@link StackBudget} of its second; the refused ones
+ *       are counted by their thread.</li>
  * </ul>
  *
  * <p>Every entry point is {@code @DontInline} (honoured because this class is loaded by the bootstrap
@@ -227,17 +229,21 @@ public final class ParkHooks {
                 long standsFor = event == tk.event ? ParkSampling.standsFor(pt, tk.handoffAtPark, handoffAtWake, now - tk.beginNanos)
                         : ParkSampling.idleStandsFor(pt, now - tk.beginNanos);
                 if (standsFor >= 0 && event.shouldCommit()) {
-                    event.standsForNanos = standsFor;
-                    if (event == tk.event) {
-                        tk.event.unrecordedUnparks = pt.unrecordedUnparks;
-                    }
-                    event.handoffAtPark = tk.handoffAtPark;
-                    event.handoffAtWake = handoffAtWake;
-                    event.timedOut = timedOut(tk, now);
-                    if (event == tk.event) {
-                        commit(tk.event);
+                    if (event == tk.event && !StackBudget.take(pt, now)) {
+                        pt.parkDropped(standsFor == 0 ? now - tk.beginNanos : standsFor); // its commit would walk the stack
                     } else {
-                        commit((IdleParkEvent) event);
+                        event.standsForNanos = standsFor;
+                        if (event == tk.event) {
+                            tk.event.unrecordedUnparks = pt.unrecordedUnparks;
+                        }
+                        event.handoffAtPark = tk.handoffAtPark;
+                        event.handoffAtWake = handoffAtWake;
+                        event.timedOut = timedOut(tk, now);
+                        if (event == tk.event) {
+                            commit(tk.event);
+                        } else {
+                            commit((IdleParkEvent) event);
+                        }
                     }
                 }
                 event.ownerName = null;
@@ -368,6 +374,12 @@ public final class ParkHooks {
                 if (!wanted && e instanceof UnparkEvent) {
                     pt.unrecordedUnparks++;
                 }
+                giveBack(pt, e);
+                return null;
+            }
+            if (e instanceof UnparkEvent && !StackBudget.take(pt)) {
+                pt.unparkDropped(); // its commit would walk the stack
+                pt.unrecordedUnparks++;
                 giveBack(pt, e);
                 return null;
             }

@@ -53,6 +53,16 @@ final class PerThread {
      * known to be one hold only when no unrecorded hand-off out came between.
      */
     long unrecordedUnparks;
+    /** The second of {@link StackBudget} this thread's unspent grants belong to, and how many are left; this thread's only. */
+    long budgetSecond = -1;
+    long budgetGrants;
+    /**
+     * Events the stack budget refused this thread ({@link StackBudget}): park events, the waiting they stood for, and
+     * unpark events. Written by this thread only (opaque: never torn), read by the writer of summaries.
+     */
+    private volatile long parksDropped;
+    private volatile long parkNanosDropped;
+    private volatile long unparksDropped;
     /** This thread's own random sequence (splitmix64), for its sampling draws: no shared state. */
     private long randomState;
 
@@ -86,10 +96,19 @@ final class PerThread {
     };
 
     private static final VarHandle HANDOFF;
+    private static final VarHandle PARKS_DROPPED;
+    private static final VarHandle PARK_NANOS_DROPPED;
+    private static final VarHandle UNPARKS_DROPPED;
+    /** The dropped counts of threads that have ended ({@link #sweepDeadThreads}): parks, their waiting, unparks. */
+    private static final java.util.concurrent.atomic.AtomicLongArray ENDED_DROPPED = new java.util.concurrent.atomic.AtomicLongArray(3);
 
     static {
         try {
-            HANDOFF = MethodHandles.lookup().findVarHandle(PerThread.class, "handoff", long.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            HANDOFF = l.findVarHandle(PerThread.class, "handoff", long.class);
+            PARKS_DROPPED = l.findVarHandle(PerThread.class, "parksDropped", long.class);
+            PARK_NANOS_DROPPED = l.findVarHandle(PerThread.class, "parkNanosDropped", long.class);
+            UNPARKS_DROPPED = l.findVarHandle(PerThread.class, "unparksDropped", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -105,11 +124,41 @@ final class PerThread {
         return (long) HANDOFF.getAndAdd(this, 1L) + 1;
     }
 
-    /** Drops the state of threads that have ended. */
+    /**
+     * A park event the stack budget refused, standing for {@code nanos} of waiting. Opaque writes: the thread's own
+     * field, so no atomic add is needed, and no fence either (the reader wants a recent value, not an ordering).
+     */
+    void parkDropped(long nanos) {
+        PARKS_DROPPED.setOpaque(this, parksDropped + 1);
+        PARK_NANOS_DROPPED.setOpaque(this, parkNanosDropped + nanos);
+    }
+
+    /** An unpark event the stack budget refused. */
+    void unparkDropped() {
+        UNPARKS_DROPPED.setOpaque(this, unparksDropped + 1);
+    }
+
+    /** The events the stack budget refused so far, every thread's, ended ones included: parks, their waiting, unparks. */
+    static long[] droppedByBudget() {
+        long[] sum = {ENDED_DROPPED.get(0), ENDED_DROPPED.get(1), ENDED_DROPPED.get(2)};
+        for (PerThread pt : THREADS.values()) {
+            sum[0] += (long) PARKS_DROPPED.getOpaque(pt);
+            sum[1] += (long) PARK_NANOS_DROPPED.getOpaque(pt);
+            sum[2] += (long) UNPARKS_DROPPED.getOpaque(pt);
+        }
+        return sum;
+    }
+
+    /** Drops the state of threads that have ended, keeping their dropped counts. */
     static void sweepDeadThreads() {
-        for (Thread t : THREADS.keySet()) {
-            if (!t.isAlive() && t != Thread.currentThread()) {
-                THREADS.remove(t);
+        for (java.util.Map.Entry<Thread, PerThread> e : THREADS.entrySet()) {
+            Thread t = e.getKey();
+            PerThread pt = e.getValue();
+            // removed by one sweep only, so each ended thread's counts are kept once
+            if (!t.isAlive() && t != Thread.currentThread() && THREADS.remove(t, pt)) {
+                ENDED_DROPPED.addAndGet(0, pt.parksDropped);
+                ENDED_DROPPED.addAndGet(1, pt.parkNanosDropped);
+                ENDED_DROPPED.addAndGet(2, pt.unparksDropped);
             }
         }
     }

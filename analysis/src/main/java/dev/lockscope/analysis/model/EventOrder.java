@@ -148,6 +148,10 @@ public final class EventOrder {
             for (RecordingVisitor v : visitors) {
                 v.lockSummary(s);
             }
+        } else if (event instanceof StackBudget b) {
+            for (RecordingVisitor v : visitors) {
+                v.stackBudget(b);
+            }
         } else if (event instanceof DeepLock l) {
             for (RecordingVisitor v : visitors) {
                 v.deepLock(l);

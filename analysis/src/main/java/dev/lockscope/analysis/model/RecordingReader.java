@@ -240,6 +240,8 @@ public final class RecordingReader {
             layout(EventNames.LOCK_SUMMARY, this::lockSummary, "blockerClass", "blockerHash", "collectionThreshold", "collecting",
                     "timesParked", "parkedNow", "peakParked", "threadTimeNanos", "realTimeNanos", "lifeTimeNanos",
                     "firstThread", "firstFrames", "collectedObjects", "siteRealTimeNanos", "batch");
+            layout(EventNames.STACK_BUDGET, this::stackBudget, "perSecond", "parksDropped", "parkNanosDropped",
+                    "unparksDropped", "batch");
             layout(EventNames.DEEP_LOCK, this::deepLock, deepFields("lockClass", "lockHash", "kind", "firstLocker", "firstSite",
                     "lockedByOthers", "firstRunAll", "firstRunNonRecursive", "firstLockerNonRecursive", "fatSections",
                     "flatSections", "fatOps", "flatOps"));
@@ -383,6 +385,11 @@ public final class RecordingReader {
             order.timed(b, new LockSummary(b, blockerClass(at(s, f[0])), (int) at(v, f[1]), at(v, f[2]), at(v, f[3]) != 0,
                     at(v, f[4]), (int) at(v, f[5]), (int) at(v, f[6]), at(v, f[7]), at(v, f[8]), at(v, f[9]),
                     text(at(s, f[10])), lines(at(s, f[11])), (int) at(v, f[12]), at(v, f[13]), at(v, f[14])));
+        }
+
+        private void stackBudget(JfrType type, long[] v, String[] s, int[] f, long b, long en) {
+            lockscopeEvents++;
+            order.timed(b, new StackBudget(b, at(v, f[0]), at(v, f[1]), at(v, f[2]), at(v, f[3]), at(v, f[4])));
         }
 
         private void deepLock(JfrType type, long[] v, String[] s, int[] f, long b, long en) {

@@ -38,6 +38,10 @@ public interface RecordingVisitor {
     default void lockSummary(LockSummary s) {
     }
 
+    /** {@code lockscope.StackBudget}, with every batch of summaries: the latest holds the run's refused events. */
+    default void stackBudget(StackBudget b) {
+    }
+
     /** Deep mode's totals of one lock object, written at every chunk end: the latest of an object holds its run's. */
     default void deepLock(DeepLock l) {
     }

@@ -58,6 +58,7 @@ final class VisitorHandOff {
     private static final byte THREAD = 20;
     private static final byte DEEP_RELEASE = 21;
     private static final byte CARRIER_MOUNT = 22;
+    private static final byte STACK_BUDGET = 23;
 
     /** Calls written down in order: what was called, and its argument (a number boxed). */
     private static final class Batch {
@@ -204,6 +205,11 @@ final class VisitorHandOff {
                             v.deepSite((DeepSite) a);
                         }
                     }
+                    case STACK_BUDGET -> {
+                        for (RecordingVisitor v : visitors) {
+                            v.stackBudget((StackBudget) a);
+                        }
+                    }
                     case CARRIER_MOUNT -> {
                         for (RecordingVisitor v : visitors) {
                             v.carrierMount((CarrierMount) a);
@@ -334,6 +340,11 @@ final class VisitorHandOff {
         @Override
         public void lockSummary(LockSummary s) {
             record(LOCK_SUMMARY, s);
+        }
+
+        @Override
+        public void stackBudget(StackBudget b) {
+            record(STACK_BUDGET, b);
         }
 
         @Override

@@ -16,10 +16,6 @@ final class BlameText {
     private BlameText() {
     }
 
-    static String millis(long nanos) {
-        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
-    }
-
     static String percent(double share) {
         return String.format(Locale.ROOT, "%6.2f%%", share * 100);
     }

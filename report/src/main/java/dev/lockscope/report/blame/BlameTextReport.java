@@ -67,7 +67,7 @@ public final class BlameTextReport {
     public static String render(BlameSummary s, int top, Function<LockId, String> lockName) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Owner blame: %s of contention in %s, grouped by %s%s%n",
-                BlameText.millis(s.totalNanos()), Prose.count(s.contentionCount(), "span"),
+                Prose.millis(s.totalNanos()), Prose.count(s.contentionCount(), "span"),
                 s.groupBy().stream().map(Aspect::label).collect(Collectors.joining(" > ")),
                 s.raw() ? " (raw chains)" : ""));
         out.append(String.format(Locale.ROOT, "%8s %12s %7s  %s%n", "share", "time", "count", "group"));
@@ -124,7 +124,7 @@ public final class BlameTextReport {
                 ? BlameText.shortChain(n.key(), siblings.stream().map(BlameNode::key).toList(), width)
                 : LockTable.abbreviate(n.key(), width);
         out.append(String.format(Locale.ROOT, "%8s %12s %7d  %s%s%n", BlameText.percent(n.share()),
-                BlameText.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
+                Prose.millis(n.totalNanos()), n.count(), "  ".repeat(depth), key));
         children(out, n.children(), depth + 1, top);
     }
 
@@ -164,7 +164,7 @@ public final class BlameTextReport {
         }
         out.append(String.format(Locale.ROOT, "%nConditional waits (Object.wait, Condition.await; not contention):%n"));
         for (WaitRow w : s.waits().subList(0, Math.min(top, s.waits().size()))) {
-            out.append(LockTable.clipLines(String.format(Locale.ROOT, "  %12s %5d  %s in %s", BlameText.millis(w.nanos()),
+            out.append(LockTable.clipLines(String.format(Locale.ROOT, "  %12s %5d  %s in %s", Prose.millis(w.nanos()),
                     w.count(), BlameText.thread(w.waiterThread()), LockTable.abbreviate(w.waiterMethod(), 60))))
                     .append(System.lineSeparator());
             out.append(LockTable.clipLines(String.format(Locale.ROOT, "%22s on %s, notified by %s%s", "",

@@ -52,7 +52,7 @@ public final class HtmlReport {
      * (the per-object list of the lock sites, the rule behind each lock's wait class, and the contract's
      * bookkeeping stay in the JSON report). The wait class stays: the lock table leaves the idle locks out.
      */
-    private static final List<String> NOT_SHOWN = List.of("schemaVersion", "options", "locksBelowPrintThreshold", "sampledParks",
+    private static final List<String> NOT_SHOWN = List.of("schemaVersion", "options", "locksBelowPrintThreshold", "sampledParks", "stackBudget",
             "profilersOwnWaits", "instances", "recordings");
     private static final List<String> LOCK_FIELDS_NOT_SHOWN = List.of("totalExecutionNanos", "site", "instances",
             "waitRule", "waitPerRecordingNanos");
@@ -65,6 +65,9 @@ public final class HtmlReport {
         data.remove(NOT_SHOWN);
         if (report.contention().sampledParks() > 0) {
             data.put("sampledParksNote", TextReport.sampledParksNote(report.contention().sampledParks()));
+        }
+        if (report.contention().stackBudget().dropped()) {
+            data.put("stackBudgetNote", TextReport.stackBudgetNote(report.contention().stackBudget()));
         }
         if (report.contention().profilersOwnWaits() > 0) {
             data.put("profilersOwnNote", LockTable.profilersOwnNote(report.contention().profilersOwnWaits()));

@@ -1,5 +1,7 @@
 package dev.lockscope.report.profile;
 
+import dev.lockscope.report.text.Prose;
+
 import dev.lockscope.analysis.profile.CallTree;
 import dev.lockscope.analysis.profile.Profiles;
 import dev.lockscope.report.export.ProfileStacks;
@@ -30,7 +32,7 @@ public final class ProfileTextReport {
         StringBuilder out = new StringBuilder();
         CallTree<String> tree = p.tree(wall, group);
         long total = tree.totalWeight();
-        String period = millis(p.samplingPeriodNanos()) + (p.periodFromRecording() ? "" : " (assumed: the recording does not say)");
+        String period = Prose.millis(p.samplingPeriodNanos()) + (p.periodFromRecording() ? "" : " (assumed: the recording does not say)");
         if (wall) {
             long running = group == null ? p.wallRunningNanos() : -1;
             out.append("Wall-clock profile").append(group == null ? "" : " of " + group).append(": ")
@@ -121,10 +123,6 @@ public final class ProfileTextReport {
     }
 
     static String seconds(long nanos) {
-        return nanos >= 1_000_000_000L ? String.format(Locale.ROOT, "%.2f s", nanos / 1e9) : millis(nanos);
-    }
-
-    static String millis(long nanos) {
-        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+        return nanos >= 1_000_000_000L ? String.format(Locale.ROOT, "%.2f s", nanos / 1e9) : Prose.millis(nanos);
     }
 }

@@ -11,6 +11,11 @@ public final class Prose {
     private Prose() {
     }
 
+    /** {@code 12.3 ms}. */
+    public static String millis(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+
     /** {@code 1 wait}, {@code 2 waits}. */
     public static String count(long n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");

@@ -45,7 +45,7 @@ public final class WhyNoPrediction {
                 continue;
             }
             out.add(new Row(labels.get(row), reasons(row,
-                    report.waits().verdictOf(row).waitClass() == WaitClass.IDLE, report.contention().sampledParks() > 0)));
+                    report.waits().verdictOf(row).waitClass() == WaitClass.IDLE, report.contention().sampledParks() > 0, report.contention().stackBudget().parksDropped() > 0)));
         }
         return out;
     }
@@ -57,8 +57,12 @@ public final class WhyNoPrediction {
                 && contention.rowOf(p.lock()).equals(row.id()));
     }
 
-    /** @param idle the row's waits are idle; @param sampled the agent sampled the recording's short parks */
-    static List<String> reasons(LockMetrics row, boolean idle, boolean sampled) {
+    /**
+     * @param idle    the row's waits are idle
+     * @param sampled the agent sampled the recording's short parks
+     * @param refused the agent's stack budget refused some of the recording's park events
+     */
+    static List<String> reasons(LockMetrics row, boolean idle, boolean sampled, boolean refused) {
         List<String> why = new ArrayList<>();
         if (idle) {
             why.add("idle (threads waiting for work)");
@@ -69,6 +73,9 @@ public final class WhyNoPrediction {
         }
         if (row.kind() == LockKind.PARK && sampled) {
             why.add("sampled parks (record with --sample-below 0)");
+        }
+        if (row.kind() == LockKind.PARK && refused) {
+            why.add("parks the stack budget refused (record with --stack-budget 0)");
         }
         if (row.instances() > 1) {
             why.add(String.format(Locale.ROOT, "%d objects in one row (the replay changes one)", row.instances()));

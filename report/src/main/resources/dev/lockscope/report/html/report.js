@@ -130,6 +130,7 @@
       if (rows.length > MAX_TABLE_ROWS) box.append(el('p', { class: 'hint' },
         (rows.length - MAX_TABLE_ROWS) + ' more locks not shown (sort to see others; all are in the JSON report).'));
       if (data.sampledParksNote) box.append(el('p', { class: 'hint sampled-note' }, data.sampledParksNote));
+      if (data.stackBudgetNote) box.append(el('p', { class: 'hint budget-note' }, data.stackBudgetNote));
       if (data.profilersOwnNote) box.append(el('p', { class: 'hint' }, data.profilersOwnNote));
       if (idleNote) box.append(el('p', { class: 'hint idle-note' }, idleNote));
     }

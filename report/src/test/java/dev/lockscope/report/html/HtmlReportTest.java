@@ -48,23 +48,32 @@ class HtmlReportTest {
         assertThat(HtmlReport.render(report)).contains("<div id=\"idle\" hidden>");
     }
 
-    /** The text table's note on sampled short parks is on the page too, in the same words, and only when there are some. */
+    /**
+     * The text table's notes on sampled short parks and on the events the stack budget refused are on the page too, in
+     * the same words, and only when there are some.
+     */
     @Test
-    void sampledParksAreNotedUnderTheLockTable() throws Exception {
+    void samplingAndTheStackBudgetAreNotedUnderTheLockTable() throws Exception {
         assertThat(report.contention().sampledParks()).isZero();
         assertThat(HtmlReport.data(report).has("sampledParksNote")).isFalse();
+        assertThat(HtmlReport.data(report).has("stackBudgetNote")).isFalse();
         var c = report.contention();
+        var budget = new dev.lockscope.analysis.model.StackBudget(0, 100, 7, 3_000_000, 2, 1);
         Report sampled = new Report(new dev.lockscope.analysis.LockContention(c.source(), c.startNanos(), c.durationNanos(),
-                c.options(), c.locks(), c.belowPrintThreshold(), c.sites(), c.siteOfLock(), c.parts(), 42, 0),
+                c.options(), c.locks(), c.belowPrintThreshold(), c.sites(), c.siteOfLock(), c.parts(), 42, budget, 0),
                 report.blame(), report.bottles(), report.timeline(), report.virtualThreads(), report.rules(), report.waits(),
                 report.warnings(), report.profiles(), report.deep(), report.whatWouldHelp(), report.cpuTimes(), report.measured());
         assertThat(HtmlReport.data(sampled).get("sampledParksNote").asText())
                 .isEqualTo(dev.lockscope.report.TextReport.sampledParksNote(42)).startsWith("short parks sampled by the agent (42 recorded parks");
+        assertThat(HtmlReport.data(sampled).get("stackBudgetNote").asText())
+                .isEqualTo(dev.lockscope.report.TextReport.stackBudgetNote(budget))
+                .startsWith("the agent's stack budget (100 events with a call chain a second) refused 7 park events (3.0 ms of waiting)"
+                        + " and 2 releaser's stacks");
         String script;
         try (var in = HtmlReport.class.getResourceAsStream("report.js")) {
             script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
-        assertThat(script).contains("data.sampledParksNote");
+        assertThat(script).contains("data.sampledParksNote", "data.stackBudgetNote");
     }
 
     @Test
