@@ -394,6 +394,56 @@ public final class OverheadHarness {
             }
             md.append('\n');
         }
+        List<String> moved = new ArrayList<>();
+        for (Workload w : workloads) {
+            String why = throughputMoved(byWorkload.get(w.name()), reference);
+            if (why != null) {
+                moved.add("- " + w.name() + ": " + why);
+            }
+        }
+        if (!moved.isEmpty()) {
+            md.append("\nWhere ").append(reference).append(" itself moved throughput by more than the bare runs' spread, ")
+                    .append("CPU per operation against it is not the cost of the other configurations: it changed how the ")
+                    .append("threads spin and park, and so how much CPU an operation takes:\n\n");
+            moved.forEach(line -> md.append(line).append('\n'));
+        }
+    }
+
+    /**
+     * Why CPU per operation against {@code reference} is not a comparison of cost on these runs, or null: its throughput
+     * over no profiler's, paired by repetition, has a median further from 1 than the bare runs' own spread ((max − min)
+     * / median of their throughput) and an interval that leaves 1 out. On JDK 25, async-profiler's monitor callbacks
+     * took 20% off log4j2's throughput and half of its CPU per operation (its 16 threads spun less on the appender's
+     * monitor), so lockscope's CPU per operation "against" it read +90%.
+     */
+    static String throughputMoved(List<Run> runs, String reference) {
+        List<Double> bare = values(runs, "none", false);
+        if (bare.size() < 2) {
+            return null;
+        }
+        Map<Integer, Double> bareByRepeat = new java.util.HashMap<>();
+        runs.stream().filter(r -> r.config().equals("none") && !Double.isNaN(r.opsPerSecond()))
+                .forEach(r -> bareByRepeat.put(r.repeat(), r.opsPerSecond()));
+        List<Double> ratios = new ArrayList<>();
+        for (Run r : runs) {
+            Double b = bareByRepeat.get(r.repeat());
+            if (r.config().equals(reference) && !Double.isNaN(r.opsPerSecond()) && b != null && b > 0) {
+                ratios.add(r.opsPerSecond() / b);
+            }
+        }
+        if (ratios.size() < 2) {
+            return null;
+        }
+        Stats b = Stats.of(bare);
+        double spread = (java.util.Collections.max(bare) - java.util.Collections.min(bare)) / b.median();
+        double median = Stats.of(ratios).median();
+        double[] ci = dev.lockscope.analysis.stats.MedianInterval.of(ratios);
+        boolean resolved = ci[1] < 1 || ci[0] > 1;
+        if (!resolved || Math.abs(median - 1) <= spread) {
+            return null;
+        }
+        return reference + "'s throughput " + pct(median - 1) + " [" + pct(ci[0] - 1) + ", " + pct(ci[1] - 1)
+                + "] against no profiler, paired, beyond the bare runs' spread of " + String.format(Locale.ROOT, "%.1f%%", spread * 100);
     }
 
     /**

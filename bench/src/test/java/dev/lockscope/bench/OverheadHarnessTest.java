@@ -33,6 +33,29 @@ class OverheadHarnessTest {
                 .hasSize(2).allSatisfy(r -> assertThat(r).isCloseTo(1.1, within(1e-9)));
     }
 
+    /** The harness says when the reference configuration itself moved throughput beyond the bare runs' spread. */
+    @Test
+    void aReferenceThatMovesThroughputBeyondTheBareSpreadIsNamed() {
+        java.util.List<OverheadHarness.Run> slowed = new java.util.ArrayList<>();
+        java.util.List<OverheadHarness.Run> alike = new java.util.ArrayList<>();
+        double[] bare = {1_000, 1_040, 980, 1_020, 1_010};
+        for (int i = 0; i < bare.length; i++) {
+            slowed.add(throughput("none", i, bare[i]));
+            slowed.add(throughput("async-profiler", i, bare[i] * 0.80)); // 20% slower in every repetition
+            alike.add(throughput("none", i, bare[i]));
+            alike.add(throughput("async-profiler", i, bare[i] * (i % 2 == 0 ? 0.99 : 1.02))); // within the spread
+        }
+        assertThat(OverheadHarness.throughputMoved(slowed, "async-profiler"))
+                .startsWith("async-profiler's throughput -20.00% [-20.00%, -20.00%] against no profiler")
+                .endsWith("spread of 5.9%");
+        assertThat(OverheadHarness.throughputMoved(alike, "async-profiler")).isNull();
+        assertThat(OverheadHarness.throughputMoved(slowed.subList(0, 2), "async-profiler")).as("one bare run").isNull();
+    }
+
+    private static OverheadHarness.Run throughput(String config, int repeat, double opsPerSecond) {
+        return new OverheadHarness.Run("w", config, repeat, opsPerSecond, 0, 10_000_000_000L, 5, 1.0);
+    }
+
     /** A run of 1,000 ops/s over 5 s with {@code cores} busy: CPU per operation {@code cores} ms. */
     private static OverheadHarness.Run run(String config, int repeat, double cores) {
         return new OverheadHarness.Run("w", config, repeat, 1_000, 0, 10_000_000_000L, 5, cores);
