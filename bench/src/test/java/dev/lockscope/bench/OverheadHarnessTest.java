@@ -33,27 +33,36 @@ class OverheadHarnessTest {
                 .hasSize(2).allSatisfy(r -> assertThat(r).isCloseTo(1.1, within(1e-9)));
     }
 
-    /** The harness says when the reference configuration itself moved throughput beyond the bare runs' spread. */
+    /**
+     * The harness says when the reference configuration itself changed how the program runs: its CPU per operation below
+     * the bare program's, or its throughput moved beyond the bare runs' spread.
+     */
     @Test
-    void aReferenceThatMovesThroughputBeyondTheBareSpreadIsNamed() {
+    void aReferenceThatChangesTheProgramIsNamed() {
         java.util.List<OverheadHarness.Run> slowed = new java.util.ArrayList<>();
+        java.util.List<OverheadHarness.Run> cheaper = new java.util.ArrayList<>();
         java.util.List<OverheadHarness.Run> alike = new java.util.ArrayList<>();
         double[] bare = {1_000, 1_040, 980, 1_020, 1_010};
         for (int i = 0; i < bare.length; i++) {
-            slowed.add(throughput("none", i, bare[i]));
-            slowed.add(throughput("async-profiler", i, bare[i] * 0.80)); // 20% slower in every repetition
-            alike.add(throughput("none", i, bare[i]));
-            alike.add(throughput("async-profiler", i, bare[i] * (i % 2 == 0 ? 0.99 : 1.02))); // within the spread
+            for (var runs : java.util.List.of(slowed, cheaper, alike)) {
+                runs.add(run("none", i, bare[i], 1.0));
+            }
+            slowed.add(run("async-profiler", i, bare[i] * 0.80, 0.80)); // 20% slower, the same CPU per operation
+            cheaper.add(run("async-profiler", i, bare[i] * (i % 2 == 0 ? 0.99 : 1.02), 0.70)); // a quarter less CPU per op
+            alike.add(run("async-profiler", i, bare[i] * (i % 2 == 0 ? 0.99 : 1.02), 1.05)); // within the spread, dearer
         }
-        assertThat(OverheadHarness.throughputMoved(slowed, "async-profiler"))
-                .startsWith("async-profiler's throughput -20.00% [-20.00%, -20.00%] against no profiler")
-                .endsWith("spread of 5.9%");
-        assertThat(OverheadHarness.throughputMoved(alike, "async-profiler")).isNull();
-        assertThat(OverheadHarness.throughputMoved(slowed.subList(0, 2), "async-profiler")).as("one bare run").isNull();
+        assertThat(OverheadHarness.referenceMoved(slowed, "async-profiler"))
+                .isEqualTo("async-profiler's throughput -20.00% [-20.00%, -20.00%] against no profiler, paired, beyond the "
+                        + "bare runs' spread of 5.9%");
+        assertThat(OverheadHarness.referenceMoved(cheaper, "async-profiler"))
+                .startsWith("async-profiler's CPU per operation -").endsWith("against no profiler, paired: below the program's own");
+        assertThat(OverheadHarness.referenceMoved(alike, "async-profiler")).isNull();
+        assertThat(OverheadHarness.referenceMoved(slowed.subList(0, 2), "async-profiler")).as("one repetition").isNull();
     }
 
-    private static OverheadHarness.Run throughput(String config, int repeat, double opsPerSecond) {
-        return new OverheadHarness.Run("w", config, repeat, opsPerSecond, 0, 10_000_000_000L, 5, 1.0);
+    /** A run of {@code opsPerSecond} over 5 s with {@code cores} busy while measuring. */
+    private static OverheadHarness.Run run(String config, int repeat, double opsPerSecond, double cores) {
+        return new OverheadHarness.Run("w", config, repeat, opsPerSecond, 0, 10_000_000_000L, 5, cores);
     }
 
     /** A run of 1,000 ops/s over 5 s with {@code cores} busy: CPU per operation {@code cores} ms. */

@@ -63,6 +63,9 @@ final class PerThread {
     private volatile long parksDropped;
     private volatile long parkNanosDropped;
     private volatile long unparksDropped;
+    /** The what-if experiment's releases this thread delayed and the time they waited ({@link ReleaseDelay}); opaque. */
+    private volatile long releasesDelayed;
+    private volatile long releaseNanosDelayed;
     /** This thread's own random sequence (splitmix64), for its sampling draws: no shared state. */
     private long randomState;
 
@@ -99,8 +102,13 @@ final class PerThread {
     private static final VarHandle PARKS_DROPPED;
     private static final VarHandle PARK_NANOS_DROPPED;
     private static final VarHandle UNPARKS_DROPPED;
-    /** The dropped counts of threads that have ended ({@link #sweepDeadThreads}): parks, their waiting, unparks. */
-    private static final java.util.concurrent.atomic.AtomicLongArray ENDED_DROPPED = new java.util.concurrent.atomic.AtomicLongArray(3);
+    private static final VarHandle RELEASES_DELAYED;
+    private static final VarHandle RELEASE_NANOS_DELAYED;
+    /**
+     * The counts of threads that have ended ({@link #sweepDeadThreads}): the stack budget's refused parks, their
+     * waiting and unparks, then the releases delayed and their time.
+     */
+    private static final java.util.concurrent.atomic.AtomicLongArray ENDED = new java.util.concurrent.atomic.AtomicLongArray(5);
 
     static {
         try {
@@ -109,6 +117,8 @@ final class PerThread {
             PARKS_DROPPED = l.findVarHandle(PerThread.class, "parksDropped", long.class);
             PARK_NANOS_DROPPED = l.findVarHandle(PerThread.class, "parkNanosDropped", long.class);
             UNPARKS_DROPPED = l.findVarHandle(PerThread.class, "unparksDropped", long.class);
+            RELEASES_DELAYED = l.findVarHandle(PerThread.class, "releasesDelayed", long.class);
+            RELEASE_NANOS_DELAYED = l.findVarHandle(PerThread.class, "releaseNanosDelayed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -138,27 +148,52 @@ final class PerThread {
         UNPARKS_DROPPED.setOpaque(this, unparksDropped + 1);
     }
 
+    /** A release the what-if experiment delayed by {@code nanos}: this thread's own counts, no atomic add (opaque). */
+    void releaseDelayed(long nanos) {
+        RELEASES_DELAYED.setOpaque(this, releasesDelayed + 1);
+        RELEASE_NANOS_DELAYED.setOpaque(this, releaseNanosDelayed + nanos);
+    }
+
     /** The events the stack budget refused so far, every thread's, ended ones included: parks, their waiting, unparks. */
     static long[] droppedByBudget() {
-        long[] sum = {ENDED_DROPPED.get(0), ENDED_DROPPED.get(1), ENDED_DROPPED.get(2)};
+        long[] all = totals();
+        return new long[] {all[0], all[1], all[2]};
+    }
+
+    /** The releases the what-if experiment delayed so far, every thread's, and the time they waited. */
+    static long[] releasesDelayed() {
+        long[] all = totals();
+        return new long[] {all[3], all[4]};
+    }
+
+    /** Every thread's counts summed, ended ones included, in {@link #ENDED}'s order. */
+    private static long[] totals() {
+        long[] sum = new long[ENDED.length()];
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] = ENDED.get(i);
+        }
         for (PerThread pt : THREADS.values()) {
             sum[0] += (long) PARKS_DROPPED.getOpaque(pt);
             sum[1] += (long) PARK_NANOS_DROPPED.getOpaque(pt);
             sum[2] += (long) UNPARKS_DROPPED.getOpaque(pt);
+            sum[3] += (long) RELEASES_DELAYED.getOpaque(pt);
+            sum[4] += (long) RELEASE_NANOS_DELAYED.getOpaque(pt);
         }
         return sum;
     }
 
-    /** Drops the state of threads that have ended, keeping their dropped counts. */
+    /** Drops the state of threads that have ended, keeping their counts. */
     static void sweepDeadThreads() {
         for (java.util.Map.Entry<Thread, PerThread> e : THREADS.entrySet()) {
             Thread t = e.getKey();
             PerThread pt = e.getValue();
             // removed by one sweep only, so each ended thread's counts are kept once
             if (!t.isAlive() && t != Thread.currentThread() && THREADS.remove(t, pt)) {
-                ENDED_DROPPED.addAndGet(0, pt.parksDropped);
-                ENDED_DROPPED.addAndGet(1, pt.parkNanosDropped);
-                ENDED_DROPPED.addAndGet(2, pt.unparksDropped);
+                ENDED.addAndGet(0, pt.parksDropped);
+                ENDED.addAndGet(1, pt.parkNanosDropped);
+                ENDED.addAndGet(2, pt.unparksDropped);
+                ENDED.addAndGet(3, pt.releasesDelayed);
+                ENDED.addAndGet(4, pt.releaseNanosDelayed);
             }
         }
     }

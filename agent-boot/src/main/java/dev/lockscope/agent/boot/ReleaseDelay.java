@@ -1,6 +1,5 @@
 package dev.lockscope.agent.boot;
 
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -11,16 +10,15 @@ import java.util.concurrent.locks.LockSupport;
  * of code).
  *
  * <p>Only the instrumented site calls it, and only when the option is on: nothing else in the program runs
- * it. Its two counters are written by the threads that hold the site's lock, one after the other, so the
- * atomic adds are not contended by the lock's own waiters. Never throws into the application.
+ * it. Each thread counts its own delayed releases and their time ({@link PerThread}, summed when asked): shared
+ * atomic counters, written by whichever thread held the site's lock, moved their cache line between cores at every
+ * release, inside the timed delay. Never throws into the application.
  */
 public final class ReleaseDelay {
     /** Below this much left, spin instead of parking: a park's wake-up is late by tens of microseconds. */
     private static final long SPIN_NANOS = 100_000;
 
     private static volatile long delayNanos;
-    private static final AtomicLong RELEASES = new AtomicLong();
-    private static final AtomicLong DELAYED_NANOS = new AtomicLong();
 
     private ReleaseDelay() {
     }
@@ -38,17 +36,19 @@ public final class ReleaseDelay {
         try {
             long start = System.nanoTime();
             long end = start + delay;
-            for (long left = delay; left > 0; left = end - System.nanoTime()) {
+            // inside the timed part, so that of the hook's own time only the count's two plain stores are left out of
+            // the measured delay (it matters beside a delay of 100 ns, for a hold of 0.2 µs)
+            PerThread pt = PerThread.current();
+            long now = start;
+            for (long left = delay; left > 0; left = end - now) {
                 if (left > SPIN_NANOS) {
                     LockSupport.parkNanos(left - SPIN_NANOS / 2); // no blocker: not a lock wait of the program
                 } else {
                     Thread.onSpinWait();
                 }
+                now = System.nanoTime();
             }
-            // the release's count inside the timed part, so that of the hook's own time only the last add is
-            // left out of the measured delay (it matters beside a delay of 100 ns, for a hold of 0.2 µs)
-            RELEASES.incrementAndGet();
-            DELAYED_NANOS.addAndGet(System.nanoTime() - start);
+            pt.releaseDelayed(now - start); // the loop's last clock read ends it: one read fewer inside the hold
         } catch (Throwable t) {
             HookFailures.record(t);
         }
@@ -56,11 +56,11 @@ public final class ReleaseDelay {
 
     /** Releases delayed so far. */
     public static long releases() {
-        return RELEASES.get();
+        return PerThread.releasesDelayed()[0];
     }
 
     /** Time they were delayed in all, nanoseconds (a little more than releases × delay: wake-ups are late). */
     public static long delayedNanos() {
-        return DELAYED_NANOS.get();
+        return PerThread.releasesDelayed()[1];
     }
 }
