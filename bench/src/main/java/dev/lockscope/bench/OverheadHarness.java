@@ -309,6 +309,12 @@ public final class OverheadHarness {
             md.append('\n');
         }
         md.append("\nPositive = more CPU per operation than no profiler.\n");
+        for (Workload w : workloads) {
+            String unsteady = unsteadyBare(byWorkload.get(w.name()));
+            if (unsteady != null) {
+                md.append("\n**").append(w.name()).append("**: ").append(unsteady).append('\n');
+            }
+        }
         pairedSummary(md, byWorkload, workloads);
         for (Workload w : workloads) {
             List<Run> rs = byWorkload.get(w.name());
@@ -407,6 +413,28 @@ public final class OverheadHarness {
                     .append("against it is not the cost of the other configurations:\n\n");
             moved.forEach(line -> md.append(line).append('\n'));
         }
+    }
+
+    /** Bare runs whose fastest is this many times the slowest did not see one steady machine. */
+    static final double UNSTEADY_BARE = 1.5;
+
+    /**
+     * Why the bare runs of a workload say the machine was not steady, or null: the fastest at least {@value
+     * #UNSTEADY_BARE} times the slowest. Then no median of that workload means much (Derby in one run, 2026-12-04:
+     * 3,865 to 12,025 ops/s bare, the host busy), and a rerun is the answer.
+     */
+    static String unsteadyBare(List<Run> runs) {
+        List<Double> bare = values(runs, "none", false);
+        if (bare.size() < 2) {
+            return null;
+        }
+        double min = java.util.Collections.min(bare);
+        double max = java.util.Collections.max(bare);
+        if (min <= 0 || max / min < UNSTEADY_BARE) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "its bare runs range from %.1f to %.1f ops/s (%.1f×): the machine was not steady "
+                + "during them, so its medians and intervals say little; rerun it", min, max, max / min);
     }
 
     /**

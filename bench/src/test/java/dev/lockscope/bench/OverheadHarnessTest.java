@@ -60,6 +60,16 @@ class OverheadHarnessTest {
         assertThat(OverheadHarness.referenceMoved(slowed.subList(0, 2), "async-profiler")).as("one repetition").isNull();
     }
 
+    @Test
+    void bareRunsThatDifferThreefoldAreCalledUnsteady() {
+        java.util.List<OverheadHarness.Run> unsteady = java.util.List.of(run("none", 0, 3_865, 1), run("none", 1, 12_025, 1),
+                run("none", 2, 11_835, 1), run("lockscope", 0, 10_000, 1));
+        assertThat(OverheadHarness.unsteadyBare(unsteady)).startsWith("its bare runs range from 3865.0 to 12025.0 ops/s (3.1×)");
+        java.util.List<OverheadHarness.Run> steady = java.util.List.of(run("none", 0, 1_000, 1), run("none", 1, 1_400, 1),
+                run("lockscope", 0, 300, 1)); // a slow profiled run is the profiler's cost, not the machine's
+        assertThat(OverheadHarness.unsteadyBare(steady)).isNull();
+    }
+
     /** A run of {@code opsPerSecond} over 5 s with {@code cores} busy while measuring. */
     private static OverheadHarness.Run run(String config, int repeat, double opsPerSecond, double cores) {
         return new OverheadHarness.Run("w", config, repeat, opsPerSecond, 0, 10_000_000_000L, 5, cores);
