@@ -32,11 +32,13 @@ final class LiveMetrics {
     }
 
     /**
-     * @param pinnedNanos time virtual threads were pinned, or -1 when not recorded (JDK 17, or no
-     *                    event stream)
+     * @param pinnedNanos    time virtual threads were pinned, or -1 when not recorded (JDK 17, or no
+     *                       event stream)
+     * @param parksRefused   park events the stack budget refused (their parks are counted, their stacks not written)
+     * @param unparksRefused unpark events it refused
      */
     record Snapshot(List<Lock> top, Lock other, int locks, long untrackedParks,
-                    long pinnedNanos, long hookErrors, long recordingBytes) {
+                    long pinnedNanos, long hookErrors, long parksRefused, long unparksRefused, long recordingBytes) {
     }
 
     private LiveMetrics() {
@@ -48,7 +50,7 @@ final class LiveMetrics {
      *                      site real-time), where the row's own real-time is the sum of its objects'
      */
     static Snapshot snapshot(List<LockMetrics> all, Map<String, Long> siteRealTimes, OwnerMethods owners, long untrackedParks,
-                             long pinnedNanos, long hookErrors, long recordingBytes) {
+                             long pinnedNanos, long hookErrors, long parksRefused, long unparksRefused, long recordingBytes) {
         List<LockMetrics> ranked = new ArrayList<>(all);
         ranked.sort(Comparator.comparingLong(LockMetrics::totalWaitNanos).reversed()
                 .thenComparing(LockMetrics::className).thenComparing(LockMetrics::identityHash));
@@ -73,7 +75,8 @@ final class LiveMetrics {
             }
         }
         Lock other = new Lock(OTHER, "", "", waits, waitNanos, contendedNanos, Double.NaN, waiters, List.of());
-        return new Snapshot(top, other, all.size(), untrackedParks, pinnedNanos, hookErrors, recordingBytes);
+        return new Snapshot(top, other, all.size(), untrackedParks, pinnedNanos, hookErrors, parksRefused, unparksRefused,
+                recordingBytes);
     }
 
     /**
@@ -128,6 +131,10 @@ final class LiveMetrics {
         p.sample(s.untrackedParks());
         p.family("lockscope_hook_errors_total", "counter", "Internal errors in lockscope's hooks, swallowed.");
         p.sample(s.hookErrors());
+        p.family("lockscope_stack_budget_refused_total", "counter",
+                "Events with a stack the agent's stack budget refused (their waits are counted, their call chains not recorded).");
+        p.sample(s.parksRefused(), "event", "park");
+        p.sample(s.unparksRefused(), "event", "unpark");
         p.family("lockscope_recording_bytes", "gauge", "Bytes of the agent's JFR recording kept now.");
         p.sample(s.recordingBytes());
         return p.text();

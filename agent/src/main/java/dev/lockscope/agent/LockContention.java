@@ -45,6 +45,16 @@ final class LockContention implements LockContentionMXBean {
     }
 
     @Override
+    public long getStackBudgetRefusedParks() {
+        return snapshots.get().parksRefused();
+    }
+
+    @Override
+    public long getStackBudgetRefusedUnparks() {
+        return snapshots.get().unparksRefused();
+    }
+
+    @Override
     public long getRecordingBytes() {
         return snapshots.get().recordingBytes();
     }

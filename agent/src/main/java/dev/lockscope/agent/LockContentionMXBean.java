@@ -18,6 +18,12 @@ public interface LockContentionMXBean {
 
     long getHookErrors();
 
+    /** Park events the stack budget refused: counted in every total, their call chains not recorded. */
+    long getStackBudgetRefusedParks();
+
+    /** Unpark events (a releaser's call chain) the stack budget refused. */
+    long getStackBudgetRefusedUnparks();
+
     long getRecordingBytes();
 
     /** One lock's numbers (a CompositeData to JMX clients). */

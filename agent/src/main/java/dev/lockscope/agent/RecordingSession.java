@@ -280,8 +280,9 @@ final class RecordingSession {
         MonitorContention monitors = liveMonitors;
         locks.addAll(monitors.metrics(execNanos));
         long pinned = Runtime.version().feature() >= 21 ? monitors.pinnedNanos() : -1;
+        long[] refused = StackBudget.refused();
         return LiveMetrics.snapshot(locks, siteRealTimes(parks, monitors, execNanos), monitors.ownerMethods(), BlockerRegistry.untracked(), pinned,
-                HookFailures.count(), stopped ? 0 : recordingSize());
+                HookFailures.count(), refused[0], refused[2], stopped ? 0 : recordingSize());
     }
 
     /** Each lock site's real-time, the union of its objects' waits (parks and monitors), by {@link LockSites#keyOf}. */

@@ -79,7 +79,7 @@ class PrometheusTextTest {
         owners.count("app.Gate@ff", "app.Store.scan");
         owners.count("app.Gate@ff", "app.Store.flush");
 
-        LiveMetrics.Snapshot s = LiveMetrics.snapshot(locks, Map.of(), owners, 4, -1, 0, 1234);
+        LiveMetrics.Snapshot s = LiveMetrics.snapshot(locks, Map.of(), owners, 4, -1, 0, 7, 2, 1234);
         assertThat(s.top()).hasSize(LiveMetrics.TOP_LOCKS);
         LiveMetrics.Lock first = s.top().get(0);
         assertThat(first.name()).isEqualTo("Gate@ff");
@@ -98,6 +98,8 @@ class PrometheusTextTest {
         assertThat(text).contains("lockscope_lock_owner_method_share{lock=\"Gate@ff\",kind=\"park\",method=\"app.Store.load\"} "
                 + (3.0 / 7) + "\n");
         assertThat(text).contains("lockscope_untracked_parks_total 4\n");
+        assertThat(text).contains("lockscope_stack_budget_refused_total{event=\"park\"} 7\n")
+                .contains("lockscope_stack_budget_refused_total{event=\"unpark\"} 2\n");
         assertThat(text).doesNotContain("lockscope_lock_hold_seconds{lock=\"other\"");
         assertThat(text).doesNotContain("pinned"); // not recorded: no family at all
         // every sample line belongs to the family declared last
@@ -122,7 +124,7 @@ class PrometheusTextTest {
         LockMetrics live = park(cls, "1f", 10, 0, 1_000_000_000L, 800_000_000L);
         Map<String, Long> unions = Map.of(LockSites.keyOf(collected), 2_900_000_000L,
                 LockSites.keyOf(LockKind.PARK, cls, "at ?"), 500_000_000L); // the live object's own site: no bound on one object
-        LiveMetrics.Snapshot s = LiveMetrics.snapshot(List.of(collected, live), unions, new OwnerMethods(), 0, -1, 0, 0);
+        LiveMetrics.Snapshot s = LiveMetrics.snapshot(List.of(collected, live), unions, new OwnerMethods(), 0, -1, 0, 0, 0, 0);
         assertThat(s.top().get(0).name()).isEqualTo("ReentrantLock at LockTable.lockEntry:45 x3");
         assertThat(s.top().get(0).contendedNanos()).isEqualTo(2_900_000_000L);
         assertThat(s.top().get(0).holdNanos()).isEqualTo(2_900_000_000.0 / 40);
@@ -137,7 +139,7 @@ class PrometheusTextTest {
         for (int i = 0; i < 5000; i++) {
             locks.add(park("C" + i, Integer.toHexString(i), 1, 0, i, i));
         }
-        String text = LiveMetrics.prometheus(LiveMetrics.snapshot(locks, Map.of(), new OwnerMethods(), 0, 5_000_000_000L, 0, 0));
+        String text = LiveMetrics.prometheus(LiveMetrics.snapshot(locks, Map.of(), new OwnerMethods(), 0, 5_000_000_000L, 0, 0, 0, 0));
         long series = text.lines().filter(l -> l.startsWith("lockscope_lock_wait_seconds_total{")).count();
         assertThat(series).isEqualTo(LiveMetrics.TOP_LOCKS + 1);
         assertThat(text).contains("lockscope_virtual_thread_pinned_seconds_total 5\n");
