@@ -92,7 +92,7 @@ final class PerThread {
             PerThread pt = new PerThread(t);
             THREADS.put(t, pt);
             if ((THREADS.size() & 1023) == 0) {
-                sweepDeadThreads(); // bounded even if no table or chunk end comes for a long time
+                trySweepDeadThreads(); // bounded even if no table or chunk end comes for a long time
             }
             return pt;
         }
@@ -166,8 +166,25 @@ final class PerThread {
         return new long[] {all[3], all[4]};
     }
 
+    /**
+     * Held while a sweep moves ended threads' counts into {@link #ENDED} and while {@link #totals} sums them: between a
+     * thread's removal from {@link #THREADS} and the add of its counts, a sum would miss them (the what-if delay's
+     * count read 0 at exit, racing the recording's final snapshot in another shutdown hook). Never taken by a hook
+     * except with {@code tryLock}, which does not wait.
+     */
+    private static final java.util.concurrent.locks.ReentrantLock FOLD = new java.util.concurrent.locks.ReentrantLock();
+
     /** Every thread's counts summed, ended ones included, in {@link #ENDED}'s order. */
     private static long[] totals() {
+        FOLD.lock();
+        try {
+            return totalsHoldingFold();
+        } finally {
+            FOLD.unlock();
+        }
+    }
+
+    private static long[] totalsHoldingFold() {
         long[] sum = new long[ENDED.length()];
         for (int i = 0; i < sum.length; i++) {
             sum[i] = ENDED.get(i);
@@ -184,6 +201,26 @@ final class PerThread {
 
     /** Drops the state of threads that have ended, keeping their counts. */
     static void sweepDeadThreads() {
+        FOLD.lock();
+        try {
+            sweepHoldingFold();
+        } finally {
+            FOLD.unlock();
+        }
+    }
+
+    /** {@link #sweepDeadThreads} unless a sweep or a sum runs now (from a hook: it does not wait for them). */
+    private static void trySweepDeadThreads() {
+        if (FOLD.tryLock()) {
+            try {
+                sweepHoldingFold();
+            } finally {
+                FOLD.unlock();
+            }
+        }
+    }
+
+    private static void sweepHoldingFold() {
         for (java.util.Map.Entry<Thread, PerThread> e : THREADS.entrySet()) {
             Thread t = e.getKey();
             PerThread pt = e.getValue();

@@ -135,4 +135,30 @@ class StackBudgetTest {
         }
         assertThat(PerThread.THREADS).doesNotContainKey(t);
     }
+
+    /**
+     * A sum taken while another thread sweeps ended threads counts each of them once: the what-if delay's count at exit
+     * read 0 when it raced the recording's final snapshot (a thread's state removed, its counts not yet kept).
+     */
+    @Test
+    void aSumDuringASweepMissesNoEndedThread() throws Exception {
+        int ended = 300;
+        long[] before = PerThread.releasesDelayed();
+        for (int i = 0; i < ended; i++) {
+            Thread t = new Thread(() -> PerThread.current().releaseDelayed(10));
+            t.start();
+            t.join();
+        }
+        AtomicLong lowest = new AtomicLong(Long.MAX_VALUE);
+        Thread summer = new Thread(() -> {
+            for (int i = 0; i < 2_000; i++) {
+                lowest.accumulateAndGet(PerThread.releasesDelayed()[0] - before[0], Math::min);
+            }
+        });
+        summer.start();
+        PerThread.sweepDeadThreads();
+        summer.join();
+        assertThat(lowest.get()).isEqualTo(ended);
+        assertThat(PerThread.releasesDelayed()[1] - before[1]).isEqualTo(10L * ended);
+    }
 }
