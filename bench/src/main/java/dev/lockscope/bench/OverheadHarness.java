@@ -455,16 +455,7 @@ public final class OverheadHarness {
                         + pct(ci[1] - 1) + "] against no profiler, paired: below the program's own";
             }
         }
-        Map<Integer, Double> bareByRepeat = new java.util.HashMap<>();
-        runs.stream().filter(r -> r.config().equals("none") && !Double.isNaN(r.opsPerSecond()))
-                .forEach(r -> bareByRepeat.put(r.repeat(), r.opsPerSecond()));
-        List<Double> ratios = new ArrayList<>();
-        for (Run r : runs) {
-            Double b = bareByRepeat.get(r.repeat());
-            if (r.config().equals(reference) && !Double.isNaN(r.opsPerSecond()) && b != null && b > 0) {
-                ratios.add(r.opsPerSecond() / b);
-            }
-        }
+        List<Double> ratios = pairedRatios(runs, reference, "none", Run::opsPerSecond);
         if (bare.size() < 2 || ratios.size() < 2) {
             return null;
         }
@@ -483,23 +474,29 @@ public final class OverheadHarness {
      * operation over {@code reference}'s.
      */
     static List<Double> pairedCpuRatios(List<Run> runs, String config, String reference) {
+        return pairedRatios(runs, config, reference, r -> readItsCpu(r) ? r.windowCpuNanosPerOp() : Double.NaN);
+    }
+
+    /** For each repetition in which both have a {@code metric} (not NaN), {@code config}'s over {@code reference}'s. */
+    private static List<Double> pairedRatios(List<Run> runs, String config, String reference,
+                                             java.util.function.ToDoubleFunction<Run> metric) {
         Map<Integer, Double> ofReference = new java.util.HashMap<>();
         Map<Integer, Double> ofConfig = new java.util.TreeMap<>();
         for (Run r : runs) {
-            double cpu = r.windowCpuNanosPerOp();
-            if (readItsCpu(r) && !Double.isNaN(cpu)) {
+            double value = metric.applyAsDouble(r);
+            if (!Double.isNaN(value)) {
                 if (r.config().equals(reference)) {
-                    ofReference.put(r.repeat(), cpu);
+                    ofReference.put(r.repeat(), value);
                 } else if (r.config().equals(config)) {
-                    ofConfig.put(r.repeat(), cpu);
+                    ofConfig.put(r.repeat(), value);
                 }
             }
         }
         List<Double> ratios = new ArrayList<>();
-        ofConfig.forEach((repeat, cpu) -> {
+        ofConfig.forEach((repeat, value) -> {
             Double ref = ofReference.get(repeat);
-            if (ref != null) {
-                ratios.add(cpu / ref);
+            if (ref != null && ref > 0) {
+                ratios.add(value / ref);
             }
         });
         return ratios;
